@@ -1,0 +1,62 @@
+/**
+ * Sources: the one small interface between mixscope and where a dataset's bytes live
+ * (a local folder in Node, a FileSystemDirectoryHandle, a `webkitdirectory` FileList, an HTTP server).
+ * Everything above this layer sees paths relative to the dataset root and byte ranges.
+ */
+
+/** One file under the dataset root. */
+export interface SourceFile {
+  /** Path relative to the dataset root, `/`-separated, raw segments exactly as on disk / in the manifest. */
+  path: string
+  /** Size in bytes. */
+  size: number
+}
+
+/** Requests and bytes a source has cost so far (shown in the UI, asserted in tests). */
+export interface IoCounters {
+  /** Read calls that reached the underlying store (HTTP requests, file reads). */
+  requests: number
+  /** Bytes delivered by those reads. */
+  bytes: number
+}
+
+/** Options every read takes. */
+export interface ReadOptions {
+  signal?: AbortSignal
+}
+
+/** A dataset's byte store. Implementations: src/engine/source/*-source.ts, Node fs in src/engine/node. */
+export interface DatasetSource {
+  /** What kind of store this is (shown in the UI and in errors). */
+  readonly kind: 'fs' | 'http' | 'file-list' | 'directory-handle' | 'memory'
+  /** The root as the user named it (folder path or URL); printed as `root` in JSON outputs. */
+  readonly root: string
+  /** Base name of the root folder (e.g. `version=0`), used for the TSV lookup in its parent. */
+  readonly rootName: string
+  /** Counters, updated as reads happen. */
+  readonly counters: IoCounters
+  /**
+   * Every file below the root, ignored ones (`.`/`_` prefixes) included, in any order.
+   * HTTP sources return what `_manifest.json` lists.
+   */
+  list(options?: ReadOptions): Promise<SourceFile[]>
+  /** Bytes `[start, end)` of `path`. `end` is clamped to the file size. */
+  read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array>
+  /**
+   * Reads a file beside the root (in its parent folder), e.g. `language_distribution_0.tsv` next to `version=0/`.
+   * Returns `null` when it does not exist or the source cannot see the parent.
+   */
+  readSibling?(name: string, options?: ReadOptions): Promise<Uint8Array | null>
+  /** Lists file names in the root's parent folder, when the source can see it (used for `language_distribution_*.tsv`). */
+  listSiblings?(options?: ReadOptions): Promise<string[]>
+}
+
+/** Creates zeroed counters. */
+export function newCounters(): IoCounters {
+  return { requests: 0, bytes: 0 }
+}
+
+/** Throws the standard abort error when `signal` is aborted. */
+export function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError')
+}

@@ -1,0 +1,5 @@
+/** `?raw` imports (WGSL shaders): Vite and Vitest load them natively, Node via src/cli/raw-loader.mjs. */
+declare module '*?raw' {
+  const text: string
+  export default text
+}

@@ -1,0 +1,119 @@
+/**
+ * The UI thread's only door to the engine: Promise functions that mirror the engine API, backed by the worker.
+ * Modelled on hyperparam-cli `parquetWorkerClient.ts`: a pending map keyed by request id, a lazily started
+ * worker, and an AbortSignal turned into an `abort` message. Errors surface as rejected promises:
+ * `AbortError` (a DOMException) when the caller aborted, `WorkerRequestError` (with the engine's `kind`) otherwise.
+ */
+import type { Progress } from '../dataset.ts'
+import type {
+  ClientMessage, OpenResult, RequestKind, Requests, SourceDescription, SummaryFile, WorkerMessage,
+} from './protocol.ts'
+
+/** The part of `Worker` the client uses (a fake one in tests). */
+export interface WorkerLike {
+  postMessage(message: ClientMessage): void
+  onmessage: ((event: MessageEvent<WorkerMessage>) => void) | null
+  onerror: ((event: ErrorEvent) => void) | null
+  terminate(): void
+}
+
+/** Options every request takes. */
+export interface RequestOptions {
+  signal?: AbortSignal
+  onProgress?: (progress: Progress) => void
+}
+
+/** An engine error that came back from the worker; `kind` is the engine's kebab-case kind. */
+export class WorkerRequestError extends Error {
+  constructor(message: string, readonly kind: string) {
+    super(message)
+    this.name = 'WorkerRequestError'
+  }
+}
+
+/** The typed Promise API over the worker. */
+export interface EngineClient {
+  /** Opens a dataset in the worker: discovery, stats, shallow validation. The dataset stays there under `result.dataset`. */
+  openDataset(source: SourceDescription, options?: RequestOptions & { summary?: SummaryFile }): Promise<OpenResult>
+  /** Releases a dataset the worker holds. */
+  closeDataset(dataset: number): Promise<null>
+  /** Stops the worker; pending requests reject. */
+  terminate(): void
+}
+
+interface Pending {
+  resolve: (result: unknown) => void
+  reject: (error: unknown) => void
+  onProgress?: (progress: Progress) => void
+}
+
+/** Starts the real engine worker (Vite bundles it from this `new URL` pattern). */
+function startEngineWorker(): WorkerLike {
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mixscope-engine' })
+}
+
+function abortError(kind: string): DOMException {
+  return new DOMException(`${kind} aborted`, 'AbortError')
+}
+
+/**
+ * Creates a client. The worker starts on the first request.
+ * @param startWorker factory for the worker (tests pass a fake)
+ */
+export function createEngineClient(startWorker: () => WorkerLike = startEngineWorker): EngineClient {
+  const pending = new Map<number, Pending>()
+  let worker: WorkerLike | null = null
+  let nextId = 1
+
+  function receive(message: WorkerMessage): void {
+    const entry = pending.get(message.id)
+    if (!entry) return // aborted or unknown: drop
+    if (message.kind === 'progress') {
+      entry.onProgress?.(message.progress)
+      return
+    }
+    pending.delete(message.id)
+    if (message.kind === 'result') entry.resolve(message.result)
+    else if (message.error.kind === 'aborted') entry.reject(abortError('request'))
+    else entry.reject(new WorkerRequestError(message.error.message, message.error.kind))
+  }
+
+  function failAll(error: Error): void {
+    for (const entry of pending.values()) entry.reject(error)
+    pending.clear()
+  }
+
+  function ensureWorker(): WorkerLike {
+    if (worker) return worker
+    worker = startWorker()
+    worker.onmessage = (event) => receive(event.data)
+    worker.onerror = (event) => failAll(new WorkerRequestError(`worker: engine worker failed (${event.message || 'script error'})`, 'worker-failed'))
+    return worker
+  }
+
+  function request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options: RequestOptions = {}): Promise<Requests[K]['result']> {
+    const { signal, onProgress } = options
+    if (signal?.aborted) return Promise.reject(abortError(kind))
+    const target = ensureWorker()
+    const id = nextId++
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (result: unknown) => void, reject, onProgress })
+      signal?.addEventListener('abort', () => {
+        if (!pending.delete(id)) return
+        target.postMessage({ kind: 'abort', id } satisfies ClientMessage)
+        reject(abortError(kind))
+      }, { once: true })
+      target.postMessage({ kind, id, ...params } as unknown as ClientMessage)
+    })
+  }
+
+  return {
+    openDataset: (source, { summary, ...options } = {}) => request('open', summary ? { source, summary } : { source }, options),
+    closeDataset: (dataset) => request('close', { dataset }),
+    terminate() {
+      worker?.terminate()
+      worker = null
+      failAll(new WorkerRequestError('worker: engine worker terminated', 'worker-terminated'))
+    },
+  }
+}

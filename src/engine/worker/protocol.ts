@@ -1,0 +1,74 @@
+/**
+ * The worker boundary: every message between the UI thread and the engine worker.
+ * Modelled on hyperparam-cli `src/lib/workers/types.ts`: two discriminated unions on `kind`, a request `id`
+ * on every message, sources as *serializable descriptions* (never closures), results as plain data.
+ * Datasets stay in the worker, addressed by a numeric handle; only reports cross.
+ */
+import type { Progress } from '../dataset.ts'
+import type { IoCounters } from '../source/source.ts'
+import type { StatsReport, ValidateReport } from '../stats/types.ts'
+
+/** Where a dataset's bytes live, in a form `postMessage` can clone. */
+export type SourceDescription =
+  /** A root URL ending in `/` (holding `_manifest.json`) or a single `.parquet` URL. */
+  | { type: 'url'; url: string }
+  /** Files from a `<input type=file webkitdirectory>`; `webkitRelativePath` starts with the picked folder's name. */
+  | { type: 'files'; files: File[] }
+  /** A folder from `showDirectoryPicker()` (or any FileSystemDirectoryHandle, e.g. OPFS). */
+  | { type: 'directory'; handle: FileSystemDirectoryHandle }
+  /** The bundled demo; `url` is its root (`<base>/demo/version=0/`), resolved by the page, which knows its base. */
+  | { type: 'demo'; url: string }
+
+/** A stats TSV the user picked, overriding the lookup beside the root (CONVENTIONS "Stats TSV"). */
+export interface SummaryFile {
+  path: string
+  bytes: Uint8Array
+}
+
+/** What `open` returns: everything the Overview shows. The dataset itself stays in the worker under `dataset`. */
+export interface OpenResult {
+  /** Handle of the dataset kept in the worker (pass it to later requests: plan, decode, features). */
+  dataset: number
+  /** The source kind the worker built (`http`, `file-list`, `directory-handle`). */
+  sourceKind: string
+  /** The root as the source names it. */
+  root: string
+  stats: StatsReport
+  validation: ValidateReport
+  /** Discovery counts: files listed by the source, parquet files, readable footers, ignored paths, stray files. */
+  files: { parquet: number; readable: number; ignored: number; stray: number }
+  /** Requests and bytes the source cost for the whole open (discovery + stats + validate). */
+  counters: IoCounters
+  /** Wall-clock milliseconds spent in the worker. */
+  elapsedMs: number
+}
+
+/**
+ * Request kinds, their parameters and their results. Adding a kind (plan, decode, features) is one entry here
+ * and one handler in worker.ts; the unions below follow.
+ */
+export interface Requests {
+  open: { params: { source: SourceDescription; summary?: SummaryFile }; result: OpenResult }
+  /** Drops a dataset the worker holds. Resolves even when the handle is unknown. */
+  close: { params: { dataset: number }; result: null }
+}
+
+export type RequestKind = keyof Requests
+
+/** A request of kind `K`, as posted to the worker. */
+export type RequestMessage<K extends RequestKind = RequestKind> = { [P in K]: { kind: P; id: number } & Requests[P]['params'] }[K]
+
+/** UI thread → worker. `abort` names the request to stop by its `id`. */
+export type ClientMessage = RequestMessage | { kind: 'abort'; id: number }
+
+/** Errors as they cross: `kind` is the engine's kebab-case kind, `aborted` for a cancelled request, `internal` otherwise. */
+export interface WorkerError {
+  message: string
+  kind: string
+}
+
+/** Worker → UI thread. Every request ends with exactly one `result` or `error`; `progress` may come before. */
+export type WorkerMessage =
+  | { kind: 'progress'; id: number; progress: Progress }
+  | { kind: 'result'; id: number; result: Requests[RequestKind]['result'] }
+  | { kind: 'error'; id: number; error: WorkerError }

@@ -1,0 +1,44 @@
+/**
+ * The engine worker's entry: one `self.onmessage` that switches on `kind`. Each request gets its own
+ * AbortController, keyed by id, so an `abort` message stops exactly that request. Parquet and audio are only
+ * ever read here, never on the UI thread. Errors surface as one `error` message per failed request.
+ */
+import type { ClientMessage, WorkerError, WorkerMessage } from './protocol.ts'
+import { createRequestHandler } from './handlers.ts'
+import { throttleProgress } from './throttle-progress.ts'
+
+const running = new Map<number, AbortController>()
+const handle = createRequestHandler()
+
+/** Posts one typed message to the UI thread. */
+function post(message: WorkerMessage): void {
+  self.postMessage(message)
+}
+
+/** Turns anything thrown into the plain error that crosses the boundary. */
+function toWorkerError(error: unknown, signal: AbortSignal): WorkerError {
+  if (signal.aborted || (error instanceof Error && error.name === 'AbortError')) return { message: 'request aborted', kind: 'aborted' }
+  if (error instanceof Error) {
+    const kind = (error as Error & { kind?: unknown }).kind
+    return { message: error.message, kind: typeof kind === 'string' ? kind : 'internal' }
+  }
+  return { message: String(error), kind: 'internal' }
+}
+
+self.onmessage = (event: MessageEvent<ClientMessage>) => {
+  const message = event.data
+  if (message.kind === 'abort') {
+    running.get(message.id)?.abort()
+    return
+  }
+  const { id } = message
+  const controller = new AbortController()
+  running.set(id, controller)
+  const onProgress = throttleProgress((progress) => post({ kind: 'progress', id, progress }))
+  handle(message, { signal: controller.signal, onProgress })
+    .then(
+      (result) => post({ kind: 'result', id, result }),
+      (error: unknown) => post({ kind: 'error', id, error: toWorkerError(error, controller.signal) }),
+    )
+    .finally(() => running.delete(id))
+}

@@ -1,0 +1,127 @@
+/**
+ * Node file-system source: a dataset folder (or one `.parquet` file) on local disk.
+ */
+import { open, readdir, readFile, stat } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { MixscopeError } from '../findings.ts'
+import { checkReadRange } from '../source/memory-source.ts'
+import { newCounters, throwIfAborted } from '../source/source.ts'
+import type { DatasetSource, ReadOptions, SourceFile } from '../source/source.ts'
+
+/**
+ * Opens `rootPath` as a dataset source.
+ * - A folder: `list()` walks it recursively (following symlinks), ignored names included; paths are relative,
+ *   `/`-separated, names as the OS returns them. `rootName` is the folder's base name.
+ * - A file (one-file dataset, e.g. `x.parquet`): `list()` returns just that file, its path being its base name.
+ * Siblings are the entries of the root's parent folder (the `language_distribution_*.tsv` beside `version=N`).
+ * Each `read`/`readSibling` counts one request and the bytes returned.
+ * @throws MixscopeError `root-not-found` (exit class `io`) when `rootPath` does not exist.
+ */
+export async function createFsSource(rootPath: string): Promise<DatasetSource> {
+  const absolute = resolve(rootPath)
+  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    throw new MixscopeError(`fs: cannot open dataset root "${rootPath}" (${error.code ?? error.message})`, 'root-not-found', 'io')
+  })
+  const singleFile = info.isFile() ? basename(absolute) : null
+  if (!singleFile && !info.isDirectory()) {
+    throw new MixscopeError(`fs: dataset root "${rootPath}" is neither a folder nor a file`, 'root-not-found', 'io')
+  }
+  const parent = dirname(absolute)
+  const counters = newCounters()
+  const fullPath = (path: string): string => {
+    if (singleFile) {
+      if (path !== singleFile) throw new MixscopeError(`fs: no file "${path}" in one-file dataset "${rootPath}"`, 'file-not-found', 'io')
+      return absolute
+    }
+    if (path.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+      throw new MixscopeError(`fs: path "${path}" is not a plain relative path under "${rootPath}"`, 'file-not-found', 'io')
+    }
+    return join(absolute, ...path.split('/'))
+  }
+  return {
+    kind: 'fs',
+    root: rootPath,
+    rootName: basename(absolute),
+    counters,
+    async list(options?: ReadOptions): Promise<SourceFile[]> {
+      throwIfAborted(options?.signal)
+      if (singleFile) return [{ path: singleFile, size: info.size }]
+      const files: SourceFile[] = []
+      await walk(absolute, '', files, new Set([dirKey(info)]), options?.signal)
+      return files
+    },
+    async read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array> {
+      throwIfAborted(options?.signal)
+      checkReadRange(path, start, end)
+      const bytes = await readRange(fullPath(path), path, start, end)
+      throwIfAborted(options?.signal)
+      counters.requests++
+      counters.bytes += bytes.length
+      return bytes
+    },
+    async readSibling(name: string, options?: ReadOptions): Promise<Uint8Array | null> {
+      throwIfAborted(options?.signal)
+      if (name.includes('/') || name.includes('\\') || name === '..' || name === '.') return null
+      try {
+        const bytes = new Uint8Array(await readFile(join(parent, name), { signal: options?.signal }))
+        counters.requests++
+        counters.bytes += bytes.length
+        return bytes
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null
+        throw error
+      }
+    },
+    async listSiblings(options?: ReadOptions): Promise<string[]> {
+      throwIfAborted(options?.signal)
+      const entries = await readdir(parent, { withFileTypes: true })
+      return entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name)
+    },
+  }
+}
+
+/** Reads `[start, min(end, size))` of one file through a FileHandle, looping over short reads. */
+async function readRange(file: string, path: string, start: number, end: number): Promise<Uint8Array> {
+  const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
+    throw new MixscopeError(`fs: cannot open "${path}" (${error.code ?? error.message})`, 'file-not-found', 'io')
+  })
+  try {
+    const size = (await handle.stat()).size
+    const length = Math.max(0, Math.min(end, size) - start)
+    const out = new Uint8Array(length)
+    let done = 0
+    while (done < length) {
+      const { bytesRead } = await handle.read(out, done, length - done, start + done)
+      if (bytesRead === 0) break
+      done += bytesRead
+    }
+    return done === length ? out : out.subarray(0, done)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Identity of a folder, to stop symlink loops. */
+function dirKey(info: { dev: number; ino: number }): string {
+  return `${info.dev}:${info.ino}`
+}
+
+/**
+ * Appends every file below `dir` to `out`, with paths prefixed by `prefix`. Symlinks are followed
+ * (as pyarrow does); a link back into a folder already on the way down, or a dangling link, is skipped.
+ */
+async function walk(dir: string, prefix: string, out: SourceFile[], above: Set<string>, signal?: AbortSignal): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true })
+  for (const entry of entries) {
+    throwIfAborted(signal)
+    const full = join(dir, entry.name)
+    const path = prefix + entry.name
+    const info = await stat(full).catch(() => null)
+    if (!info) continue
+    if (info.isFile()) out.push({ path, size: info.size })
+    else if (info.isDirectory() && !above.has(dirKey(info))) {
+      await walk(full, path + '/', out, new Set([...above, dirKey(info)]), signal)
+    }
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * HTTP source: a dataset on a static web server (CONVENTIONS "HTTP datasets").
+ * The file list is `<root>_manifest.json`; bytes come from explicit `Range: bytes=a-b` requests, checked
+ * against what was asked, with bounded retries, a per-request timeout and a cap on requests in flight.
+ */
+import { MixscopeError } from '../findings.ts'
+import { manifestName, parseManifest } from './manifest.ts'
+import { checkReadRange } from './memory-source.ts'
+import { newCounters, throwIfAborted } from './source.ts'
+import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
+
+/** Settings for `createHttpSource`. */
+export interface HttpSourceOptions {
+  /** The fetch to use (tests pass their own); default `globalThis.fetch`. */
+  fetch?: typeof fetch
+  /** Resolves a relative `url`; default `globalThis.location.href` (the page or worker). */
+  baseUrl?: string
+  /** Per-request limit in ms, covering the response and its body; timeouts are not retried. Default 30 000. */
+  timeoutMs?: number
+  /** Extra attempts after a network error or a 5xx/429 answer. Default 3. */
+  retries?: number
+  /** First backoff in ms; attempt k waits `retryDelayMs · 2^k · (0.5…1)` (deterministic jitter). Default 100. */
+  retryDelayMs?: number
+  /** Requests in flight at most (others queue). Default 6. */
+  concurrency?: number
+  /**
+   * When the server ignores `Range` (answers 200 with the whole file), download each file once and serve
+   * slices from memory instead of failing. The UI asks the user first: files can be large. Default false.
+   */
+  allowWholeFileReads?: boolean
+  /** Called once, the first time the server is seen ignoring `Range` (before the error, or before whole-file mode). */
+  onRangeIgnored?: (info: { url: string; path: string; size: number }) => void
+  /** Seed of the backoff jitter. Default 1. */
+  jitterSeed?: number
+}
+
+/** Where the source points: a folder URL, or one `.parquet` file. */
+interface Target {
+  /** Root URL without query, ending in `/` for a folder. */
+  root: string
+  rootName: string
+  /** The root URL's query (`?…` or `''`), repeated on every request. */
+  search: string
+  /** One-file dataset: its path (decoded base name). */
+  singlePath: string | null
+  /** The folder beside which `readSibling` looks, or null at the host root. */
+  parent: string | null
+}
+
+const defaults = { timeoutMs: 30_000, retries: 3, retryDelayMs: 100, concurrency: 6 }
+
+/**
+ * Creates a source for the dataset at `url`: a folder (a missing trailing `/` is added) with `_manifest.json`,
+ * or a URL ending in `.parquet` (a one-file dataset; its size from HEAD's Content-Length or a first range read).
+ * Nothing is fetched until `list`/`read`. `counters.requests` counts every HTTP request sent (retries, HEAD and
+ * the manifest included); `counters.bytes` counts body bytes received in successful answers.
+ * Errors are MixscopeError with exit class `io` (`usage` for a bad URL); a caller's abort rejects with its reason
+ * (an `AbortError`) and stops retries.
+ */
+export function createHttpSource(url: string, options: HttpSourceOptions = {}): DatasetSource {
+  const target = parseTarget(url, options.baseUrl)
+  const settings = { ...defaults, ...definedOnly(options) }
+  checkSettings(settings)
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init))
+  const counters = newCounters()
+  const limit = createLimiter(settings.concurrency)
+  const random = mulberry32(options.jitterSeed ?? 1)
+  const fileUrl = (path: string): string =>
+    target.singlePath !== null ? target.root + target.search : target.root + encodePath(path) + target.search
+
+  /** Sends one request with retries; `consume` reads a 2xx answer. 404 gives null when `allowNotFound`. */
+  async function send<T>(requestUrl: string, init: RequestInit, signal: AbortSignal | undefined,
+    consume: (response: Response) => Promise<T>, allowNotFound = false): Promise<T | null> {
+    for (let attempt = 0; ; attempt++) {
+      const release = await limit(signal)
+      const scope = timeoutScope(signal, settings.timeoutMs)
+      let retryReason: string
+      try {
+        counters.requests++
+        const response = await doFetch(requestUrl, { ...init, signal: scope.signal })
+        if (response.ok) return await consume(response)
+        await response.body?.cancel().catch(() => {})
+        if (response.status === 404 && allowNotFound) return null
+        if (response.status < 500 && response.status !== 429) throw statusError(requestUrl, response, init)
+        retryReason = `${response.status} ${response.statusText}`.trim()
+        if (attempt >= settings.retries) {
+          throw new MixscopeError(`http: ${requestUrl} failed with ${retryReason} after ${attempt + 1} attempts`, 'http-server-error', 'io')
+        }
+      } catch (error) {
+        if (signal?.aborted) throw abortReason(signal)
+        if (scope.timedOut()) {
+          throw new MixscopeError(`http: ${requestUrl} timed out after ${settings.timeoutMs} ms`, 'http-timeout', 'io')
+        }
+        if (error instanceof MixscopeError) throw error
+        retryReason = (error as Error).message
+        if (attempt >= settings.retries) {
+          throw new MixscopeError(`http: cannot reach ${requestUrl}: network error or CORS blocked (the server must send ` +
+            `Access-Control-Allow-Origin and expose Content-Range) after ${attempt + 1} attempts: ${retryReason}`, 'http-unreachable', 'io')
+        }
+      } finally {
+        scope.dispose()
+        release()
+      }
+      await sleep(settings.retryDelayMs * 2 ** attempt * (0.5 + 0.5 * random()), signal)
+    }
+  }
+
+  const readBody = async (response: Response): Promise<Uint8Array> => {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    counters.bytes += bytes.length
+    return bytes
+  }
+
+  let listing: Promise<Map<string, number>> | null = null
+  const sizes = (signal?: AbortSignal): Promise<Map<string, number>> => {
+    if (!listing) {
+      listing = target.singlePath !== null ? singleFileSize(signal) : fetchManifest(signal)
+      listing.catch(() => { listing = null })
+    }
+    return listing
+  }
+
+  async function fetchManifest(signal?: AbortSignal): Promise<Map<string, number>> {
+    const manifestUrl = target.root + manifestName + target.search
+    const text = await send(manifestUrl, {}, signal, async (r) => new TextDecoder().decode(await readBody(r)), true)
+    if (text === null) {
+      throw new MixscopeError(`http: ${manifestUrl} not found (404): an HTTP dataset needs ${manifestName} in its root ` +
+        '(write it with "mixscope manifest <folder>")', 'http-no-manifest', 'io')
+    }
+    const manifest = parseManifest(text, manifestUrl)
+    const bad = manifest.files.find((f) => f.path.startsWith('/') || f.path.split('/').some((s) => s === '' || s === '.' || s === '..'))
+    if (bad) throw new MixscopeError(`manifest: ${manifestUrl} lists path "${bad.path}", expected a plain relative path`, 'bad-manifest', 'io')
+    return new Map(manifest.files.map((f) => [f.path, f.size]))
+  }
+
+  async function singleFileSize(signal?: AbortSignal): Promise<Map<string, number>> {
+    const path = target.singlePath as string
+    const requestUrl = fileUrl(path)
+    const headSize = await send(requestUrl, { method: 'HEAD' }, signal, async (r) => integerHeader(r, 'content-length'))
+      .catch((error: unknown) => {
+        if (error instanceof MixscopeError && error.kind === 'http-status') return null // HEAD refused (405, 501)
+        throw error
+      })
+    const size = headSize ?? await send(requestUrl, { headers: { Range: 'bytes=0-1' } }, signal, async (r) => {
+      const range = parseContentRange(r.headers.get('content-range'))
+      await readBody(r)
+      return r.status === 206 ? range?.total ?? null : integerHeader(r, 'content-length')
+    })
+    if (size === null || size === undefined) {
+      throw new MixscopeError(`http: cannot learn the size of ${requestUrl}: no Content-Length on HEAD and no readable ` +
+        'Content-Range (the server must expose Content-Range)', 'http-no-size', 'io')
+    }
+    return new Map([[path, size]])
+  }
+
+  let rangeIgnored = false
+  const wholeFiles = new Map<string, Promise<Uint8Array>>()
+
+  function noteRangeIgnored(requestUrl: string, path: string, size: number): void {
+    if (!rangeIgnored) options.onRangeIgnored?.({ url: requestUrl, path, size })
+    rangeIgnored = true
+    if (!options.allowWholeFileReads) {
+      throw new MixscopeError(`http: the server ignores Range requests (${requestUrl} answered 200 with the whole file ` +
+        `of ${size} bytes); reading would download whole files`, 'http-range-ignored', 'io')
+    }
+  }
+
+  function wholeFile(path: string, size: number, signal?: AbortSignal): Promise<Uint8Array> {
+    let pending = wholeFiles.get(path)
+    if (!pending) {
+      const requestUrl = fileUrl(path)
+      pending = send(requestUrl, {}, signal, async (r) => checkLength(requestUrl, await readBody(r), size, 'the whole file'))
+        .then((bytes) => bytes as Uint8Array)
+      pending.catch(() => wholeFiles.delete(path))
+      wholeFiles.set(path, pending)
+    }
+    return pending
+  }
+
+  /** One range request for `[a, b)` (b − a ≥ 2, b ≤ size), checked against the answer. */
+  async function fetchRange(path: string, a: number, b: number, size: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const requestUrl = fileUrl(path)
+    const asked = `bytes=${a}-${b - 1}`
+    const bytes = await send(requestUrl, { headers: { Range: asked } }, signal, async (r) => {
+      if (r.status === 206) {
+        const range = parseContentRange(r.headers.get('content-range'))
+        if (range && (range.first !== a || range.last !== b - 1 || (range.total !== null && range.total !== size))) {
+          await r.body?.cancel().catch(() => {})
+          throw new MixscopeError(`http: ${requestUrl} answered Content-Range "${r.headers.get('content-range')}" to Range ` +
+            `${asked} (file of ${size} bytes)`, 'http-range-mismatch', 'io')
+        }
+        return checkLength(requestUrl, await readBody(r), b - a, asked)
+      }
+      if (r.status === 200 && a === 0 && b >= size) return checkLength(requestUrl, await readBody(r), size, 'the whole file')
+      if (r.status !== 200) throw statusError(requestUrl, r, { headers: { Range: asked } })
+      if (!options.allowWholeFileReads) await r.body?.cancel().catch(() => {})
+      noteRangeIgnored(requestUrl, path, size)
+      const whole = checkLength(requestUrl, await readBody(r), size, 'the whole file')
+      if (!wholeFiles.has(path)) wholeFiles.set(path, Promise.resolve(whole))
+      return whole.slice(a, b)
+    })
+    return bytes as Uint8Array
+  }
+
+  return {
+    kind: 'http',
+    root: target.root + target.search,
+    rootName: target.rootName,
+    counters,
+    async list(opts?: ReadOptions): Promise<SourceFile[]> {
+      throwIfAborted(opts?.signal)
+      return [...await sizes(opts?.signal)].map(([path, size]) => ({ path, size }))
+    },
+    async read(path: string, start: number, end: number, opts?: ReadOptions): Promise<Uint8Array> {
+      const signal = opts?.signal
+      throwIfAborted(signal)
+      checkReadRange(path, start, end)
+      const size = (await sizes(signal)).get(path)
+      if (size === undefined) {
+        throw new MixscopeError(`http: "${path}" is not listed in ${target.singlePath !== null ? target.root : target.root + manifestName}`, 'file-not-found', 'io')
+      }
+      const stop = Math.min(end, size)
+      if (stop <= start) return new Uint8Array(0)
+      if (rangeIgnored && options.allowWholeFileReads) return (await wholeFile(path, size, signal)).slice(start, stop)
+      if (stop - start >= 2) return fetchRange(path, start, stop, size, signal)
+      // never `bytes=a-a` (vite/sirv answer `bytes=0-0` with the whole file): ask for 2 bytes, keep the one wanted
+      if (start > 0) return (await fetchRange(path, start - 1, start + 1, size, signal)).slice(1)
+      return (await fetchRange(path, 0, Math.min(2, size), size, signal)).slice(0, 1)
+    },
+    async readSibling(name: string, opts?: ReadOptions): Promise<Uint8Array | null> {
+      throwIfAborted(opts?.signal)
+      if (target.parent === null || name.includes('/') || name === '.' || name === '..') return null
+      return send(target.parent + encodeSegment(name) + target.search, {}, opts?.signal, readBody, true)
+    },
+  }
+}
+
+/** Percent-encodes each `/`-separated segment of a relative path (`=` stays, `%` becomes `%25`, UTF-8 for the rest). */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeSegment).join('/')
+}
+
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replaceAll('%3D', '=')
+}
+
+function parseTarget(url: string, baseUrl?: string): Target {
+  let parsed: URL
+  try {
+    parsed = new URL(url, baseUrl ?? (globalThis as { location?: { href: string } }).location?.href)
+  } catch {
+    throw new MixscopeError(`http: "${url}" is not an absolute URL`, 'http-bad-url', 'usage')
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new MixscopeError(`http: "${url}" is not an http(s) URL`, 'http-bad-url', 'usage')
+  }
+  const search = parsed.search
+  parsed.search = ''
+  parsed.hash = ''
+  const single = parsed.pathname.toLowerCase().endsWith('.parquet')
+  if (!single && !parsed.pathname.endsWith('/')) parsed.pathname += '/'
+  const segments = parsed.pathname.split('/').filter((s) => s !== '')
+  const last = segments.at(-1)
+  const name = last === undefined ? parsed.host : safeDecode(last)
+  const parentUrl = single ? new URL('./', parsed).href : segments.length > 0 ? new URL('../', parsed).href : null
+  return { root: parsed.href, rootName: name, search, singlePath: single ? name : null, parent: parentUrl }
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+function statusError(url: string, response: Response, init: RequestInit): MixscopeError {
+  const status = response.status
+  if (status === 404) return new MixscopeError(`http: ${url} not found (404)`, 'http-not-found', 'io')
+  if (status === 403) return new MixscopeError(`http: ${url} forbidden (403): the server refuses to serve it`, 'http-forbidden', 'io')
+  if (status === 401) return new MixscopeError(`http: ${url} needs authorization (401)`, 'http-forbidden', 'io')
+  const range = new Headers(init.headers).get('range')
+  const asked = range ? ` to Range ${range}` : ''
+  return new MixscopeError(`http: ${url} answered ${status} ${response.statusText}${asked}`.trim(), 'http-status', 'io')
+}
+
+function checkLength(url: string, bytes: Uint8Array, expected: number, what: string): Uint8Array {
+  if (bytes.length !== expected) {
+    throw new MixscopeError(`http: ${url} sent ${bytes.length} bytes for ${what}, expected ${expected}`, 'http-range-mismatch', 'io')
+  }
+  return bytes
+}
+
+/** `Content-Range: bytes a-b/total` (total may be `*`); null when absent or unreadable. */
+export function parseContentRange(header: string | null): { first: number; last: number; total: number | null } | null {
+  const m = header?.trim().match(/^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i)
+  if (!m) return null
+  return { first: Number(m[1]), last: Number(m[2]), total: m[3] === '*' ? null : Number(m[3]) }
+}
+
+function integerHeader(response: Response, name: string): number | null {
+  const value = response.headers.get(name)
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null
+}
+
+function checkSettings(s: typeof defaults): void {
+  const bad = (name: string, value: number, expected: string) =>
+    new MixscopeError(`http: option ${name} is ${value}, expected ${expected}`, 'http-bad-option', 'usage')
+  if (!(s.timeoutMs > 0)) throw bad('timeoutMs', s.timeoutMs, 'a positive number of ms')
+  if (!Number.isInteger(s.retries) || s.retries < 0) throw bad('retries', s.retries, 'an integer ≥ 0')
+  if (!(s.retryDelayMs >= 0)) throw bad('retryDelayMs', s.retryDelayMs, 'a number of ms ≥ 0')
+  if (!Number.isInteger(s.concurrency) || s.concurrency < 1) throw bad('concurrency', s.concurrency, 'an integer ≥ 1')
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('aborted', 'AbortError')
+}
+
+/** An AbortSignal that fires on the caller's abort or after `ms`; `timedOut()` tells which. */
+function timeoutScope(outer: AbortSignal | undefined, ms: number) {
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'))
+  }, ms)
+  const onAbort = () => controller.abort(abortReason(outer as AbortSignal))
+  outer?.addEventListener('abort', onAbort, { once: true })
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer)
+      outer?.removeEventListener('abort', onAbort)
+    },
+  }
+}
+
+/** A counting semaphore: resolves to a release function once fewer than `max` holders are active. */
+function createLimiter(max: number): (signal?: AbortSignal) => Promise<() => void> {
+  let active = 0
+  const waiting: Array<() => void> = []
+  const releaser = () => {
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
+  }
+  return async (signal) => {
+    throwIfAborted(signal)
+    if (active < max) {
+      active++
+      return releaser()
+    }
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      const onAbort = () => {
+        waiting.splice(waiting.indexOf(wake), 1)
+        reject(abortReason(signal as AbortSignal))
+      }
+      waiting.push(wake)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+    return releaser()
+  }
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal))
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortReason(signal as AbortSignal))
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** Small seeded PRNG for the backoff jitter, uniform in [0, 1). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

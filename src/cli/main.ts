@@ -1,5 +1,62 @@
-/** CLI entry: dispatches `mixscope <command>`; each command lives in src/cli/commands/<name>.ts. */
-export async function main(argv: string[]): Promise<number> {
-  process.stdout.write(`mixscope ${argv.join(' ')}\n`)
-  return 0
+/**
+ * `mixscope <command>`: dispatches to src/cli/commands/<name>.ts. Errors become exit codes (CONVENTIONS):
+ * usage and I/O errors 2, pipeline/data errors 1.
+ */
+import { MixscopeError } from '../engine/findings.ts'
+import { exitCodes, UsageError, type CliIo } from './io.ts'
+
+type Command = (argv: string[], io: CliIo) => Promise<number>
+
+/** Commands by name, loaded lazily so one command's dependencies never slow another. */
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  stats: { summary: 'hours, rows and files per partition folder', load: async () => (await import('./commands/stats.ts')).runStats },
+  validate: { summary: 'every data and schema problem as findings', load: async () => (await import('./commands/validate.ts')).runValidate },
+  manifest: { summary: 'write _manifest.json for serving a folder over HTTP', load: async () => (await import('./commands/manifest.ts')).runManifest },
+}
+
+/** Registers a command (later issues add weights, batches, decode, fbank, audit). */
+export function registerCommand(name: string, summary: string, load: () => Promise<Command>): void {
+  commands[name] = { summary, load }
+}
+
+export const mainHelp = () => `Usage: mixscope <command> [options]
+
+Commands:
+${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`).join('\n')}
+
+Run "mixscope <command> --help" for a command's options.
+`
+
+const processIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(mainHelp())
+    return name ? exitCodes.ok : exitCodes.usage
+  }
+  const command = commands[name]
+  if (!command) {
+    io.stderr(`mixscope: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`)
+    return exitCodes.usage
+  }
+  try {
+    return await (await command.load())(rest, io)
+  } catch (error) {
+    const e = error as Error & { code?: string }
+    if (error instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
+      io.stderr(`mixscope ${name}: ${e.message}\nRun "mixscope ${name} --help" for usage.\n`)
+      return exitCodes.usage
+    }
+    if (error instanceof MixscopeError) {
+      io.stderr(`mixscope ${name}: ${e.message}\n`)
+      return error.exitClass === 'data' ? exitCodes.findings : exitCodes.usage
+    }
+    io.stderr(`mixscope ${name}: ${e.stack ?? e.message}\n`)
+    return exitCodes.findings
+  }
 }

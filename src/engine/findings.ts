@@ -74,6 +74,17 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length
 }
 
+/** Drops exact duplicates (all fields equal), keeping the first. */
+export function uniqueFindings(findings: Finding[]): Finding[] {
+  const seen = new Set<string>()
+  return findings.filter((f) => {
+    const key = JSON.stringify([f.path, f.row, f.row_group, f.kind, f.severity, f.message])
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
 /** Domain-prefixed engine error that carries a finding-like location. */
 export class MixscopeError extends Error {
   constructor(

@@ -1,0 +1,43 @@
+/** `mixscope validate <folder|url> [--json] [--deep] [--summary TSV]`. */
+import { parseArgs } from 'node:util'
+import { validateDataset } from '../../engine/validate/validate.ts'
+import { openDatasetArg } from '../dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+
+export const validateHelp = `Usage: mixscope validate <folder|url> [--json] [--deep] [--summary TSV]
+
+Every problem in one pass: unreadable or truncated parquet, stray files, missing or mistyped
+columns, nulls, empty audio_bytes, keys only as columns, TSV mismatches. --deep also sniffs every
+row's audio container (codec, rate, channels, declared length vs audio_size).
+
+  --json           print {"schema_version": 1, "root", "files_checked", "rows_checked", "findings"}
+  --deep           read every row's audio bytes and check its container header
+  --summary TSV    use this language_distribution TSV instead of the lookup beside the root
+  -h, --help       show this help
+
+Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error.
+`
+
+export async function runValidate(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    json: { type: 'boolean' }, deep: { type: 'boolean' }, summary: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  } })
+  if (values.help) {
+    io.stdout(validateHelp)
+    return exitCodes.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(`validate: expected one dataset argument, got ${positionals.length}`)
+  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
+  const report = await validateDataset(dataset, { deep: values.deep })
+  if (values.json) {
+    io.stdout(formatJson(report))
+  } else {
+    const counts = { error: 0, warning: 0, info: 0 }
+    for (const f of report.findings) counts[f.severity]++
+    io.stdout([
+      ...report.findings.map((f) => `${f.severity}: ${f.kind}: ${f.message}`),
+      `${report.files_checked} files, ${report.rows_checked} rows checked: ${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`,
+    ].join('\n') + '\n')
+  }
+  return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}

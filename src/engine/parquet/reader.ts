@@ -1,0 +1,113 @@
+/**
+ * Reads parquet data one row group (fragment) at a time, only the columns asked for, through the source and the
+ * shared chunk cache. Footers are read once (discovery) and kept here.
+ */
+import { parquetRead, type FileMetaData } from 'hyparquet'
+import { compressors } from 'hyparquet-compressors'
+import { MixscopeError } from '../findings.ts'
+import type { DatasetFile } from '../dataset.ts'
+import type { DatasetSource, ReadOptions } from '../source/source.ts'
+import { sourceAsyncBuffer } from './async-buffer.ts'
+import { ChunkCache } from './chunk-cache.ts'
+
+/** One column of one row group: values in row order (`rows` long). */
+export type ColumnValues = ArrayLike<unknown>
+
+/** Parquet access for one dataset: footers by path, column reads per row group. */
+export class ParquetReader {
+  private readonly footers = new Map<string, FileMetaData>()
+
+  constructor(
+    readonly source: DatasetSource,
+    /** Recently read column chunks (bytes), shared by every read of this dataset. */
+    readonly cache = new ChunkCache(),
+  ) {}
+
+  /** Keeps a file's parsed footer (called by discovery). */
+  setFooter(path: string, metadata: FileMetaData): void {
+    this.footers.set(path, metadata)
+  }
+
+  /** The parsed footer of `path`. @throws when discovery could not read it */
+  footer(path: string): FileMetaData {
+    const metadata = this.footers.get(path)
+    if (!metadata) throw new MixscopeError(`parquet: ${path} has no readable footer`, 'unreadable-parquet')
+    return metadata
+  }
+
+  /**
+   * Reads `columns` of row group `rowGroup` of `file`.
+   * Byte-array columns that are not strings come back as `Uint8Array`s (never decoded as text); INT64 as `bigint`.
+   * @returns values per column, each `rows` long
+   * @throws MixscopeError (`unreadable-row-group`) naming file, row group and column
+   */
+  async readColumns(
+    file: DatasetFile,
+    rowGroup: number,
+    columns: string[],
+    options: ReadOptions = {},
+  ): Promise<Record<string, ColumnValues>> {
+    const metadata = this.footer(file.path)
+    const group = file.rowGroups[rowGroup]
+    if (!group) throw new MixscopeError(`parquet: ${file.path} has no row group ${rowGroup} (it has ${file.rowGroups.length})`, 'bad-request', 'usage')
+    const rowStart = group.firstRow
+    const rowEnd = group.firstRow + group.rows
+    const parts: Record<string, { start: number; data: ArrayLike<unknown> }[]> = {}
+    for (const c of columns) parts[c] = []
+    try {
+      await parquetRead({
+        file: sourceAsyncBuffer(this.source, file.path, file.size, this.cache, options),
+        metadata,
+        columns,
+        rowStart,
+        rowEnd,
+        compressors,
+        utf8: false,
+        onChunk: (chunk) => parts[chunk.columnName]?.push({ start: chunk.rowStart, data: chunk.columnData }),
+      })
+    } catch (error) {
+      if (options.signal?.aborted) throw error
+      throw new MixscopeError(
+        `parquet: ${file.path} row group ${rowGroup} (rows ${rowStart}-${rowEnd - 1}) of columns ${columns.join(', ')} does not decode: ${(error as Error).message}`,
+        'unreadable-row-group')
+    }
+    const out: Record<string, ColumnValues> = {}
+    for (const c of columns) out[c] = assemble(parts[c], rowStart, rowEnd)
+    return out
+  }
+}
+
+/** Joins chunk parts into exactly the rows `[rowStart, rowEnd)`. */
+function assemble(parts: { start: number; data: ArrayLike<unknown> }[], rowStart: number, rowEnd: number): unknown[] {
+  const out = new Array<unknown>(rowEnd - rowStart)
+  let filled = 0
+  for (const { start, data } of parts) {
+    for (let i = 0; i < data.length; i++) {
+      const row = start + i
+      if (row >= rowStart && row < rowEnd) {
+        out[row - rowStart] = data[i]
+        filled++
+      }
+    }
+  }
+  if (filled < out.length) for (let i = 0; i < out.length; i++) if (!(i in out)) out[i] = undefined
+  return out
+}
+
+/** A cell as a Number (INT64 BigInt converted); `null` for null/undefined; NaN for anything not numeric. */
+export function toNumber(value: unknown): number | null {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'bigint') return Number(value)
+  if (typeof value === 'number') return value
+  return NaN
+}
+
+/** A cell as a string: strings as is, byte arrays decoded as UTF-8; `null` for null. */
+export function toText(value: unknown): string | null {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'string') return value
+  if (value instanceof Uint8Array) return utf8.decode(value)
+  return String(value)
+}
+
+const utf8 = new TextDecoder()

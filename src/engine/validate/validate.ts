@@ -1,0 +1,166 @@
+/**
+ * Validate: every problem in one pass, as findings (issue 2). Discovery and stats findings, then schema checks per
+ * file, then row checks per row group (nulls, empty audio, bad sizes, folder keys vs columns); `deep` also sniffs
+ * every row's audio container. One bad file or row group never stops the rest.
+ */
+import { finding, sortFindings, uniqueFindings, type Finding } from '../findings.ts'
+import type { DatasetFile, RunOptions } from '../dataset.ts'
+import { requiredKeys, type OpenDataset } from '../discovery/open.ts'
+import { audioBytesOf, isAudioBytesType } from '../parquet/audio-bytes.ts'
+import { toNumber, toText } from '../parquet/reader.ts'
+import { computeStats } from '../stats/stats.ts'
+import { sniffAudio } from '../audio/sniff.ts'
+import { mapLimit } from '../util/map-limit.ts'
+import type { ValidateReport } from '../stats/types.ts'
+
+/** Options of `validateDataset`. */
+export interface ValidateOptions extends RunOptions {
+  /** Also read and sniff every row's audio bytes (container, codec, rate, channels, declared length vs audio_size). */
+  deep?: boolean
+  concurrency?: number
+}
+
+const expectedTypes: Record<string, { ok: (t: string) => boolean; expected: string }> = {
+  audio_bytes: { ok: isAudioBytesType, expected: 'binary or list<int8> (encoded audio file bytes)' },
+  audio_size: { ok: (t) => /^u?int(8|16|32|64)$/.test(t), expected: 'int64 (decoded samples at 16 kHz)' },
+  text: { ok: (t) => t === 'string' || t === 'large_string', expected: 'string (the transcript)' },
+}
+
+/** Schema findings for one readable file; returns the columns that can be read for row checks. */
+function checkSchema(file: DatasetFile, findings: Finding[]): string[] {
+  const readable: string[] = []
+  for (const [name, rule] of Object.entries(expectedTypes)) {
+    const column = file.columns.find((c) => c.name === name)
+    if (!column) {
+      if (name !== 'audio_size') { // stats reports a missing audio_size
+        findings.push(finding('error', 'missing-column', file.path,
+          `${file.path} has no ${name} column (columns: ${file.columns.map((c) => `${c.name}: ${c.type}`).join(', ') || 'none'}); expected ${rule.expected}`))
+      }
+    } else if (!rule.ok(column.type)) {
+      findings.push(finding('error', 'column-type', file.path, `${file.path} column ${name} is ${column.type}; expected ${rule.expected}`))
+    } else {
+      readable.push(name)
+    }
+  }
+  return readable
+}
+
+/** Whether the footer proves a column chunk holds no null or empty list (so its bytes need not be read). */
+function chunkHasNoNulls(dataset: OpenDataset, file: DatasetFile, rowGroup: number, column: string): boolean {
+  const chunks = dataset.parquet.footer(file.path).row_groups[rowGroup]?.columns ?? []
+  const chunk = chunks.find((c) => c.meta_data?.path_in_schema[0] === column)
+  const nullCount = chunk?.meta_data?.statistics?.null_count
+  return nullCount !== undefined && Number(nullCount) === 0
+}
+
+/**
+ * Validates an opened dataset.
+ * @returns `validate --json`: files and rows checked, every finding
+ */
+export async function validateDataset(dataset: OpenDataset, options: ValidateOptions = {}): Promise<ValidateReport> {
+  const { signal, onProgress, deep = false } = options
+  const stats = await computeStats(dataset, { signal, concurrency: options.concurrency })
+  const findings: Finding[] = [...stats.findings]
+  const readable = dataset.files.filter((f) => f.readable)
+  const totalRows = readable.reduce((n, f) => n + f.rows, 0)
+  let rowsChecked = 0
+  const source = dataset.source
+  const report = () => onProgress?.({ phase: deep ? 'deep' : 'validate', done: rowsChecked, total: totalRows, requests: source.counters.requests, bytes: source.counters.bytes })
+
+  const perFile = await mapLimit(readable, options.concurrency ?? 4, async (file) => {
+    const out: Finding[] = []
+    const columns = checkSchema(file, out)
+    const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
+    let checked = 0
+    for (const group of file.rowGroups) {
+      const wanted = [...columns, ...keyColumns].filter((c) => deep || c !== 'audio_bytes' || !chunkHasNoNulls(dataset, file, group.index, c))
+      try {
+        const data = wanted.length > 0 ? await dataset.parquet.readColumns(file, group.index, wanted, { signal }) : {}
+        for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out)
+        checked += group.rows
+        rowsChecked += group.rows
+        report()
+      } catch (error) {
+        if (signal?.aborted) throw error
+        out.push(finding('error', 'unreadable-row-group', file.path, (error as Error).message, { row_group: group.index }))
+      }
+    }
+    return { out, checked }
+  })
+  for (const { out } of perFile) findings.push(...out)
+  return {
+    schema_version: 1,
+    root: dataset.root,
+    files_checked: dataset.files.length,
+    rows_checked: perFile.reduce((n, r) => n + r.checked, 0),
+    findings: sortFindings(uniqueFindings(findings)),
+  }
+}
+
+/** Row-level findings for row `row` of `file`. */
+function checkRow(
+  file: DatasetFile,
+  rowGroup: number,
+  row: number,
+  data: Record<string, ArrayLike<unknown>>,
+  keyColumns: string[],
+  deep: boolean,
+  out: Finding[],
+): void {
+  const at = { row, row_group: rowGroup }
+  const i = row - file.rowGroups[rowGroup].firstRow
+  const id = `${file.path}:${row}`
+  for (const column of ['text', 'audio_size', 'audio_bytes']) {
+    if (column in data && (data[column][i] === null || data[column][i] === undefined)) {
+      out.push(finding('error', 'null-value', file.path, `${id} has a null ${column}; the reference does not drop nulls and fails on this row (reference §7)`, at))
+    }
+  }
+  const size = 'audio_size' in data ? toNumber(data.audio_size[i]) : null
+  if (size !== null && (!Number.isInteger(size) || size < 0)) {
+    out.push(finding('error', 'bad-audio-size', file.path, `${id} has audio_size ${size}; expected a non-negative integer count of 16 kHz samples`, at))
+  }
+  for (const k of keyColumns) {
+    const v = toText(data[k]?.[i])
+    if (v !== null && v !== file.keys[k]) {
+      out.push(finding('warning', 'key-column-mismatch', file.path, `${id} has column ${k} = ${JSON.stringify(v)} but its folder says ${k}=${file.keys[k]}; the folder key wins`, at))
+    }
+  }
+  if (!('audio_bytes' in data)) return
+  const bytes = audioBytesOf(data.audio_bytes[i])
+  if (bytes === null) return
+  if (bytes.byteLength === 0) {
+    out.push(finding('error', 'empty-audio', file.path, `${id} has empty audio_bytes (0 bytes); the reference's decoder rejects an empty MemoryBlock`, at))
+    return
+  }
+  if (deep) out.push(...sniffFindings(id, file.path, bytes, size, at))
+}
+
+/** Findings from the container sniffer for one row (`--deep`). */
+function sniffFindings(id: string, path: string, bytes: Uint8Array, storedSize: number | null, at: { row: number; row_group: number }): Finding[] {
+  const out: Finding[] = []
+  const s = sniffAudio(bytes)
+  if (s.container === 'unknown') {
+    const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ')
+    out.push(finding('error', 'unknown-audio-container', path, `${id} audio_bytes start with ${head}: not WAV, FLAC, Ogg or MP3 (the decoder would fail and stop training)`, at))
+    return out
+  }
+  const what = `${s.container}${s.codec ? `/${s.codec}` : ''}`
+  if (s.problems.length > 0) {
+    out.push(finding('error', 'bad-audio-header', path, `${id} (${what}): ${s.problems.join('; ')}`, at))
+  }
+  if (s.sampleRate !== null && s.sampleRate !== 16000) {
+    out.push(finding('warning', 'non-16k-audio', path, `${id} (${what}) is ${s.sampleRate} Hz; the reference does not resample, and audio_size assumes 16 kHz`, at))
+  }
+  if (s.channels !== null && s.channels > 1) {
+    out.push(finding('info', 'multichannel-audio', path, `${id} (${what}) has ${s.channels} channels; the waveform path averages them, the fbank path uses channel 0`, at))
+  }
+  if (storedSize !== null && s.declaredFrames !== null && s.declaredFramesRate) {
+    const at16k = s.declaredFrames * 16000 / s.declaredFramesRate
+    const tolerance = s.codec === 'pcm' || s.codec === 'float' || s.codec === 'flac' ? 0 : s.codec === 'opus' ? 2 : 1152
+    if (Math.abs(at16k - storedSize) > tolerance) {
+      out.push(finding('warning', 'audio-length-mismatch', path,
+        `${id} (${what}) header declares ${s.declaredFrames} samples at ${s.declaredFramesRate} Hz (${Math.round(at16k)} at 16 kHz) but audio_size is ${storedSize}`, at))
+    }
+  }
+  return out
+}

@@ -2,8 +2,8 @@
  * What the worker does for each request kind. Kept apart from worker.ts (which only wires `self.onmessage`)
  * so the dispatch reads as "one small function per kind" and can run in Node tests.
  */
-import type { Dataset, RunOptions } from '../dataset.ts'
-import { openDataset } from '../discovery/open.ts'
+import type { RunOptions } from '../dataset.ts'
+import { openDataset, type OpenDataset } from '../discovery/open.ts'
 import { computeStats } from '../stats/stats.ts'
 import { validateDataset } from '../validate/validate.ts'
 import type { OpenResult, RequestKind, RequestMessage, Requests } from './protocol.ts'
@@ -13,11 +13,11 @@ import { sourceFromDescription } from './sources.ts'
 export type RequestHandler = <K extends RequestKind>(message: RequestMessage<K>, options: RunOptions) => Promise<Requests[K]['result']>
 
 /**
- * Creates the handler with its own table of open datasets (handle → Dataset).
+ * Creates the handler with its own table of open datasets (handle → OpenDataset).
  * @param now clock in milliseconds, for `elapsedMs`
  */
 export function createRequestHandler(now: () => number = () => performance.now()): RequestHandler {
-  const datasets = new Map<number, Dataset>()
+  const datasets = new Map<number, OpenDataset>()
   let nextHandle = 1
 
   /** Discovery, stats and (shallow) validation: everything the Overview shows. */

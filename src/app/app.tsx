@@ -1,0 +1,30 @@
+/** The app shell: header, the open panel, loading status, and the Overview of the open dataset. */
+import { useEffect } from 'react'
+import { OpenPanel } from './features/open/open-panel.tsx'
+import { LoadStatus } from './features/overview/load-status.tsx'
+import { OverviewView } from './features/overview/overview-view.tsx'
+import { initialRequest } from './lib/demo.ts'
+import { datasetStore, useDatasetStore } from './stores/use-dataset-store.ts'
+
+export function App() {
+  const label = useDatasetStore((s) => s.reportLabel)
+
+  useEffect(() => {
+    // the demo (or ?dataset=) opens by default; a second StrictMode run supersedes the first
+    void datasetStore.getState().open(initialRequest())
+  }, [])
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>mixscope</h1>
+        <p className="app-dataset" aria-live="polite">{label ? <>Dataset: <span dir="auto">{label}</span></> : 'No dataset open'}</p>
+      </header>
+      <main>
+        <OpenPanel />
+        <LoadStatus />
+        <OverviewView />
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,40 @@
+/** The Overview: totals, hours per language (chart + table), hours per split, partition folders, problems. */
+import { useMemo } from 'react'
+import { hoursByLanguage } from '../../lib/aggregate.ts'
+import { mergeFindings } from '../../lib/merge-findings.ts'
+import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { DatasetSummary } from './dataset-summary.tsx'
+import { FindingsList } from './findings-list.tsx'
+import { LanguageHoursChart } from './language-hours-chart.tsx'
+import { LanguageHoursTable } from './language-hours-table.tsx'
+import { PartitionsTable } from './partitions-table.tsx'
+import { SplitHoursTable } from './split-hours-table.tsx'
+
+export function OverviewView() {
+  const report = useDatasetStore((s) => s.report)
+  const languages = useMemo(() => (report ? hoursByLanguage(report.stats.partitions) : []), [report])
+  const findings = useMemo(() => (report ? mergeFindings(report.stats.findings, report.validation.findings) : []), [report])
+
+  if (!report) return null
+  return (
+    <div className="overview" aria-label="Overview">
+      <DatasetSummary report={report} />
+      <section aria-labelledby="languages-heading">
+        <h2 id="languages-heading">Hours per language</h2>
+        <div className="chart-and-table">
+          <LanguageHoursChart languages={languages} />
+          <LanguageHoursTable languages={languages} />
+        </div>
+      </section>
+      <section aria-labelledby="splits-heading">
+        <h2 id="splits-heading">Hours per corpus, language and split</h2>
+        <SplitHoursTable partitions={report.stats.partitions} />
+      </section>
+      <section aria-labelledby="partitions-heading">
+        <h2 id="partitions-heading">Partition folders</h2>
+        <PartitionsTable partitions={report.stats.partitions} />
+      </section>
+      <FindingsList findings={findings} />
+    </div>
+  )
+}

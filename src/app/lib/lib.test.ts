@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'vitest'
+import { finding } from '../../engine/findings.ts'
+import type { PartitionStats } from '../../engine/stats/types.ts'
+import { hoursByLanguage, hoursBySplit } from './aggregate.ts'
+import { formatBytes, formatHours } from './format.ts'
+import { languageLabel, languageName } from './language-names.ts'
+import { countBySeverity, mergeFindings } from './merge-findings.ts'
+
+function partition(corpus: string, language: string, split: string, hours: number, rows = 10): PartitionStats {
+  return { corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours }
+}
+
+describe('language names', () => {
+  test('Omnilingual codes get English names with their script', () => {
+    expect(languageName('fra_Latn')).toBe('French (Latin)')
+    expect(languageName('rus_Cyrl')).toBe('Russian (Cyrillic)')
+    expect(languageLabel('hin_Deva')).toMatch(/^Hindi \(Devanagari\)$/)
+  })
+  test('unknown or malformed codes fall back to the code', () => {
+    expect(languageName('qqx_Zzzz')).toBeNull()
+    expect(languageLabel('not a code!')).toBe('not a code!')
+  })
+})
+
+describe('aggregations', () => {
+  const parts = [
+    partition('c1', 'fra_Latn', 'train', 2, 20),
+    partition('c1', 'fra_Latn', 'dev', 0.5, 5),
+    partition('c2', 'fra_Latn', 'train', 1, 10),
+    partition('c1', 'eng_Latn', 'test', 4, 40),
+  ]
+  test('hours by language: summed over corpora and splits, most hours first, shares sum to 1', () => {
+    const byLanguage = hoursByLanguage(parts)
+    expect(byLanguage.map((l) => [l.language, l.hours, l.rows])).toEqual([['eng_Latn', 4, 40], ['fra_Latn', 3.5, 35]])
+    expect(byLanguage[0].share + byLanguage[1].share).toBeCloseTo(1, 12)
+  })
+  test('hours by split: one row per (corpus, language), splits in train/dev/test order', () => {
+    const pivot = hoursBySplit(parts)
+    expect(pivot.splits).toEqual(['train', 'dev', 'test'])
+    expect(pivot.rows).toEqual([
+      { corpus: 'c1', language: 'eng_Latn', hours: { test: 4 }, total: 4 },
+      { corpus: 'c1', language: 'fra_Latn', hours: { train: 2, dev: 0.5 }, total: 2.5 },
+      { corpus: 'c2', language: 'fra_Latn', hours: { train: 1 }, total: 1 },
+    ])
+  })
+})
+
+describe('findings and formats', () => {
+  test('merge drops exact duplicates and sorts by path', () => {
+    const a = finding('error', 'bad-footer', 'b.parquet', 'no PAR1')
+    const b = finding('warning', 'tsv-mismatch', '', 'hours differ')
+    const merged = mergeFindings([a, b], [a])
+    expect(merged).toEqual([b, a])
+    expect(countBySeverity(merged)).toEqual({ error: 1, warning: 1, info: 0 })
+  })
+  test('hours keep 4 significant digits; bytes use SI units', () => {
+    expect(formatHours(0.0123456)).toBe('0.01235')
+    expect(formatHours(1234.5)).toBe('1,235')
+    expect(formatBytes(999)).toBe('999 B')
+    expect(formatBytes(1_234_567)).toBe('1.2 MB')
+  })
+})

@@ -1,0 +1,92 @@
+import { describe, expect, test } from 'vitest'
+import type { Progress } from '../../engine/dataset.ts'
+import type { RequestOptions } from '../../engine/worker/client.ts'
+import type { OpenResult, SourceDescription } from '../../engine/worker/protocol.ts'
+import { createDatasetStore } from './dataset-store.ts'
+
+interface Call {
+  description: SourceDescription
+  options: RequestOptions
+  resolve: (result: OpenResult) => void
+  reject: (error: unknown) => void
+}
+
+/** A client whose opens stay pending until the test settles them; aborts reject like the real client. */
+function fakeClient() {
+  const calls: Call[] = []
+  const closed: number[] = []
+  return {
+    calls,
+    closed,
+    openDataset(description: SourceDescription, options: RequestOptions = {}) {
+      return new Promise<OpenResult>((resolve, reject) => {
+        calls.push({ description, options, resolve, reject })
+        options.signal?.addEventListener('abort', () => reject(new DOMException('open aborted', 'AbortError')))
+      })
+    },
+    async closeDataset(dataset: number) { closed.push(dataset); return null },
+  }
+}
+
+const report = (dataset: number) => ({ dataset, root: `root-${dataset}` }) as unknown as OpenResult
+const demo = { description: { type: 'demo', url: 'http://x/demo/version=0/' }, label: 'Demo dataset' } as const
+const other = { description: { type: 'url', url: 'http://x/other/' }, label: 'http://x/other/' } as const
+const progress: Progress = { phase: 'footers', done: 1, total: 3, requests: 2, bytes: 300 }
+
+describe('dataset store', () => {
+  test('open: idle → loading (with progress) → ready with the report', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    expect(store.getState().status).toBe('idle')
+    const opened = store.getState().open(demo)
+    expect(store.getState()).toMatchObject({ status: 'loading', request: demo, progress: null })
+    client.calls[0].options.onProgress?.(progress)
+    expect(store.getState().progress).toEqual(progress)
+    client.calls[0].resolve(report(1))
+    await opened
+    expect(store.getState()).toMatchObject({ status: 'ready', progress: null, report: report(1), reportLabel: 'Demo dataset' })
+  })
+
+  test('cancel: the open is aborted, status cancelled, the previous dataset stays', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const first = store.getState().open(demo)
+    client.calls[0].resolve(report(1))
+    await first
+    const second = store.getState().open(other)
+    store.getState().cancel()
+    await second
+    expect(client.calls[1].options.signal?.aborted).toBe(true)
+    expect(store.getState()).toMatchObject({ status: 'cancelled', report: report(1), reportLabel: 'Demo dataset', progress: null })
+  })
+
+  test('a newer open supersedes an older one; late results of the older are ignored', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const first = store.getState().open(demo)
+    const second = store.getState().open(other)
+    expect(client.calls[0].options.signal?.aborted).toBe(true)
+    client.calls[0].options.onProgress?.(progress)
+    expect(store.getState().progress).toBeNull()
+    client.calls[1].resolve(report(2))
+    await Promise.all([first, second])
+    expect(store.getState()).toMatchObject({ status: 'ready', report: report(2), reportLabel: 'http://x/other/' })
+  })
+
+  test('errors keep their kind; opening another dataset releases the previous one in the worker', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const first = store.getState().open(demo)
+    client.calls[0].resolve(report(1))
+    await first
+    const failing = store.getState().open(other)
+    client.calls[1].reject(Object.assign(new Error('http: 404 for http://x/other/_manifest.json'), { kind: 'http-not-found' }))
+    await failing
+    expect(store.getState()).toMatchObject({ status: 'error', error: { kind: 'http-not-found' }, report: report(1) })
+    const third = store.getState().open(other)
+    client.calls[2].resolve(report(3))
+    await third
+    expect(client.closed).toEqual([1])
+    expect(store.getState().error).toBeNull()
+  })
+})

@@ -1,0 +1,87 @@
+/**
+ * The dataset store: what is open, what is opening, and how far along it is.
+ * `report` is the last dataset that opened successfully; `status` describes the latest attempt, so a
+ * cancelled or failed open keeps showing the dataset that was there before.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { Progress } from '../../engine/dataset.ts'
+import type { EngineClient } from '../../engine/worker/client.ts'
+import type { OpenResult, SourceDescription } from '../../engine/worker/protocol.ts'
+
+export type DatasetStatus = 'idle' | 'loading' | 'ready' | 'error' | 'cancelled'
+
+/** What the user asked to open, with the words the UI shows for it. */
+export interface DatasetRequest {
+  description: SourceDescription
+  /** e.g. `Demo dataset`, a folder name, a URL. */
+  label: string
+}
+
+export interface DatasetState {
+  status: DatasetStatus
+  /** The open being run (status `loading`) or last attempted. */
+  request: DatasetRequest | null
+  /** Latest progress of the running open; `null` when none is running. */
+  progress: Progress | null
+  /** The dataset on screen and the request that opened it. */
+  report: OpenResult | null
+  reportLabel: string | null
+  /** Why the latest open failed (status `error`). */
+  error: { message: string; kind: string } | null
+}
+
+export interface DatasetActions {
+  /** Opens a dataset, cancelling any open still running. Resolves when this open has settled. */
+  open(request: DatasetRequest): Promise<void>
+  /** Cancels the running open, if any. */
+  cancel(): void
+}
+
+export type DatasetStore = DatasetState & DatasetActions
+
+export const initialDatasetState: DatasetState = {
+  status: 'idle', request: null, progress: null, report: null, reportLabel: null, error: null,
+}
+
+/**
+ * Creates a dataset store bound to an engine client.
+ * @param client the worker client (a fake in tests)
+ */
+export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'closeDataset'>): StoreApi<DatasetStore> {
+  let running: AbortController | null = null
+
+  return createStore<DatasetStore>()((set, get) => ({
+    ...initialDatasetState,
+
+    async open(request) {
+      running?.abort()
+      const controller = new AbortController()
+      running = controller
+      set({ status: 'loading', request, progress: null, error: null })
+      try {
+        const report = await client.openDataset(request.description, {
+          signal: controller.signal,
+          onProgress: (progress) => { if (running === controller) set({ progress }) },
+        })
+        if (running !== controller) return
+        const previous = get().report
+        set({ status: 'ready', progress: null, report, reportLabel: request.label })
+        if (previous) void client.closeDataset(previous.dataset).catch(() => undefined)
+      } catch (error) {
+        if (running !== controller) return
+        if (error instanceof Error && error.name === 'AbortError') set({ status: 'cancelled', progress: null })
+        else {
+          const e = error as { message?: string; kind?: string }
+          set({ status: 'error', progress: null, error: { message: e.message ?? String(error), kind: e.kind ?? 'internal' } })
+        }
+      } finally {
+        if (running === controller) running = null
+      }
+    },
+
+    cancel() {
+      // the open's own catch moves the status to `cancelled` once the client rejects
+      running?.abort()
+    },
+  }))
+}

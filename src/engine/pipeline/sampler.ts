@@ -1,0 +1,74 @@
+/**
+ * fairseq2 `DataPipeline.sample(pipelines, weights, seed, allow_repeats=True)`
+ * (FS2:native/src/fairseq2n/data/sample_data_source.cc; REFERENCE-PIPELINE §5).
+ */
+import { referenceError } from './errors.ts'
+import { TorchGenerator } from './rng/torch-generator.ts'
+
+/**
+ * Index the sampler picks for a draw `u`: the smallest index whose cumsum is ≥ `u` (binary search, as fairseq2),
+ * or the last index when `u` exceeds every cumsum.
+ */
+export function pickPartition(cumsums: readonly number[], u: number): number {
+  let lo = 0
+  let hi = cumsums.length - 1
+  while (hi > lo) {
+    const mid = lo + ((hi - lo) >>> 1)
+    if (cumsums[mid] < u) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** Options of `weightedSample`. */
+export interface WeightedSampleOptions {
+  /** `sampling_seed` (261 by default in OA). */
+  seed: number
+  /** Restarts partition `i`'s stream when it ends (`allow_repeats`); without it, an ended stream is an error. */
+  reopen?: (index: number) => AsyncIterator<unknown>
+  /** Called after every draw with the picked partition index (0-based) and the draw `u`. */
+  onDraw?: (index: number, u: number) => void
+}
+
+/**
+ * Yields items drawn from `sources` with fairseq2's weighted sampler.
+ * First call: one item is pulled from every source in order into a buffer (one slot each). Each draw takes
+ * `u = (random() & 0xFFFFFF)·2^-24` from a torch generator seeded with `seed`, picks `pickPartition(cumsums, u)`,
+ * returns that slot's item and refills the slot from the same source. Ends once every source has ended at least once.
+ * @param cumsums float32 cumulative distribution from `samplingDistribution` (same length as `sources`).
+ */
+export async function* weightedSample<T>(
+  sources: AsyncIterator<T>[],
+  cumsums: readonly number[],
+  options: WeightedSampleOptions,
+): AsyncGenerator<T> {
+  if (sources.length !== cumsums.length) {
+    throw referenceError('mixture-weight', 'ValueError', `The number of \`pipelines\` and the number of \`weights\` must be equal, but are ${sources.length} and ${cumsums.length} instead.`)
+  }
+  if (sources.length === 0) return
+  const generator = new TorchGenerator(options.seed)
+  const its = [...sources]
+  const epochDone = its.map(() => false)
+  const pull = async (i: number): Promise<T> => {
+    const r = await its[i].next()
+    if (!r.done) return r.value
+    epochDone[i] = true
+    if (options.reopen) {
+      its[i] = options.reopen(i) as AsyncIterator<T>
+      const again = await its[i].next()
+      if (!again.done) return again.value
+    }
+    throw referenceError('mixture-empty-partition', 'DataPipelineError', `The data pipeline at index ${i} is empty and cannot be sampled.`)
+  }
+  const buffer: T[] = []
+  for (let i = 0; i < its.length; i++) buffer.push(await pull(i))
+  // the reference checks for "all done" at the start of every call but the first one always draws
+  for (let first = true; first || !epochDone.every(Boolean); first = false) {
+    const u = generator.uniformFloat()
+    const index = pickPartition(cumsums, u)
+    options.onDraw?.(index, u)
+    const out = buffer[index]
+    buffer[index] = await pull(index)
+    yield out
+  }
+}

@@ -9,6 +9,7 @@ import type { DatasetFile } from '../dataset.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'
 import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
+import { chunkRange, decodeByteListChunk, listLevels } from './byte-list-column.ts'
 
 /** One column of one row group: values in row order (`rows` long). */
 export type ColumnValues = ArrayLike<unknown>
@@ -54,11 +55,14 @@ export class ParquetReader {
     const rowEnd = group.firstRow + group.rows
     const parts: Record<string, { start: number; data: ArrayLike<unknown> }[]> = {}
     for (const c of columns) parts[c] = []
+    const fast = columns.filter((c) => listLevels(metadata, c) !== null)
+    const slow = columns.filter((c) => !fast.includes(c))
     try {
-      await parquetRead({
+      for (const c of fast) parts[c].push({ start: rowStart, data: await this.readByteList(file, metadata, rowGroup, c, options) })
+      if (slow.length > 0) await parquetRead({
         file: sourceAsyncBuffer(this.source, file.path, file.size, this.cache, options),
         metadata,
-        columns,
+        columns: slow,
         rowStart,
         rowEnd,
         compressors,
@@ -74,6 +78,16 @@ export class ParquetReader {
     const out: Record<string, ColumnValues> = {}
     for (const c of columns) out[c] = assemble(parts[c], rowStart, rowEnd)
     return out
+  }
+
+  /** One row group of a `list<int8>` column as a Uint8Array per row, through the fast path (byte-list-column.ts). */
+  private async readByteList(file: DatasetFile, metadata: FileMetaData, rowGroup: number, column: string, options: ReadOptions): Promise<(Uint8Array | null)[]> {
+    const chunk = metadata.row_groups[rowGroup].columns.find((c) => c.meta_data?.path_in_schema[0] === column)
+    if (!chunk?.meta_data) throw new Error(`no column chunk for ${column}`)
+    const [start, end] = chunkRange(chunk)
+    const buffer = sourceAsyncBuffer(this.source, file.path, file.size, this.cache, options)
+    const bytes = new Uint8Array(await buffer.slice(start, end))
+    return decodeByteListChunk(bytes, chunk, listLevels(metadata, column)!, file.rowGroups[rowGroup].rows)
   }
 }
 

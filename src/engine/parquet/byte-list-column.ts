@@ -14,6 +14,14 @@ const encodingPlain = 0
 const encodingPlainDictionary = 2
 const encodingRleDictionary = 8
 
+/** A page this fast path does not decode (e.g. DELTA_BINARY_PACKED values): the caller falls back to hyparquet. */
+export class UnsupportedPageError extends Error {
+  constructor(what: string) {
+    super(`byte-list fast path: unsupported ${what}`)
+    this.name = 'UnsupportedPageError'
+  }
+}
+
 /** Levels of a list column path: `maxDef`, `maxRep`, and the definition level meaning "empty list". */
 export interface ListLevels {
   maxDefinition: number
@@ -86,7 +94,7 @@ export function chunkRange(chunk: ColumnChunk): [number, number] {
 function decompress(codec: string, input: Uint8Array, size: number): Uint8Array {
   if (codec === 'UNCOMPRESSED') return input
   const fn = (compressors as Record<string, ((input: Uint8Array, outputLength: number) => Uint8Array) | undefined>)[codec]
-  if (!fn) throw new Error(`unsupported compression ${codec}`)
+  if (!fn) throw new UnsupportedPageError(`compression ${codec}`)
   const out = fn(input, size)
   if (out.length !== size) throw new Error(`${codec} page decompressed to ${out.length} bytes, expected ${size}`)
   return out
@@ -210,7 +218,7 @@ export function decodeByteListChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, 
       readHybrid(valueBytes, 1, valueBytes.length, valueBytes[0], present, indices, 0)
       for (let k = 0; k < present; k++) values[valueCount + k] = dictionary[indices[k]]
     } else {
-      throw new Error(`unsupported value encoding ${encoding} for list<int8>`)
+      throw new UnsupportedPageError(`value encoding ${encoding}`)
     }
     levelCount += numValues
     valueCount += present

@@ -9,7 +9,7 @@ import type { DatasetFile } from '../dataset.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'
 import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
-import { chunkRange, decodeByteListChunk, listLevels } from './byte-list-column.ts'
+import { chunkRange, decodeByteListChunk, listLevels, UnsupportedPageError } from './byte-list-column.ts'
 
 /** One column of one row group: values in row order (`rows` long). */
 export type ColumnValues = ArrayLike<unknown>
@@ -58,7 +58,14 @@ export class ParquetReader {
     const fast = columns.filter((c) => listLevels(metadata, c) !== null)
     const slow = columns.filter((c) => !fast.includes(c))
     try {
-      for (const c of fast) parts[c].push({ start: rowStart, data: await this.readByteList(file, metadata, rowGroup, c, options) })
+      for (const c of fast) {
+        try {
+          parts[c].push({ start: rowStart, data: await this.readByteList(file, metadata, rowGroup, c, options) })
+        } catch (error) {
+          if (!(error instanceof UnsupportedPageError)) throw error
+          slow.push(c)
+        }
+      }
       if (slow.length > 0) await parquetRead({
         file: sourceAsyncBuffer(this.source, file.path, file.size, this.cache, options),
         metadata,

@@ -257,6 +257,14 @@ describe('http source: manifest and URL forms', () => {
     expect(await source.readSibling!('language_distribution_0.tsv')).toEqual(tsv)
   })
 
+  test('a 1-byte file is read as bytes=0-1, never bytes=0-0', async () => {
+    server = await startFaultServer({ 'one.parquet': new Uint8Array([7]) })
+    const source = createHttpSource(server.url + 'one.parquet', fast)
+    expect(await source.read('one.parquet', 0, 1)).toEqual(new Uint8Array([7]))
+    expect(server.requests.map((r) => [r.method, r.range])).toEqual([['HEAD', null], ['GET', 'bytes=0-1']])
+    expect(source.counters).toEqual({ requests: 2, bytes: 1 })
+  })
+
   test('a .parquet URL whose server refuses HEAD is sized from a first range read', async () => {
     server = await startFaultServer({ 'p.parquet': files[tricky] }, faultWhen((r) => r.method === 'HEAD', { status: 405 }))
     const source = createHttpSource(server.url + 'p.parquet', fast)

@@ -177,19 +177,20 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     return pending
   }
 
-  /** One range request for `[a, b)` (b − a ≥ 2, b ≤ size), checked against the answer. */
+  /** One range request for `[a, b)` (b − a ≥ 2; b may pass the end of a 1-byte file), checked against the answer. */
   async function fetchRange(path: string, a: number, b: number, size: number, signal?: AbortSignal): Promise<Uint8Array> {
     const requestUrl = fileUrl(path)
     const asked = `bytes=${a}-${b - 1}`
+    const stop = Math.min(b, size)
     const bytes = await send(requestUrl, { headers: { Range: asked } }, signal, async (r) => {
       if (r.status === 206) {
         const range = parseContentRange(r.headers.get('content-range'))
-        if (range && (range.first !== a || range.last !== b - 1 || (range.total !== null && range.total !== size))) {
+        if (range && (range.first !== a || range.last !== stop - 1 || (range.total !== null && range.total !== size))) {
           await r.body?.cancel().catch(() => {})
           throw new MixscopeError(`http: ${requestUrl} answered Content-Range "${r.headers.get('content-range')}" to Range ` +
             `${asked} (file of ${size} bytes)`, 'http-range-mismatch', 'io')
         }
-        return checkLength(requestUrl, await readBody(r), b - a, asked)
+        return checkLength(requestUrl, await readBody(r), stop - a, asked)
       }
       if (r.status === 200 && a === 0 && b >= size) return checkLength(requestUrl, await readBody(r), size, 'the whole file')
       if (r.status !== 200) throw statusError(requestUrl, r, { headers: { Range: asked } })
@@ -197,7 +198,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       noteRangeIgnored(requestUrl, path, size)
       const whole = checkLength(requestUrl, await readBody(r), size, 'the whole file')
       if (!wholeFiles.has(path)) wholeFiles.set(path, Promise.resolve(whole))
-      return whole.slice(a, b)
+      return whole.slice(a, stop)
     })
     return bytes as Uint8Array
   }
@@ -225,7 +226,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       if (stop - start >= 2) return fetchRange(path, start, stop, size, signal)
       // never `bytes=a-a` (vite/sirv answer `bytes=0-0` with the whole file): ask for 2 bytes, keep the one wanted
       if (start > 0) return (await fetchRange(path, start - 1, start + 1, size, signal)).slice(1)
-      return (await fetchRange(path, 0, Math.min(2, size), size, signal)).slice(0, 1)
+      return (await fetchRange(path, 0, 2, size, signal)).slice(0, 1)
     },
     async readSibling(name: string, opts?: ReadOptions): Promise<Uint8Array | null> {
       throwIfAborted(opts?.signal)

@@ -72,3 +72,24 @@ export async function* weightedSample<T>(
     yield out
   }
 }
+
+/** Draw counts of the first `n` draws against what the probabilities predict. */
+export interface DrawCounts {
+  draws: number
+  /** Per partition: times picked in the first `draws` draws. */
+  sampled: number[]
+  /** Per partition: `draws × probability`. */
+  expected: number[]
+}
+
+/**
+ * The sampler's first `n` partition picks, without reading any data (the draws depend only on the seed and
+ * the cumsums): "sampled vs expected" for the mixture view.
+ * @param probabilities exact per-partition probabilities (`samplingDistribution().probabilities`).
+ */
+export function firstDraws(cumsums: readonly number[], probabilities: readonly number[], seed: number, n: number): DrawCounts {
+  const generator = new TorchGenerator(seed)
+  const sampled = cumsums.map(() => 0)
+  for (let k = 0; k < n; k++) sampled[pickPartition(cumsums, generator.uniformFloat())]++
+  return { draws: n, sampled, expected: probabilities.map((p) => p * n) }
+}

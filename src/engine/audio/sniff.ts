@@ -107,7 +107,7 @@ function sniffAt(bytes: Uint8Array, start: number): AudioSniff {
   const b = start === 0 ? bytes : bytes.subarray(start)
   if (b.length === 0) return withProblem(blank('unknown'), 'empty input (0 bytes)')
   const magic = ascii(b, 0, 4)
-  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return checkSane(sniffWav(b))
+  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return sniffWavLayout(b).sniff
   if (magic === 'fLaC') return checkSane(sniffFlac(b))
   if (magic === 'OggS') return checkSane(sniffOgg(b))
   if (ascii(b, 0, 3) === 'ID3') {
@@ -210,10 +210,8 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
   }
   if (formatTag < 0) s.problems.push('truncated header: no fmt chunk')
   else if (!layout) s.problems.push('no data chunk')
-  return { sniff: s, layout }
+  return { sniff: checkSane(s), layout }
 }
-
-function sniffWav(b: Uint8Array): AudioSniff { return sniffWavLayout(b).sniff }
 
 // ---------------------------------------------------------------- FLAC
 
@@ -288,13 +286,31 @@ function sniffOgg(b: Uint8Array): AudioSniff {
     return withProblem(s, `unknown Ogg stream, first packet starts 0x${hex(p, 0, 8)}`)
   }
   const granule = lastGranule(b)
+  const end = lastPageEnd(b)
   if (granule === null) s.problems.push('no final Ogg page found in the last 64 KiB (truncated stream?)')
-  else if (granuleScale) {
+  else if (end.truncatedAt >= 0) s.problems.push(`truncated stream: the Ogg page at byte ${end.truncatedAt} is cut off by the end of the file`)
+  else if (!end.eos) s.problems.push('truncated stream: the last Ogg page has no end-of-stream flag')
+  if (granule !== null && granuleScale) {
     const frames = granule - (s.codec === 'opus' ? s.leadingSkip ?? 0 : 0)
     s.declaredFrames = frames
     if (frames < 0) s.problems.push(`last granule ${granule} is below the pre-skip ${s.leadingSkip}`)
   }
   return s
+}
+
+/** Whether the last Ogg page (found searching backwards at most 64 KiB) is complete and flagged end-of-stream. */
+function lastPageEnd(b: Uint8Array): { eos: boolean; truncatedAt: number } {
+  const stop = Math.max(0, b.length - 65536 - 27)
+  for (let at = b.length - 4; at >= stop; at--) {
+    if (b[at] === 0x4f && b[at + 1] === 0x67 && b[at + 2] === 0x67 && b[at + 3] === 0x53) {
+      if (at + 27 > b.length || at + 27 + b[at + 26] > b.length) return { eos: false, truncatedAt: at }
+      let body = 0
+      for (let i = 0; i < b[at + 26]; i++) body += b[at + 27 + i]
+      if (at + 27 + b[at + 26] + body > b.length) return { eos: false, truncatedAt: at }
+      return { eos: (b[at + 5] & 4) !== 0, truncatedAt: -1 }
+    }
+  }
+  return { eos: false, truncatedAt: -1 }
 }
 
 /** Granule position of the last Ogg page (searching backwards at most 64 KiB + a page header), or `null`. */

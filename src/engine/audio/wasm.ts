@@ -1,0 +1,141 @@
+/**
+ * The WASM decoder path (Node, and browsers without a usable WebCodecs decoder): `@wasm-audio-decoders/flac`,
+ * `@wasm-audio-decoders/ogg-vorbis`, `ogg-opus-decoder`, `mpg123-decoder`. Input is fed in pieces so that decoding
+ * stops as soon as the output passes `maxSamples`.
+ */
+import { FLACDecoder } from '@wasm-audio-decoders/flac'
+import { OggVorbisDecoder } from '@wasm-audio-decoders/ogg-vorbis'
+import { OggOpusDecoder } from 'ogg-opus-decoder'
+import { MPEGDecoder } from 'mpg123-decoder'
+import { splitFlacFrames } from './flac-frames.ts'
+import { readOggPackets } from './ogg-packets.ts'
+import type { AudioSniff } from './sniff.ts'
+
+/** Planar output of one decoder before trimming, at `sampleRate`. */
+export interface RawDecode {
+  sampleRate: number
+  channels: Float32Array[]
+  /** `wasm:<codec>` */
+  decoder: string
+  warnings: string[]
+}
+
+interface Piece { channelData: Float32Array[]; samplesDecoded: number; sampleRate: number; errors: { message: string }[] }
+
+/** Collects decoded pieces, enforcing the sample cap. */
+class Collector {
+  pieces: Float32Array[][] = []
+  frames = 0
+  rate = 0
+  errors: string[] = []
+  constructor(private readonly channels: number, private readonly maxSamples: number) {}
+  add(p: Piece): void {
+    for (const e of p.errors ?? []) if (this.errors.length < 5) this.errors.push(e.message)
+    if (p.samplesDecoded === 0) return
+    this.rate = p.sampleRate
+    this.pieces.push(p.channelData.slice(0, this.channels).map((c) => c.slice(0, p.samplesDecoded)))
+    this.frames += p.samplesDecoded
+    if (this.frames * this.channels > this.maxSamples) {
+      throw new Error(`decoded more than the limit of ${this.maxSamples} samples (${this.frames} frames × ${this.channels} channels so far)`)
+    }
+  }
+  planar(): Float32Array[] {
+    return Array.from({ length: this.channels }, (_, c) => {
+      const out = new Float32Array(this.frames)
+      let at = 0
+      for (const p of this.pieces) {
+        const src = p[c] ?? p[0]
+        out.set(src, at)
+        at += src.length
+      }
+      return out
+    })
+  }
+}
+
+const CHUNK = 16384
+
+/**
+ * Decodes a FLAC, Ogg Vorbis, Ogg Opus or MP3 file with the WASM decoders.
+ *
+ * @param sniff the file's sniff (container, codec, channels, Opus decode rate)
+ * @throws Error with a plain description of what failed (the caller adds id and container)
+ */
+export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSamples: number): Promise<RawDecode> {
+  const channels = sniff.channels ?? 1
+  const col = new Collector(channels, maxSamples)
+  const warnings: string[] = []
+  const codec = sniff.codec
+  if (codec === 'flac') {
+    let frames: Uint8Array[]
+    if (sniff.container === 'ogg') {
+      const ogg = readOggPackets(bytes)
+      warnings.push(...ogg.warnings)
+      // packet 0: 0x7F FLAC mapping header (with STREAMINFO); then the other metadata blocks; then audio frames
+      const headers = 1 + ((ogg.packets[0].data[7] << 8) | ogg.packets[0].data[8])
+      frames = ogg.packets.slice(headers).map((p) => p.data)
+    } else {
+      const flac = splitFlacFrames(bytes)
+      warnings.push(...flac.warnings)
+      frames = flac.frames
+    }
+    const d = new FLACDecoder()
+    try {
+      await d.ready
+      let bitDepth = sniff.bitsPerSample ?? 16
+      for (let i = 0; i < frames.length; i += 64) {
+        const piece = await d.decodeFrames(frames.slice(i, i + 64))
+        if (piece.bitDepth) bitDepth = piece.bitDepth
+        col.add(piece)
+      }
+      // the WASM decoder scales by 1/(2^(bits−1) − 1); libsndfile (and WebCodecs) by 1/2^(bits−1): undo exactly
+      const planar = col.planar()
+      if (bitDepth <= 24) rescaleFlac(planar, bitDepth)
+      else warnings.push(`${bitDepth}-bit FLAC: values scaled by 1/(2^${bitDepth - 1} − 1) by the WASM decoder, not exact`)
+      return done(planar, col, 'wasm:flac', warnings)
+    } finally { d.free() }
+  }
+  if (codec === 'vorbis') {
+    const d = new OggVorbisDecoder()
+    try {
+      await d.ready
+      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await d.decode(bytes.subarray(i, i + CHUNK)))
+      col.add(await d.flush())
+      return done(col.planar(), col, 'wasm:vorbis', warnings)
+    } finally { d.free() }
+  }
+  if (codec === 'opus') {
+    // ogg-opus-decoder can decode at any Opus rate (8/12/16/24/48 kHz), as libsndfile does at the input rate
+    const rate = sniff.sampleRate ?? 48000
+    const d = new OggOpusDecoder({ sampleRate: rate } as ConstructorParameters<typeof OggOpusDecoder>[0])
+    try {
+      await d.ready
+      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await (d.decode(bytes.subarray(i, i + CHUNK)) as Piece | Promise<Piece>))
+      col.add(await d.flush())
+      return done(col.planar(), col, 'wasm:opus', warnings)
+    } finally { d.free() }
+  }
+  if (codec === 'mp3') {
+    // mpg123 always outputs two channels; gapless mode removes the LAME encoder delay and padding
+    const d = new MPEGDecoder({ enableGapless: true })
+    try {
+      await d.ready
+      for (let i = 0; i < bytes.length; i += CHUNK) col.add(d.decode(bytes.subarray(i, i + CHUNK)))
+      return done(col.planar(), col, 'wasm:mp3', warnings)
+    } finally { d.free() }
+  }
+  throw new Error(`no WASM decoder for codec ${codec}`)
+}
+
+function done(channels: Float32Array[], col: Collector, decoder: string, warnings: string[]): RawDecode {
+  if (col.errors.length) warnings.push(`${decoder}: ${col.errors.join('; ')}`)
+  if (col.frames === 0) throw new Error(`${decoder} decoded no samples${col.errors.length ? ` (${col.errors.join('; ')})` : ''}`)
+  return { sampleRate: col.rate, channels, decoder, warnings }
+}
+
+/** Maps x = n/(2^(b−1) − 1) back to n/2^(b−1) exactly (n is recovered by rounding; float32 keeps b ≤ 24 exact). */
+function rescaleFlac(channels: Float32Array[], bits: number): void {
+  const up = 2 ** (bits - 1) - 1
+  const down = 2 ** (bits - 1)
+  for (const ch of channels) for (let i = 0; i < ch.length; i++) ch[i] = Math.round(ch[i] * up) / down
+}

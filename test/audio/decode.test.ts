@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import { OggOpusDecoder } from 'ogg-opus-decoder'
+import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
+import { resample } from '../../src/engine/audio/resample.ts'
+import { sniffAudio } from '../../src/engine/audio/sniff.ts'
+import { MixscopeError } from '../../src/engine/findings.ts'
+import { fixtureBytes, fixtures, referencePlanar } from './fixtures.ts'
+
+/** SNR of `got` against `ref` in dB over the first `n` samples. */
+export function snrDb(ref: Float32Array, got: Float32Array): number {
+  let s = 0
+  let e = 0
+  for (let i = 0; i < ref.length; i++) { s += ref[i] ** 2; e += (ref[i] - got[i]) ** 2 }
+  return e === 0 ? Infinity : 10 * Math.log10(s / e)
+}
+
+/** WASM path vs libsndfile's decode. Lossy codecs run the same libraries (libvorbis, libopus, mpg123) in WASM. */
+const LOSSY_SNR_DB = { vorbis: 120, opus: 100, mp3: 100 } as Record<string, number>
+
+describe('decodeAudio (Node: WAV parser + WASM decoders) against libsndfile', () => {
+  for (const f of fixtures) {
+    it(`${f.file}: rate, channels, exact length${f.lossless ? ', identical samples' : `, SNR ≥ ${LOSSY_SNR_DB[f.codec]} dB`}`, async () => {
+      const d = await decodeAudio(fixtureBytes(f.file), { id: f.file })
+      const ref = referencePlanar(f)
+      expect(d.container).toBe(f.container)
+      expect(d.codec).toBe(f.codec)
+      expect(d.sampleRate).toBe(f.sampleRate)
+      expect(d.channels.length).toBe(f.channels)
+      expect(d.frames).toBe(f.frames)
+      expect(d.warnings).toEqual([])
+      expect(d.decoder).toBe(f.container === 'wav' ? 'wav' : `wasm:${f.codec}`)
+      for (let c = 0; c < f.channels; c++) {
+        expect(d.channels[c].length).toBe(f.frames)
+        if (f.lossless) {
+          let mismatches = 0
+          for (let i = 0; i < f.frames; i++) if (d.channels[c][i] !== ref[c][i]) mismatches++
+          expect(mismatches, `channel ${c}`).toBe(0)
+        } else {
+          expect(snrDb(ref[c], d.channels[c])).toBeGreaterThanOrEqual(LOSSY_SNR_DB[f.codec])
+        }
+      }
+    })
+  }
+
+  it('Opus decoded at 48 kHz, trimmed and resampled (the WebCodecs route) matches libsndfile at 16 kHz only to ≥ 10 dB SNR (libopus output differs by rate)', async () => {
+    const f = fixtures.find((x) => x.file === 'speech-16k-mono.opus')!
+    const bytes = fixtureBytes(f.file)
+    const dec = new OggOpusDecoder()
+    await dec.ready
+    const at48 = await dec.decodeFile(bytes)
+    dec.free()
+    expect(at48.sampleRate).toBe(48000)
+    const s = sniffAudio(bytes)
+    const trimmed = at48.channelData[0].slice(0, s.declaredFrames!)
+    const at16 = resample(trimmed, 48000, 16000)
+    expect(at16.length).toBe(f.frames)
+    expect(snrDb(referencePlanar(f)[0], at16)).toBeGreaterThanOrEqual(10)
+  })
+})
+
+async function expectAudioError(bytes: Uint8Array, id: string, pattern: RegExp): Promise<void> {
+  const t = performance.now()
+  const err = await decodeAudio(bytes, { id, prefer: 'wasm' }).then(() => null, (e: unknown) => e)
+  expect(err, `${id} should fail`).toBeInstanceOf(MixscopeError)
+  expect((err as Error).message).toMatch(pattern)
+  expect(performance.now() - t).toBeLessThan(5000)
+}
+
+function withBytes(src: Uint8Array, patch: (b: Uint8Array, v: DataView) => void): Uint8Array {
+  const b = src.slice()
+  patch(b, new DataView(b.buffer))
+  return b
+}
+
+describe('decodeAudio on bad input: a clear error naming id and container, within seconds', () => {
+  it('zero-length input', () => expectAudioError(new Uint8Array(0), 'a.parquet:0', /^audio: a\.parquet:0 \(unknown\): empty input/))
+  it('garbage', () => expectAudioError(new Uint8Array(1000).fill(7), 'a.parquet:1', /^audio: a\.parquet:1 \(unknown\): not WAV, FLAC, Ogg or MP3: unknown magic bytes 0x07070707/))
+  it('WAV with 65535 channels', () => expectAudioError(
+    withBytes(fixtureBytes('speech-16k-mono-s16.wav'), (_, v) => v.setUint16(22, 65535, true)), 'w', /^audio: w \(wav\/pcm\): .*absurd channel count 65535/))
+  it('WAV A-law (unsupported format)', () => expectAudioError(
+    withBytes(fixtureBytes('speech-16k-mono-s16.wav'), (_, v) => v.setUint16(20, 6, true)), 'w', /^audio: w \(wav\): unsupported WAV format tag 0x6/))
+  it('FLAC declaring 2^35 samples is refused before decoding', () => expectAudioError(
+    withBytes(fixtureBytes('speech-16k-mono-s16.flac'), (b) => { b[21] = (b[21] & 0xf0) | 0x08 }), 'f', /^audio: f \(flac\): absurd declared length 3435\d+ samples/))
+  it('FLAC over the sample limit', async () => {
+    const err = await decodeAudio(fixtureBytes('speech-16k-mono-s16.flac'), { id: 'f', maxSamples: 1000 }).catch((e: Error) => e)
+    expect((err as Error).message).toMatch(/^audio: f \(flac\): header declares 29873 frames × 1 channels, over the limit of 1000 samples/)
+  })
+  it('Ogg Opus with 0 channels', () => expectAudioError(
+    withBytes(fixtureBytes('speech-16k-mono.opus'), (b) => { b[28 + 9] = 0 }), 'o', /^audio: o \(ogg\/opus\): absurd channel count 0/))
+  it('unsupported Ogg codec (Speex)', () => expectAudioError(
+    withBytes(fixtureBytes('speech-16k-mono.opus'), (b) => b.set([...'Speex   '].map((c) => c.charCodeAt(0)), 28)), 'o', /^audio: o \(ogg\): unknown Ogg stream, first packet starts 0x5370656578202020/))
+  it('MP3 layer II is not MP3', () => expectAudioError(
+    withBytes(fixtureBytes('speech-16k-mono.mp3'), (b) => { for (let i = 0; i + 1 < b.length; i++) if (b[i] === 0xff && (b[i + 1] & 0xe6) === 0xe2) b[i + 1] = (b[i + 1] & 0xf9) | 0x04 }),
+    'm', /^audio: m \(mp3\): MPEG layer 2 audio is not MP3/))
+
+  for (const f of fixtures.filter((x) => !x.file.startsWith('short'))) {
+    it(`${f.file} truncated anywhere: decodes a prefix with a warning, or fails clearly`, async () => {
+      const whole = fixtureBytes(f.file)
+      for (const frac of [0.002, 0.01, 0.05, 0.3, 0.7, 0.97]) {
+        const cut = whole.subarray(0, Math.floor(whole.length * frac))
+        const id = `${f.file}@${cut.length}`
+        const t = performance.now()
+        const result = await decodeAudio(cut, { id, prefer: 'wasm' }).then((d) => d, (e: unknown) => e as Error)
+        if (result instanceof Error) {
+          expect(result, id).toBeInstanceOf(MixscopeError)
+          expect(result.message.startsWith(`audio: ${id} (${f.container}`), result.message).toBe(true)
+        } else {
+          expect(result.frames, id).toBeLessThanOrEqual(f.frames)
+          expect(result.warnings.length, `${id} warns`).toBeGreaterThan(0)
+        }
+        expect(performance.now() - t).toBeLessThan(5000)
+      }
+    })
+  }
+})
+
+describe('decodeMany', () => {
+  it('keeps every good item when one is bad', async () => {
+    const results = await decodeMany([
+      { id: 'x:0', bytes: fixtureBytes('speech-16k-mono-s16.flac') },
+      { id: 'x:1', bytes: new Uint8Array([0x66, 0x4c, 0x61, 0x43, 0, 0]) },
+      { id: 'x:2', bytes: fixtureBytes('speech-16k-mono.ogg') },
+    ])
+    expect(results.map((r) => r.ok)).toEqual([true, false, true])
+    expect(results[0].ok && results[0].audio.frames).toBe(29873)
+    expect(results[2].ok && results[2].audio.frames).toBe(29873)
+    expect(!results[1].ok && results[1].error).toMatch(/^audio: x:1 \(flac\): truncated header/)
+  })
+})

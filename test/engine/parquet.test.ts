@@ -6,6 +6,7 @@ import { parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { readFileSync } from 'node:fs'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { createCountingSource } from '../../src/engine/source/counting-source.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { audioBytesOf } from '../../src/engine/parquet/audio-bytes.ts'
 import { writeParquet } from '../helpers/duckdb.ts'
@@ -80,5 +81,19 @@ describe('audio_bytes reading', () => {
     expect(types['codec=zstd']).toBe('list<int8>')
     expect(ds.files[0].columns.find((c) => c.name === 'audio_size')!.type).toBe('int64')
     expect(ds.files[0].columns.find((c) => c.name === 'text')!.type).toBe('string')
+  })
+  it('serves re-reads of recently read row groups from the chunk cache', async () => {
+    const source = createCountingSource(await createFsSource(dir))
+    const ds = await openDataset(source)
+    const file = ds.files.find((f) => f.path.startsWith('codec=gzip'))!
+    await ds.parquet.readColumns(file, 0, ['audio_bytes', 'text'])
+    const after = source.counters.requests
+    expect(after).toBeGreaterThan(0)
+    const again = await ds.parquet.readColumns(file, 0, ['audio_bytes', 'text'])
+    expect(source.counters.requests).toBe(after)
+    expect((again.audio_bytes[0] as Uint8Array).length).toBeGreaterThan(0)
+    const other = ds.files.find((f) => f.path.startsWith('codec=snappy'))!
+    await ds.parquet.readColumns(other, 0, ['audio_bytes'])
+    expect(source.counters.requests).toBeGreaterThan(after)
   })
 })

@@ -121,6 +121,8 @@ describe('planBatches behaviour', () => {
   it('raises build-time errors synchronously', () => {
     expect(() => planBatches(inputFor(mixture, { config: { ...mixture.config, example_shuffle_window: 0 } as PlanConfig }))).toThrow(/AssertionError/)
     expect(() => planBatches(inputFor(mixture, { weights: [{ corpus: 'x', language: 'y', weight: 1 }] }))).toThrow(/not enough values to unpack/)
+    const emptied = partitions.map((p, i) => (i === 1 ? { ...p, fragments: p.fragments.map((f) => ({ ...f, rows: 0 })) } : p))
+    expect(() => planBatches(inputFor(mixture, { partitions: emptied }))).toThrow(/StopIteration: partition mls\/fra_Latn has no rows/)
   })
 })
 

@@ -3,6 +3,8 @@
  * (REFERENCE-PIPELINE §1, §5-§9, §15). Pure: all I/O goes through `readFragmentMeta`.
  */
 import { DropCounter } from './drops.ts'
+import { referenceError } from './errors.ts'
+import { MixscopeError } from '../findings.ts'
 import type { PlannedExample } from './example.ts'
 import { fragmentRows, type ReadFragmentMeta, type RowLabels } from './fragment-rows.ts'
 import { partitionStreamSeed, rankFragments, singleStreamSeed, type FragmentRef } from './fragments.ts'
@@ -132,6 +134,9 @@ export function planBatches(input: PlanInput): Plan {
   let unweighted: { corpus: string; language: string }[] = []
   if (mixed) {
     const kept = partitions.filter((p) => weightOf.has(partitionKey(p.corpus, p.language)))
+    for (const p of kept) {
+      if (p.fragments.every((f) => f.rows === 0)) throw emptyPartition(p.corpus, p.language)
+    }
     unweighted = partitions.filter((p) => !weightOf.has(partitionKey(p.corpus, p.language))).map(({ corpus, language }) => ({ corpus, language }))
     const dist = samplingDistribution(kept.map((p) => weightOf.get(partitionKey(p.corpus, p.language)) as number))
     mixture = kept.map((p, i) => ({
@@ -141,10 +146,13 @@ export function planBatches(input: PlanInput): Plan {
     }))
     const streams = kept.map((p, i) => warmedUp(fragmentRows(
       rankFragments(p.fragments, true, (mixture as MixtureStream[])[i].seed, rank, worldSize),
-      input.readFragmentMeta, { corpus: p.corpus, language: p.language, split }, rowOptions), drops))
+      input.readFragmentMeta, { corpus: p.corpus, language: p.language, split }, rowOptions), p, drops))
     const m = mixture
     rows = weightedSample(streams, dist.cumsums, { seed: config.sampling_seed, onDraw: (i) => { m[i].sampled++ } })
   } else {
+    if (input.trainStreaming && partitions.every((p) => p.fragments.every((f) => f.rows === 0))) {
+      throw new MixscopeError('pipeline: the selected files hold no rows; the reference\'s infinite training stream would never yield a batch', 'no-rows')
+    }
     const all: FragmentRef[] = []
     const labelOf = new Map<FragmentRef, RowLabels>()
     for (const p of partitions) {
@@ -161,10 +169,15 @@ export function planBatches(input: PlanInput): Plan {
   return { batches, drops, mixture, unweighted, diagnostics: rankDiagnostics(partitions, input.trainStreaming, rank, worldSize), io }
 }
 
+/** OA's warm-up `next()` on a partition stream with no rows raises `StopIteration` (re-raised by the thread pool). */
+function emptyPartition(corpus: string, language: string) {
+  return referenceError('empty-partition', 'StopIteration', `partition ${corpus}/${language} has no rows, so its warm-up next() finds nothing.`)
+}
+
 /** Drops the first row of a partition stream (OA's warm-up `next(iter(pipeline))`), counting it. */
-async function* warmedUp(rows: AsyncGenerator<PlannedExample>, drops: DropCounter): AsyncGenerator<PlannedExample> {
+async function* warmedUp(rows: AsyncGenerator<PlannedExample>, partition: MixturePartition, drops: DropCounter): AsyncGenerator<PlannedExample> {
   const first = await rows.next()
-  if (first.done) return
+  if (first.done) throw emptyPartition(partition.corpus, partition.language)
   drops.add('warm-up', first.value.corpus, first.value.language, first.value.length)
   yield* rows
 }

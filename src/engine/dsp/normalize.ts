@@ -8,23 +8,10 @@
 export const LAYER_NORM_EPS = 1e-5
 
 /**
- * Mean of the channels, sample by sample, summed left to right then divided by C (REFERENCE §11 step 1).
- * Local stand-in until src/engine/audio/mono.ts exists (owned by the audio helper).
- * @param channels `C × [samples]` float32, all the same length
- * @returns `[samples]` float32 (the same array when C = 1)
+ * Mean of the channels, sample by sample, summed left to right in float32 then divided by C (REFERENCE §11 step 1):
+ * the audio module's `toMono`, re-exported under the name the DSP tests use.
  */
-export function monoMean(channels: Float32Array[]): Float32Array {
-  if (channels.length === 0) throw new Error('normalize: no channels to mix')
-  if (channels.length === 1) return channels[0]
-  const n = channels[0].length
-  const out = new Float32Array(n)
-  for (let i = 0; i < n; i++) {
-    let s = channels[0][i]
-    for (let c = 1; c < channels.length; c++) s = Math.fround(s + channels[c][i])
-    out[i] = s / channels.length
-  }
-  return out
-}
+export { toMono as monoMean } from '../audio/mono.ts'
 
 /** Population mean and variance of `x`, two-pass in double. */
 export function meanAndVariance(x: ArrayLike<number>): { mean: number; variance: number } {

@@ -1,0 +1,134 @@
+/**
+ * `mixscope fbank <audio-file>`: the reference's fbank features of one audio file (Kaldi log-mel, 80 bins, channel 0,
+ * at the file's own rate), optionally standardized and cast to the training dtype, on the CPU or the GPU.
+ */
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { parseArgs } from 'node:util'
+import { decodeAudio } from '../../engine/audio/decode.ts'
+import { castToTrainingDtype, type TrainingDtype } from '../../engine/dsp/bf16.ts'
+import { kaldiFbank, type Features } from '../../engine/dsp/fbank.ts'
+import { npyEncode } from '../../engine/dsp/npy.ts'
+import { describeStandardizeProblem, standardizeFeatures, type StandardizeProblem } from '../../engine/dsp/standardize.ts'
+import { describeAdapter, getGpu, type Gpu } from '../../engine/gpu/device.ts'
+import { FeaturePipeline } from '../../engine/gpu/feature-pipeline.ts'
+import { finding, type Finding } from '../../engine/findings.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+
+export const fbankHelp = `Usage: mixscope fbank <audio-file> [--out out.npy|out.json] [--standardize]
+                     [--dtype float32|bfloat16] [--device cpu|gpu] [--json]
+
+Kaldi log-mel filter bank features exactly as the training reference computes them with use_fbank:
+channel 0, the file's own sample rate, 25 ms / 10 ms frames (snip edges), 80 mel bins, waveform × 32768.
+
+  --out FILE       write features [frames, 80] float32 as .npy, or as .json (NaN → null)
+  --standardize    per mel bin over frames: (x − mean) / std, unbiased std, no epsilon (as fairseq2)
+  --dtype D        float32 (default) or bfloat16 (rounded as training casts, written widened to float32)
+  --device D       cpu (default) or gpu (WebGPU; exits 2 when there is no adapter)
+  --json           print {"schema_version", "root", "frames", "bins", "device", "adapter", "seconds_of_audio", "wall_ms", "findings"}
+  -h, --help       show this help
+`
+
+const swiftshaderIcd = '/usr/lib/chromium/vk_swiftshader_icd.json'
+
+/** The Node WebGPU device (Dawn from the `webgpu` package), or why there is none. */
+async function nodeGpu(): Promise<Gpu | string> {
+  if (!process.env.VK_ICD_FILENAMES && existsSync(swiftshaderIcd)) process.env.VK_ICD_FILENAMES = swiftshaderIcd
+  try {
+    const webgpu = await import('webgpu')
+    Object.assign(globalThis, webgpu.globals)
+    return await getGpu(webgpu.create([]))
+  } catch (e) {
+    return `gpu: the webgpu package does not load here: ${(e as Error).message}`
+  }
+}
+
+/** Features as JSON rows, NaN and infinities as null. */
+function featuresJson(features: Features): string {
+  const rows: (number | null)[][] = []
+  for (let t = 0; t < features.frames; t++) {
+    rows.push(Array.from(features.data.subarray(t * features.bins, (t + 1) * features.bins), (v) => (Number.isFinite(v) ? v : null)))
+  }
+  return JSON.stringify({ schema_version: 1, shape: [features.frames, features.bins], dtype: 'float32', data: rows }) + '\n'
+}
+
+function standardizeFinding(file: string, problem: StandardizeProblem, message: string): Finding {
+  // 0 frames: the reference's Seq2SeqBatch rejects the example (error); NaN values train silently (warning)
+  return finding(problem === 'no-frames' ? 'error' : 'warning', 'fbank-standardize-undefined', file, message)
+}
+
+/** Runs `mixscope fbank`; returns the exit code. */
+export async function runFbank(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    out: { type: 'string' }, standardize: { type: 'boolean' }, dtype: { type: 'string', default: 'float32' },
+    device: { type: 'string', default: 'cpu' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  } })
+  if (values.help) { io.stdout(fbankHelp); return exitCodes.ok }
+  if (positionals.length !== 1) throw new UsageError(`fbank: expected one audio file, got ${positionals.length}`)
+  const dtype = values.dtype as TrainingDtype
+  if (dtype !== 'float32' && dtype !== 'bfloat16') throw new UsageError(`fbank: --dtype must be float32 or bfloat16, got "${values.dtype}"`)
+  if (values.device !== 'cpu' && values.device !== 'gpu') throw new UsageError(`fbank: --device must be cpu or gpu, got "${values.device}"`)
+  if (values.out !== undefined && !/\.(npy|json)$/.test(values.out)) throw new UsageError(`fbank: --out must end in .npy or .json, got "${values.out}"`)
+  const file = positionals[0]
+  let bytes: Uint8Array
+  try {
+    bytes = new Uint8Array(await readFile(file))
+  } catch (e) {
+    io.stderr(`mixscope fbank: cannot read ${file}: ${(e as Error).message}\n`)
+    return exitCodes.usage
+  }
+  let gpu: Gpu | null = null
+  if (values.device === 'gpu') {
+    const got = await nodeGpu()
+    if (typeof got === 'string') { io.stderr(`mixscope fbank: ${got}\n`); return exitCodes.usage }
+    gpu = got
+  }
+  const audio = await decodeAudio(bytes, { id: basename(file) })
+  const waveform = audio.channels[0] ?? new Float32Array(0)
+  const findings: Finding[] = audio.warnings.map((w) => finding('info', 'audio-decode-warning', basename(file), w))
+  if (audio.channels.length > 1) {
+    findings.push(finding('info', 'fbank-channel-zero', basename(file), `fbank: ${audio.channels.length} channels: the reference's fbank uses channel 0 only`))
+  }
+  const started = performance.now()
+  let features: Features
+  let problem: StandardizeProblem | null = null
+  let undefinedBins: number[] = []
+  if (gpu) {
+    const [g] = await new FeaturePipeline(gpu).fbank([waveform], audio.sampleRate, { standardize: values.standardize ?? false, dtype })
+    features = g
+    problem = g.problem
+    undefinedBins = g.undefinedBins
+  } else {
+    features = kaldiFbank(waveform, audio.sampleRate)
+    if (values.standardize) {
+      const s = standardizeFeatures(features)
+      features = s
+      problem = s.problem
+      undefinedBins = s.undefinedBins
+    }
+    features = { ...features, data: castToTrainingDtype(features.data, dtype) }
+  }
+  const wallMs = performance.now() - started
+  const message = describeStandardizeProblem({ problem, undefinedBins, frames: features.frames })
+  if (problem && message) findings.push(standardizeFinding(basename(file), problem, message))
+  if (values.out) {
+    await writeFile(values.out, values.out.endsWith('.npy')
+      ? npyEncode({ shape: [features.frames, features.bins], data: features.data })
+      : featuresJson(features))
+  }
+  const summary = {
+    schema_version: 1, root: file, frames: features.frames, bins: features.bins, device: values.device,
+    adapter: gpu ? describeAdapter(gpu.adapterInfo) : null, seconds_of_audio: waveform.length / audio.sampleRate,
+    wall_ms: Math.round(wallMs * 1000) / 1000, findings,
+  }
+  if (values.json) {
+    io.stdout(formatJson(summary))
+  } else {
+    io.stdout(`${file}: ${features.frames} frames × ${features.bins} mel bins, ${summary.seconds_of_audio.toFixed(3)} s at ${audio.sampleRate} Hz, ` +
+      `${values.device}${gpu ? ` (${summary.adapter})` : ''}, ${summary.wall_ms.toFixed(1)} ms${values.out ? `, wrote ${values.out}` : ''}\n`)
+    for (const f of findings) io.stderr(`${f.severity}: ${f.message}\n`)
+  }
+  gpu?.device.destroy()
+  return findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}

@@ -1,0 +1,47 @@
+// Audio decoding in the browser for e2e/audio.spec.ts: bytes in and samples out as base64 (exact float32 bits).
+import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
+import { hasWebCodecs } from '../../src/engine/audio/webcodecs.ts'
+import type { DecodeOptions } from '../../src/engine/audio/types.ts'
+
+function fromBase64(s: string): Uint8Array {
+  const bin = atob(s)
+  const out = new Uint8Array(bin.length)
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)
+  return out
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let bin = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(bin)
+}
+
+/** Decoded audio as plain data: channels are base64 of float32 little-endian samples. */
+export interface HarnessDecoded {
+  sampleRate: number
+  frames: number
+  decoder: string
+  container: string
+  codec: string | null
+  warnings: string[]
+  channels: string[]
+}
+
+export function register(h: Record<string, unknown>): void {
+  h.hasWebCodecs = () => hasWebCodecs()
+  h.decodeAudio = async (base64: string, options: DecodeOptions = {}): Promise<HarnessDecoded | { error: string }> => {
+    try {
+      const d = await decodeAudio(fromBase64(base64), options)
+      return {
+        sampleRate: d.sampleRate, frames: d.frames, decoder: d.decoder, container: d.container, codec: d.codec, warnings: d.warnings,
+        channels: d.channels.map((c) => toBase64(new Uint8Array(c.buffer, c.byteOffset, c.byteLength))),
+      }
+    } catch (e) {
+      return { error: (e as Error).message }
+    }
+  }
+  h.decodeManyOk = async (items: { id: string; base64: string }[], options: DecodeOptions = {}) => {
+    const results = await decodeMany(items.map((i) => ({ id: i.id, bytes: fromBase64(i.base64) })), options)
+    return results.map((r) => (r.ok ? { id: r.id, ok: true, frames: r.audio.frames, decoder: r.audio.decoder } : { id: r.id, ok: false, error: r.error }))
+  }
+}

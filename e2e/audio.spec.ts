@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const dir = join(import.meta.dirname, '../test/fixtures/audio')
-interface Fixture { file: string; container: string; codec: string; sampleRate: number; channels: number; frames: number; lossless: boolean; reference: string }
+interface Fixture { file: string; container: string; codec: string; sampleRate: number; channels: number; frames: number; lossless: boolean; reference: string; libsndfileReads: boolean }
 const fixtures: Fixture[] = JSON.parse(readFileSync(join(dir, 'fixtures.json'), 'utf8')).fixtures
 
 interface Decoded { sampleRate: number; frames: number; decoder: string; container: string; codec: string | null; warnings: string[]; channels: string[] }
@@ -61,7 +61,7 @@ test.describe('audio decoding in Chromium', () => {
       expect(wasm.decoder).toBe(`wasm:${f.codec}`)
       for (const d of [web, wasm]) {
         expect([d.sampleRate, d.channels.length, d.frames]).toEqual([f.sampleRate, f.channels, f.frames])
-        expect(d.warnings).toEqual([])
+        expect(d.warnings).toHaveLength(f.libsndfileReads ? 0 : 1)
       }
       const w = planar(web)
       const m = planar(wasm)

@@ -11,7 +11,7 @@ OUT=test/fixtures/audio
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
-rm -f "$OUT"/*.wav "$OUT"/*.flac "$OUT"/*.ogg "$OUT"/*.opus "$OUT"/*.mp3 "$OUT"/*.f32 "$OUT"/fixtures.json
+rm -f "$OUT"/*.oga "$OUT"/*.wav "$OUT"/*.flac "$OUT"/*.ogg "$OUT"/*.opus "$OUT"/*.mp3 "$OUT"/*.f32 "$OUT"/fixtures.json
 
 # --- sources: speech at espeak's 22.05 kHz, then the reference PCM files
 espeak-ng -v en-us -s 170 -w "$TMP/a.wav" "Mixscope decodes speech."
@@ -27,6 +27,8 @@ sox -D -M "$TMP/l.wav" "$TMP/r.wav" -b 16 "$OUT/speech-44k-stereo-s16.wav" trim 
 S16="$OUT/speech-16k-mono-s16.wav"
 flac --silent -8 -o "$OUT/speech-16k-mono-s16.flac" "$S16"
 flac --silent -8 -o "$OUT/speech-44k-stereo-s16.flac" "$OUT/speech-44k-stereo-s16.wav"
+# FLAC in Ogg: libsndfile 1.2.0 cannot decode it (so the training reference fails on it); reference by ffmpeg
+flac --silent -8 --ogg --serial-number=1 -o "$OUT/speech-16k-mono-s16.oga" "$S16"
 # sample-format variants from the first 0.5 s only (small files)
 sox -D "$S16" "$TMP/short.wav" trim 0 0.5
 sox -D "$TMP/short.wav" -b 24 "$OUT/short-16k-mono-s24.wav"
@@ -60,7 +62,7 @@ done
 
 # --- reference decodes with libsndfile (sf_readf_float: integer PCM / 2^(bits-1), Opus at its input rate)
 python3 - "$OUT" <<'EOF'
-import ctypes, hashlib, json, os, sys
+import ctypes, hashlib, json, os, subprocess, sys
 out = sys.argv[1]
 lib = ctypes.CDLL('libsndfile.so.1')
 lib.sf_version_string.restype = ctypes.c_char_p
@@ -72,19 +74,30 @@ lib.sf_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(SF_INFO)]
 lib.sf_readf_float.restype = ctypes.c_int64
 lib.sf_readf_float.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_float), ctypes.c_int64]
 lib.sf_close.argtypes = [ctypes.c_void_p]
-kinds = {'.wav': ('wav', None), '.flac': ('flac', 'flac'), '.ogg': ('ogg', 'vorbis'), '.opus': ('ogg', 'opus'), '.mp3': ('mp3', 'mp3')}
+kinds = {'.oga': ('ogg', 'flac'), '.wav': ('wav', None), '.flac': ('flac', 'flac'), '.ogg': ('ogg', 'vorbis'), '.opus': ('ogg', 'opus'), '.mp3': ('mp3', 'mp3')}
 index = []
 refs = {}
 for name in sorted(os.listdir(out)):
   stem, ext = os.path.splitext(name)
   if ext not in kinds: continue
   info = SF_INFO()
-  f = lib.sf_open(os.path.join(out, name).encode(), 0x10, ctypes.byref(info))
-  if not f: raise SystemExit(f'libsndfile cannot open {name}')
-  buf = (ctypes.c_float * (info.frames * info.channels + 1))()
-  got = lib.sf_readf_float(f, buf, info.frames)
-  lib.sf_close(f)
-  data = bytes(buf)[:got * info.channels * 4]
+  path = os.path.join(out, name)
+  f = lib.sf_open(path.encode(), 0x10, ctypes.byref(info))
+  tool = 'libsndfile'
+  if f:
+    buf = (ctypes.c_float * (info.frames * info.channels + 1))()
+    got = lib.sf_readf_float(f, buf, info.frames)
+    lib.sf_close(f)
+    data = bytes(buf)[:got * info.channels * 4]
+  elif ext == '.oga':
+    # libsndfile cannot decode FLAC in Ogg: reference by ffmpeg (integer / 2^(bits-1) as well)
+    tool = 'ffmpeg'
+    probe = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'a:0', '-show_entries', 'stream=sample_rate,channels', '-of', 'csv=p=0', path], capture_output=True, text=True, check=True).stdout.strip().split(',')
+    info.samplerate, info.channels = int(probe[0]), int(probe[1])
+    data = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-f', 'f32le', '-'], capture_output=True, check=True).stdout
+    got = len(data) // 4 // info.channels
+  else:
+    raise SystemExit(f'libsndfile cannot open {name}')
   # identical decodes share one reference file (named after the first fixture that produced it)
   ref = refs.setdefault(hashlib.sha256(data).hexdigest(), name + '.f32')
   if ref == name + '.f32':
@@ -94,7 +107,8 @@ for name in sorted(os.listdir(out)):
     sub = info.format & 0xffff
     codec = 'float' if sub in (6, 7) else 'pcm'
   index.append({'file': name, 'container': container, 'codec': codec, 'sampleRate': info.samplerate,
-                'channels': info.channels, 'frames': got, 'lossless': ext in ('.wav', '.flac'), 'reference': ref})
+                'channels': info.channels, 'frames': got, 'lossless': ext in ('.wav', '.flac', '.oga'), 'reference': ref,
+                'referenceTool': tool, 'libsndfileReads': tool == 'libsndfile'})
 json.dump({'referenceDecoder': lib.sf_version_string().decode(), 'layout': 'float32 little-endian, interleaved [frames, channels]',
            'fixtures': index}, open(os.path.join(out, 'fixtures.json'), 'w'), indent=2)
 print(f'{len(index)} fixtures, reference {lib.sf_version_string().decode()}')

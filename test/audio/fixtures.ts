@@ -13,8 +13,12 @@ export interface AudioFixture {
   channels: number
   frames: number
   lossless: boolean
-  /** float32 LE interleaved `[frames, channels]`, decoded by libsndfile. */
+  /** float32 LE interleaved `[frames, channels]`, decoded by `referenceTool`. */
   reference: string
+  /** `libsndfile`, or `ffmpeg` where libsndfile cannot decode the file (FLAC in Ogg). */
+  referenceTool: 'libsndfile' | 'ffmpeg'
+  /** Whether libsndfile, and so the training reference, can decode this file. */
+  libsndfileReads: boolean
 }
 
 export const fixtures: AudioFixture[] = JSON.parse(readFileSync(join(fixtureDir, 'fixtures.json'), 'utf8')).fixtures

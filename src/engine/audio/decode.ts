@@ -14,6 +14,9 @@ import { decodeWebCodecs, hasWebCodecs, WebCodecsUnavailable } from './webcodecs
 /** Sniff problems that do not stop decoding (they become warnings). */
 const tolerated = /^(truncated data|valid bits|no final Ogg page|truncated stream)/
 
+/** Ogg FLAC decodes here, but libsndfile 1.2.0 (the reference's decoder) refuses it: training would fail on the row. */
+export const OGG_FLAC_WARNING = 'FLAC in Ogg: libsndfile (the training reference\'s decoder) cannot decode it, so training fails on this row'
+
 /** MPEG Layer III decoder delay in samples that LAME's encoder delay does not include (ffmpeg, mpg123: 528 + 1). */
 const MP3_DECODER_DELAY = 529
 
@@ -44,6 +47,7 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   // WebCodecs only gives 48 kHz, which after resampling matches libsndfile to ~11 dB SNR: prefer WASM unless asked
   const prefer = options.prefer ?? (hasWebCodecs() && sniff.codec !== 'opus' ? 'webcodecs' : 'wasm')
   const warnings = sniff.problems.slice()
+  if (sniff.container === 'ogg' && sniff.codec === 'flac') warnings.push(OGG_FLAC_WARNING)
   let raw: RawDecode
   let webcodecs = false
   let mp3TagFrame = false

@@ -277,9 +277,9 @@ function sniffOgg(b: Uint8Array): AudioSniff {
     granuleScale = 1
   } else if (p[0] === 0x7f && ascii(p, 1, 4) === 'FLAC') {
     s.codec = 'flac'
-    // 0x7F "FLAC" major minor header-count(2) then "fLaC" + STREAMINFO block
-    if (p.length < 13 + 38 || ascii(p, 9, 4) !== 'fLaC') return withProblem(s, 'truncated header: Ogg FLAC mapping header')
-    readStreamInfo(s, p, 13)
+    // 0x7F "FLAC" major minor header-count(2), then "fLaC", the block header (4) and STREAMINFO at 17
+    if (p.length < 9 + 42 || ascii(p, 9, 4) !== 'fLaC') return withProblem(s, 'truncated header: Ogg FLAC mapping header')
+    readStreamInfo(s, p, 17)
     s.declaredFrames = null
     granuleScale = 1
   } else {

@@ -70,7 +70,7 @@ export function synthesizeClip(request: SpeechRequest, workDir: string): Encoded
   run('sox', ['-R', '-D', raw, '-r', '16000', '-c', '1', '-b', '16', pcm, ...effects])
   const samples = wavSampleCount(readFileSync(pcm))
   const out = join(workDir, `clip.${request.codec === 'flac' ? 'flac' : request.codec === 'vorbis' ? 'ogg' : 'opus'}`)
-  if (request.codec === 'flac') run('flac', ['-s', '-f', '-8', pcm, '-o', out])
+  if (request.codec === 'flac') run('flac', ['-s', '-f', '-8', '--no-padding', pcm, '-o', out])
   else if (request.codec === 'vorbis') run('oggenc', ['-Q', '-q', '1', '--serial', String(request.serial), pcm, '-o', out])
   else run('opusenc', ['--quiet', '--bitrate', '20', '--serial', String(request.serial), pcm, out])
   return { bytes: new Uint8Array(readFileSync(out)), samples }

@@ -82,7 +82,7 @@ ${table}
 ## Audio
 
 espeak-ng (voices and variants per language, random speed, pitch and amplitude from a fixed seed) → sox to 16 kHz mono
-16-bit (no dither) → encoded as FLAC 16-bit (\`flac -8\`, ${input.codecCounts.flac} rows), Ogg Vorbis
+16-bit (no dither) → encoded as FLAC 16-bit (\`flac -8 --no-padding\`, ${input.codecCounts.flac} rows), Ogg Vorbis
 (\`oggenc -q 1\`, ${input.codecCounts.vorbis} rows) or Ogg Opus (\`opusenc --bitrate 20\`, ${input.codecCounts.opus} rows;
 Opus decodes at 48 kHz in browsers). mls and fleurs are FLAC; commonvoice is Vorbis with some Opus.
 

@@ -1,0 +1,29 @@
+/** The built page carries the Content-Security-Policy (injected by vite.config.ts at build time) and loading the demo violates none of it. */
+import { expect, test } from '@playwright/test'
+import { contentSecurityPolicy } from '../vite.config.ts'
+import { waitForDataset } from './fixtures/overview-page.ts'
+
+test('the built page has the CSP meta and loading the demo reports no violation', async ({ page }) => {
+  const consoleViolations: string[] = []
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) consoleViolations.push(message.text())
+  })
+  await page.addInitScript(() => {
+    const seen: string[] = []
+    ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`))
+  })
+  await page.goto('/')
+  const meta = page.locator('meta[http-equiv="Content-Security-Policy"]')
+  await expect(meta).toHaveAttribute('content', contentSecurityPolicy)
+  expect(contentSecurityPolicy).toContain("script-src 'self' 'wasm-unsafe-eval'")
+
+  await waitForDataset(page, 'Demo dataset')
+  await expect(page.getByRole('table', { name: 'Hours per language' })).toBeVisible()
+  const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
+  expect(violations).toEqual([])
+  expect(consoleViolations).toEqual([])
+  // no inline <script> in the built HTML
+  const inlineScripts = await page.locator('script:not([src])').count()
+  expect(inlineScripts).toBe(0)
+})

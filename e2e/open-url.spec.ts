@@ -1,0 +1,70 @@
+/** Opening by URL: a dataset root with `_manifest.json`, a single `.parquet` file, a URL that fails, and Cancel. */
+import { expect, test } from '@playwright/test'
+import { readExpectedFiles, totalsBy, type ExpectedFile } from './fixtures/expected-stats.ts'
+import { expectLanguageHours, shownPartitions, waitForDataset } from './fixtures/overview-page.ts'
+import { demoRootDir, demoRootUrl } from './fixtures/paths.ts'
+
+let demoFiles: ExpectedFile[]
+
+test.beforeAll(async () => {
+  demoFiles = await readExpectedFiles(demoRootDir)
+})
+
+async function openUrl(page: import('@playwright/test').Page, url: string) {
+  await page.getByLabel('Dataset URL').fill(url)
+  await page.getByRole('button', { name: 'Open', exact: true }).click()
+}
+
+test('a dataset root URL opens from its manifest', async ({ page }) => {
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  await openUrl(page, demoRootUrl)
+  await waitForDataset(page, demoRootUrl)
+  await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
+})
+
+test('a single .parquet URL opens as a one-file dataset', async ({ page }) => {
+  const file = demoFiles.find((f) => f.rows !== null && f.rows > 0)!
+  const url = demoRootUrl + file.path
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  await openUrl(page, url)
+  await waitForDataset(page, url)
+  const partitions = await shownPartitions(page)
+  expect([...partitions.values()].reduce((sum, p) => sum + p.rows, 0)).toBe(file.rows)
+})
+
+test('a URL without a dataset shows the error and keeps the open dataset', async ({ page }) => {
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  await openUrl(page, 'http://127.0.0.1:4173/no-such-dataset/')
+  await expect(page.getByRole('alert')).toContainText('Could not open http://127.0.0.1:4173/no-such-dataset/')
+  await expect(page.getByText('Dataset: Demo dataset')).toBeVisible()
+  await expect(page.getByRole('table', { name: 'Hours per language' })).toBeVisible()
+})
+
+test('Cancel stops a slow open and keeps the previous dataset', async ({ page }) => {
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  // a copy of the demo under another URL whose parquet reads hang until the test is done
+  const slowRoot = 'http://127.0.0.1:4173/slow/version=0/'
+  let parquetRequests = 0
+  await page.context().route('**/slow/version=0/**', async (route) => {
+    const url = new URL(route.request().url())
+    if (url.pathname.endsWith('.parquet')) {
+      parquetRequests++
+      return // never answered: the open can only end by Cancel
+    }
+    const response = await route.fetch({ url: url.href.replace('/slow/', '/demo/') })
+    await route.fulfill({ response })
+  })
+  await openUrl(page, slowRoot)
+  const loading = page.getByRole('region', { name: 'Loading' })
+  await expect(loading).toContainText('Reading parquet footers')
+  await expect.poll(() => parquetRequests).toBeGreaterThan(0)
+  await loading.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'was cancelled' })).toBeVisible()
+  await expect(loading).toHaveCount(0)
+  await expect(page.getByText('Dataset: Demo dataset')).toBeVisible()
+  await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
+})

@@ -1,0 +1,43 @@
+/**
+ * Playwright e2e: Debian's Chromium against `vite preview` of the production build (`npm run test:e2e` builds
+ * first), so the CSP and the bundled worker are what users get. WebGPU is enabled (SwiftShader) for the
+ * harness specs; the Overview specs do not need it.
+ */
+import { defineConfig, devices } from '@playwright/test'
+
+const ci = Boolean(process.env.CI)
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.spec.ts',
+  outputDir: 'test-results',
+  forbidOnly: ci,
+  retries: ci ? 1 : 0,
+  // the machines are small and shared: a single worker keeps timings honest
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: ci ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL: 'http://127.0.0.1:4173',
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1280, height: 800 },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--enable-unsafe-webgpu'] },
+      },
+    },
+  ],
+  webServer: {
+    command: 'npm run preview',
+    url: 'http://127.0.0.1:4173',
+    reuseExistingServer: !ci,
+    timeout: 60_000,
+  },
+})

@@ -10,6 +10,7 @@ const maxBars = 40
 export function LanguageHoursChart({ languages }: { languages: LanguageHours[] }) {
   const shown = languages.slice(0, maxBars).map((l) => ({ ...l, label: languageLabel(l.language) }))
   const height = Math.max(160, shown.length * 26 + 40)
+  const axisWidth = Math.min(160, 16 + 8 * Math.max(4, ...shown.map((l) => l.language.length)))
   return (
     <div
       className="chart"
@@ -20,7 +21,7 @@ export function LanguageHoursChart({ languages }: { languages: LanguageHours[] }
         <BarChart data={shown} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} />
           <XAxis type="number" tickFormatter={(h: number) => formatHours(h)} />
-          <YAxis type="category" dataKey="language" width={90} interval={0} />
+          <YAxis type="category" dataKey="language" width={axisWidth} interval={0} />
           <Tooltip
             formatter={(value) => [`${formatHours(Number(value))} h`, 'Hours']}
             labelFormatter={(code) => `${languageLabel(String(code))} (${String(code)})`}

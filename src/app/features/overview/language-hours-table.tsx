@@ -8,7 +8,7 @@ export function LanguageHoursTable({ languages }: { languages: LanguageHours[] }
   return (
     <table aria-label="Hours per language">
       <thead>
-        <tr><th scope="col">Language</th><th scope="col">Hours</th><th scope="col">Rows</th><th scope="col">Share</th></tr>
+        <tr><th scope="col">Language</th><th scope="col" className="num">Hours</th><th scope="col" className="num">Rows</th><th scope="col" className="num">Share</th></tr>
       </thead>
       <tbody>
         {languages.map((l) => (

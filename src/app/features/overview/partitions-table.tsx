@@ -18,7 +18,7 @@ export function PartitionsTable({ partitions }: { partitions: PartitionStats[] }
         <tr>
           <th scope="col">Corpus</th><th scope="col">Language</th><th scope="col">Split</th>
           {showOther && <th scope="col">Other keys</th>}
-          <th scope="col">Files</th><th scope="col">Row groups</th><th scope="col">Rows</th><th scope="col">Hours</th>
+          <th scope="col" className="num">Files</th><th scope="col" className="num">Row groups</th><th scope="col" className="num">Rows</th><th scope="col" className="num">Hours</th>
         </tr>
       </thead>
       <tbody>

@@ -12,8 +12,8 @@ export function SplitHoursTable({ partitions }: { partitions: PartitionStats[] }
         <tr>
           <th scope="col">Corpus</th>
           <th scope="col">Language</th>
-          {splits.map((s) => <th key={s} scope="col">{s}</th>)}
-          <th scope="col">All splits</th>
+          {splits.map((s) => <th key={s} scope="col" className="num">{s}</th>)}
+          <th scope="col" className="num">All splits</th>
         </tr>
       </thead>
       <tbody>

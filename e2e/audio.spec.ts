@@ -80,6 +80,27 @@ test.describe('audio decoding in Chromium', () => {
     })
   }
 
+  test('truncated and corrupted streams through WebCodecs: a prefix with warnings or a named error, within seconds', async ({ page }) => {
+    for (const f of fixtures.filter((x) => ['flac', 'vorbis', 'opus', 'mp3'].includes(x.codec) && x.file.startsWith('speech-16k'))) {
+      const whole = readFileSync(join(dir, f.file))
+      const corrupted = Buffer.from(whole)
+      for (let i = Math.floor(whole.length * 0.4); i < Math.floor(whole.length * 0.45); i++) corrupted[i] ^= 0x5a
+      for (const [what, bytes] of [['truncated', whole.subarray(0, Math.floor(whole.length / 2))], ['corrupted', corrupted]] as const) {
+        const t = Date.now()
+        const r = await page.evaluate(([b]) => (window as unknown as { mixscopeHarness: { decodeAudio: (b: string, o: object) => Promise<unknown> } })
+          .mixscopeHarness.decodeAudio(b, { id: 't', prefer: 'webcodecs', timeoutMs: 5000 }), [Buffer.from(bytes).toString('base64')] as const) as Decoded | { error: string }
+        const label = `${f.file} ${what}`
+        if ('error' in r) expect(r.error, label).toMatch(new RegExp(`^audio: t \\(${f.container}`))
+        else {
+          expect(r.frames, label).toBeLessThanOrEqual(f.frames)
+          if (what === 'truncated') expect(r.warnings.length, label).toBeGreaterThan(0)
+        }
+        console.log(`${label}: ${'error' in r ? r.error : `${r.decoder} ${r.frames} frames, warnings ${JSON.stringify(r.warnings)}`}`)
+        expect(Date.now() - t, label).toBeLessThan(15_000)
+      }
+    }
+  })
+
   test('WAV and bad input in the page: WAV parsed directly, garbage named by id, one bad row keeps the rest', async ({ page }) => {
     const wav = await decodeInPage(page, 'speech-44k-stereo-s16-extensible.wav', 'webcodecs')
     expect([wav.decoder, wav.frames, wav.channels.length]).toEqual(['wav', 22050, 2])

@@ -3,7 +3,8 @@
  *
  * Not codec-parser: its `parseAll` drops the final frame of our fixtures (28672 of 29873 samples). Here a frame
  * starts at a sync code whose header CRC-8 checks, and ends where the CRC-16 of the bytes so far is 0 and the next
- * valid header starts (or at the end of the file); one forward pass with a running CRC-16.
+ * valid header starts (or at the end of the file); one forward pass with a running CRC-16. A frame whose CRC-16
+ * fails is dropped when a header of the same stream follows it (resync).
  */
 
 const crc8Table = new Uint8Array(256)
@@ -48,6 +49,11 @@ export function flacFrameHeaderLength(b: Uint8Array, at: number): number {
   return crc === b[p] ? p + 1 - at : 0
 }
 
+/** Whether the frame header at `at` has the same sync, blocking strategy, rate and channel/bit-depth codes as the first. */
+function sameStream(b: Uint8Array, first: number, at: number): boolean {
+  return b[at + 1] === b[first + 1] && (b[at + 2] & 0x0f) === (b[first + 2] & 0x0f) && b[at + 3] === b[first + 3]
+}
+
 /** A native FLAC stream cut into its parts. */
 export interface FlacStream {
   /** `fLaC` + the STREAMINFO block (42 bytes): the WebCodecs `description`. */
@@ -86,14 +92,22 @@ export function splitFlacFrames(bytes: Uint8Array, start = 0): FlacStream {
   let frameStart = first
   let crc = 0
   let i = first
+  let dropped = 0
   while (i < b.length) {
     crc = ((crc << 8) & 0xffff) ^ crc16Table[(crc >> 8) ^ b[i]]
     i++
-    if (i - frameStart >= 10 && crc === 0 && b[i] === 0xff && flacFrameHeaderLength(b, i)) {
+    if (i - frameStart < 10 || b[i] !== 0xff || !flacFrameHeaderLength(b, i)) continue
+    if (crc === 0) {
       frames.push(b.subarray(frameStart, i))
       frameStart = i
+    } else if (sameStream(b, first, i)) {
+      // a header like the stream's own after a frame whose CRC-16 fails: drop the damaged frame and resync (as libFLAC)
+      dropped++
+      frameStart = i
+      crc = 0
     }
   }
+  if (dropped) warnings.push(`${dropped} frame${dropped === 1 ? ' fails' : 's fail'} CRC-16 and ${dropped === 1 ? 'was' : 'were'} dropped`)
   if (frameStart < b.length) {
     if (crc !== 0) warnings.push(`last frame (${b.length - frameStart} bytes at byte ${start + frameStart}) fails its CRC-16: truncated stream?`)
     frames.push(b.subarray(frameStart))

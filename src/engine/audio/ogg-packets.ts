@@ -56,7 +56,21 @@ export function readOggPackets(b: Uint8Array): OggStream {
     let bodyLen = 0
     for (let i = 0; i < nseg; i++) bodyLen += b[at + 27 + i]
     const end = at + headerLen + bodyLen
-    if (end > b.length) { warnings.push(`truncated page at byte ${at}: ${end - b.length} bytes missing`); break }
+    if (end > b.length) {
+      // the file ends inside this page: keep the packets that are complete (no CRC to check them by)
+      const before = packets.length
+      if ((b[at + 5] & 1) === 0) pending = []
+      let body = at + headerLen
+      for (let i = 0; i < nseg && body + b[at + 27 + i] <= b.length; i++) {
+        const len = b[at + 27 + i]
+        pending.push(b.subarray(body, body + len))
+        body += len
+        if (len < 255) { packets.push({ data: concat(pending), granule: -1 }); pending = [] }
+      }
+      pending = []
+      warnings.push(`truncated page at byte ${at}: ${end - b.length} bytes missing, ${packets.length - before} complete packets kept`)
+      break
+    }
     const pageSerial = u32(b, at + 14)
     if (serial === -1) serial = pageSerial
     if (pageSerial !== serial) { at = end; pageNo++; continue }

@@ -1,0 +1,10 @@
+/** Audio decoding: the public API of src/engine/audio (runs in a Worker and in Node). */
+export { sniffAudio, type AudioSniff, type AudioContainer, type AudioCodec } from './sniff.ts'
+export { decodeAudio, decodeMany, type DecodeItem, type DecodeResult } from './decode.ts'
+export { defaultMaxSamples, type DecodedAudio, type DecodeOptions } from './types.ts'
+export { hasWebCodecs } from './webcodecs.ts'
+export { resample, resampleChannels, type ResampleOptions } from './resample.ts'
+export { toMono } from './mono.ts'
+export { toWav16, toWavFloat32 } from './wav-encode.ts'
+export { toNpyFloat32 } from './npy.ts'
+export { audioLengthFindings, lengthTolerance, TRAINING_RATE } from './length-check.ts'

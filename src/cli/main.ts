@@ -12,6 +12,8 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   stats: { summary: 'hours, rows and files per partition folder', load: async () => (await import('./commands/stats.ts')).runStats },
   validate: { summary: 'every data and schema problem as findings', load: async () => (await import('./commands/validate.ts')).runValidate },
   manifest: { summary: 'write _manifest.json for serving a folder over HTTP', load: async () => (await import('./commands/manifest.ts')).runManifest },
+  weights: { summary: 'mixture weights per TSV row and sampling probabilities for a split', load: async () => (await import('./commands/weights.ts')).runWeights },
+  batches: { summary: 'the batches rank r of W sees, as the training reference builds them', load: async () => (await import('./commands/batches.ts')).runBatches },
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },
 }
 

@@ -1,0 +1,77 @@
+/**
+ * `mixscope weights <dataset> [--summary TSV] [--beta-corpus B] [--beta-language B] [--split train] [--json]`:
+ * the reference's mixture weights per summary TSV row and what the sampler draws with for one split
+ * (REFERENCE-PIPELINE §4-§5).
+ */
+import { parseArgs } from 'node:util'
+import { defaultPipelineConfig } from '../../engine/config/defaults.ts'
+import { weightsReport, type WeightsReport } from '../../engine/plan/weights-report.ts'
+import { openDatasetArg } from '../dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { summaryLine } from './batches.ts'
+
+/** Betas when none are given: the value every shipped recipe uses (REFERENCE §18). */
+export const DEFAULT_BETA = 0.5
+
+export const weightsHelp = `Usage: mixscope weights <dataset> [--summary TSV] [--beta-corpus B] [--beta-language B]
+                        [--split train] [--json]
+
+Two-level mixture weights of Omnilingual ASR (get_partition_weights_from_betas) for every row of the
+language_distribution TSV, and the probability the training sampler really draws each (corpus,
+language) with for the split (partitions absent from the split dropped, float32 renormalization).
+Without a TSV, weights derived from audio_size are shown, labelled "source": "data" (training has no
+mixture then).
+
+  <dataset>            dataset root (a folder, a .parquet file, or an http(s) URL holding _manifest.json)
+  --summary TSV        use this language_distribution TSV instead of the lookup beside the root
+  --beta-corpus B      corpus-level temperature (default ${DEFAULT_BETA}, as the shipped recipes)
+  --beta-language B    language-level temperature (default ${DEFAULT_BETA})
+  --split S            split string the sampling probabilities are for (default train)
+  --json               print {"schema_version": 1, "root", "source", "summary_path", "weights": [{"corpus",
+                       "language", "hours", "corpus_weight", "language_weight", "weight", "in_split",
+                       "sampling_probability"}], "findings"}
+  -h, --help           show this help
+
+Exit codes: 0 done, 1 error findings (e.g. a zero-hours row the sampler rejects), 2 usage or I/O error.
+`
+
+function beta(flag: string, text: string | undefined): number {
+  if (text === undefined) return DEFAULT_BETA
+  const value = Number(text)
+  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} expects a number, got ${JSON.stringify(text)}`)
+  return value
+}
+
+/** A readable table of the report. */
+function weightsTable(report: WeightsReport): string {
+  const num = (v: number | null, digits: number) => (v === null || !Number.isFinite(v) ? '-' : v.toFixed(digits))
+  const head = ['corpus', 'language', 'hours', 'corpus_w', 'language_w', 'weight', 'in_split', 'p_sample']
+  const rows = report.weights.map((w) => [w.corpus, w.language, num(w.hours, 4), num(w.corpus_weight, 6), num(w.language_weight, 6),
+    num(w.weight, 6), w.in_split ? 'yes' : 'no', num(w.sampling_probability, 6)])
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  const line = (r: string[]) => r.map((c, i) => (i >= 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')
+  const findings = report.findings.map((f) => `${f.severity}: ${f.kind}: ${f.message}`)
+  return [`weights from ${report.source === 'tsv' ? 'the summary TSV' : 'the data (audio_size over all splits; no mixture in training)'}`,
+    line(head), ...rows.map(line), '', `${report.findings.length} finding(s)`, ...findings].join('\n') + '\n'
+}
+
+export async function runWeights(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    summary: { type: 'string' }, 'beta-corpus': { type: 'string' }, 'beta-language': { type: 'string' },
+    split: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  } })
+  if (values.help) {
+    io.stdout(weightsHelp)
+    return exitCodes.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(`expected one dataset argument, got ${positionals.length}`)
+  const config = defaultPipelineConfig()
+  config.beta_corpus = beta('--beta-corpus', values['beta-corpus'])
+  config.beta_language = beta('--beta-language', values['beta-language'])
+  config.split = values.split ?? 'train'
+  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
+  if (!values.json) io.stderr(`mixscope weights: ${summaryLine(dataset)}\n`)
+  const report = await weightsReport(dataset, config)
+  io.stdout(values.json ? formatJson(report) : weightsTable(report))
+  return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}

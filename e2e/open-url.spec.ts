@@ -68,3 +68,9 @@ test('Cancel stops a slow open and keeps the previous dataset', async ({ page })
   await expect(page.getByText('Dataset: Demo dataset')).toBeVisible()
   await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
 })
+
+test('?dataset=<url> in the page URL opens that dataset instead of the demo', async ({ page }) => {
+  await page.goto(`/?dataset=${encodeURIComponent('/demo/version=0/')}`)
+  await waitForDataset(page, demoRootUrl)
+  await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
+})

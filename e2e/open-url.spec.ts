@@ -1,4 +1,6 @@
 /** Opening by URL: a dataset root with `_manifest.json`, a single `.parquet` file, a URL that fails, and Cancel. */
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { readExpectedFiles, totalsBy, type ExpectedFile } from './fixtures/expected-stats.ts'
 import { expectLanguageHours, shownPartitions, waitForDataset } from './fixtures/overview-page.ts'
@@ -43,7 +45,7 @@ test('a URL without a dataset shows the error and keeps the open dataset', async
   await expect(page.getByRole('table', { name: 'Hours per language' })).toBeVisible()
 })
 
-test('Cancel stops a slow open and keeps the previous dataset', async ({ page }) => {
+test('Cancel stops a slow open and keeps the previous dataset', async ({ page }, testInfo) => {
   await page.goto('/')
   await waitForDataset(page, 'Demo dataset')
   // a copy of the demo under another URL whose parquet reads hang until the test is done
@@ -62,6 +64,11 @@ test('Cancel stops a slow open and keeps the previous dataset', async ({ page })
   const loading = page.getByRole('region', { name: 'Loading' })
   await expect(loading).toContainText('Reading parquet footers')
   await expect.poll(() => parquetRequests).toBeGreaterThan(0)
+  // progress names the files listed (the manifest's entries) and the footers read so far (none: they hang)
+  const manifest = JSON.parse(readFileSync(resolve(demoRootDir, '_manifest.json'), 'utf8')) as { files: unknown[] }
+  await expect(loading.getByRole('definition').nth(0)).toHaveText(String(manifest.files.length))
+  await expect(loading.getByRole('definition').nth(1)).toHaveText(/^0 of \d+$/)
+  await page.screenshot({ path: testInfo.outputPath('overview-loading.png') })
   await loading.getByRole('button', { name: 'Cancel' }).click()
   await expect(page.getByRole('status').filter({ hasText: 'was cancelled' })).toBeVisible()
   await expect(loading).toHaveCount(0)

@@ -40,11 +40,14 @@ describe('dataset store', () => {
     expect(store.getState().status).toBe('idle')
     const opened = store.getState().open(demo)
     expect(store.getState()).toMatchObject({ status: 'loading', request: demo, progress: null })
+    const listed: Progress = { phase: 'listing', done: 12, total: 12, requests: 1, bytes: 900 }
+    client.calls[0].options.onProgress?.(listed)
     client.calls[0].options.onProgress?.(progress)
     expect(store.getState().progress).toEqual(progress)
+    expect(store.getState().phases).toEqual({ listing: listed, footers: progress })
     client.calls[0].resolve(report(1))
     await opened
-    expect(store.getState()).toMatchObject({ status: 'ready', progress: null, report: report(1), reportLabel: 'Demo dataset' })
+    expect(store.getState()).toMatchObject({ status: 'ready', progress: null, phases: {}, report: report(1), reportLabel: 'Demo dataset' })
   })
 
   test('cancel: the open is aborted, status cancelled, the previous dataset stays', async () => {

@@ -23,6 +23,8 @@ export interface DatasetState {
   request: DatasetRequest | null
   /** Latest progress of the running open; `null` when none is running. */
   progress: Progress | null
+  /** Latest progress of each phase the running open has reached (files listed, footers read, …); empty when idle. */
+  phases: Partial<Record<Progress['phase'], Progress>>
   /** The dataset on screen and the request that opened it. */
   report: OpenResult | null
   reportLabel: string | null
@@ -40,7 +42,7 @@ export interface DatasetActions {
 export type DatasetStore = DatasetState & DatasetActions
 
 export const initialDatasetState: DatasetState = {
-  status: 'idle', request: null, progress: null, report: null, reportLabel: null, error: null,
+  status: 'idle', request: null, progress: null, phases: {}, report: null, reportLabel: null, error: null,
 }
 
 /**
@@ -57,22 +59,24 @@ export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'c
       running?.abort()
       const controller = new AbortController()
       running = controller
-      set({ status: 'loading', request, progress: null, error: null })
+      set({ status: 'loading', request, progress: null, phases: {}, error: null })
       try {
         const report = await client.openDataset(request.description, {
           signal: controller.signal,
-          onProgress: (progress) => { if (running === controller) set({ progress }) },
+          onProgress: (progress) => {
+            if (running === controller) set((s) => ({ progress, phases: { ...s.phases, [progress.phase]: progress } }))
+          },
         })
         if (running !== controller) return
         const previous = get().report
-        set({ status: 'ready', progress: null, report, reportLabel: request.label })
+        set({ status: 'ready', progress: null, phases: {}, report, reportLabel: request.label })
         if (previous) void client.closeDataset(previous.dataset).catch(() => undefined)
       } catch (error) {
         if (running !== controller) return
-        if (error instanceof Error && error.name === 'AbortError') set({ status: 'cancelled', progress: null })
+        if (error instanceof Error && error.name === 'AbortError') set({ status: 'cancelled', progress: null, phases: {} })
         else {
           const e = error as { message?: string; kind?: string }
-          set({ status: 'error', progress: null, error: { message: e.message ?? String(error), kind: e.kind ?? 'internal' } })
+          set({ status: 'error', progress: null, phases: {}, error: { message: e.message ?? String(error), kind: e.kind ?? 'internal' } })
         }
       } finally {
         if (running === controller) running = null

@@ -14,16 +14,26 @@ const phaseWords: Record<Progress['phase'], string> = {
   features: 'Computing features',
 }
 
-function ProgressLine({ progress }: { progress: Progress | null }) {
+/** `12`, or `3 of 12` when the total is known. */
+function ofTotal(p: Progress): string {
+  return p.total === null ? formatCount(p.done) : `${formatCount(p.done)} of ${formatCount(p.total)}`
+}
+
+function ProgressDetails({ progress, phases }: { progress: Progress | null; phases: Partial<Record<Progress['phase'], Progress>> }) {
   if (!progress) return <p>Starting…</p>
-  const unit = progress.phase === 'listing' ? 'files listed' : progress.phase === 'footers' ? 'footers read' : 'done'
+  const { listing, footers } = phases
   return (
     <>
-      <p>
-        {phaseWords[progress.phase]}: {formatCount(progress.done)}
-        {progress.total !== null && ` of ${formatCount(progress.total)}`} {unit}
-        {' · '}{formatCount(progress.requests)} requests, {formatBytes(progress.bytes)} read
-      </p>
+      <p>{phaseWords[progress.phase]}…</p>
+      <dl className="progress-counts">
+        <div><dt>Files listed</dt><dd>{listing ? formatCount(listing.done) : '…'}</dd></div>
+        <div><dt>Footers read</dt><dd>{footers ? ofTotal(footers) : '…'}</dd></div>
+        {progress.phase !== 'listing' && progress.phase !== 'footers' && (
+          <div><dt>{phaseWords[progress.phase]}</dt><dd>{ofTotal(progress)}</dd></div>
+        )}
+        <div><dt>Requests</dt><dd>{formatCount(progress.requests)}</dd></div>
+        <div><dt>Bytes read</dt><dd>{formatBytes(progress.bytes)}</dd></div>
+      </dl>
       <progress aria-label="Loading progress" max={progress.total ?? undefined} value={progress.total !== null ? progress.done : undefined} />
     </>
   )
@@ -33,13 +43,14 @@ export function LoadStatus() {
   const status = useDatasetStore((s) => s.status)
   const request = useDatasetStore((s) => s.request)
   const progress = useDatasetStore((s) => s.progress)
+  const phases = useDatasetStore((s) => s.phases)
   const error = useDatasetStore((s) => s.error)
 
   if (status === 'loading') {
     return (
       <section className="load-status" aria-label="Loading" aria-busy="true">
         <p>Opening <span dir="auto">{request?.label}</span>…</p>
-        <ProgressLine progress={progress} />
+        <ProgressDetails progress={progress} phases={phases} />
         <button type="button" onClick={() => datasetStore.getState().cancel()}>Cancel</button>
       </section>
     )

@@ -109,7 +109,8 @@ export async function duckdbGolden(conn: DuckDBConnection, root: string, label: 
     p.samples = (p.samples as number) + s.samples
     p.hours = (p.samples as number) / 16000 / 3600
   }
-  const partitions = [...byPath.entries()].sort(([a], [b]) => compareUtf8Bytes(a, b)).map(([, p]) => p)
+  // partitions in order of their first file in UTF-8 path order (CONVENTIONS: the file order defines everything downstream)
+  const partitions = [...byPath.values()]
   const sum = (k: string): number => partitions.reduce((t, p) => t + (p[k] as number), 0)
   const samples = sum('samples')
   return {

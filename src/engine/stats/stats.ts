@@ -61,6 +61,11 @@ export async function computeStats(dataset: OpenDataset, options: RunOptions & {
       fileFindings.push(finding('error', 'missing-column', file.path,
         `${file.path} has no audio_size column (columns: ${file.columns.map((c) => c.name).join(', ') || 'none'}); expected int64 decoded samples at 16 kHz`))
     }
+    if (file.rowGroups.length === 0) {
+      // a file without rows still makes its partition folder exist (0 rows), as DuckDB and pyarrow count it
+      rows.push({ keys: file.keys, rowGroup: -1, rows: 0, samples: 0 })
+      fileFindings.push(finding('warning', 'empty-file', file.path, `${file.path} holds no rows (0 row groups)`))
+    }
     for (const group of file.rowGroups) {
       if (!hasSize && columnKeys.length === 0) {
         rows.push({ keys: file.keys, rowGroup: group.index, rows: group.rows, samples: 0 })
@@ -104,7 +109,7 @@ export async function computeStats(dataset: OpenDataset, options: RunOptions & {
         order.push(id)
       }
       acc.files.add(file.path)
-      acc.rowGroups.add(`${file.path}#${r.rowGroup}`)
+      if (r.rowGroup >= 0) acc.rowGroups.add(`${file.path}#${r.rowGroup}`)
       acc.rows += r.rows
       acc.samples += r.samples
     }

@@ -72,11 +72,12 @@ export async function validateDataset(dataset: OpenDataset, options: ValidateOpt
     const columns = checkSchema(file, out)
     const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
     let checked = 0
+    const mismatches = new KeyMismatches()
     for (const group of file.rowGroups) {
       const wanted = [...columns, ...keyColumns].filter((c) => deep || c !== 'audio_bytes' || !chunkHasNoNulls(dataset, file, group.index, c))
       try {
         const data = wanted.length > 0 ? await dataset.parquet.readColumns(file, group.index, wanted, { signal }) : {}
-        for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out)
+        for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out, mismatches)
         checked += group.rows
         rowsChecked += group.rows
         report()
@@ -85,6 +86,7 @@ export async function validateDataset(dataset: OpenDataset, options: ValidateOpt
         out.push(finding('error', 'unreadable-row-group', file.path, (error as Error).message, { row_group: group.index }))
       }
     }
+    out.push(...mismatches.findings(file))
     return { out, checked }
   })
   for (const { out } of perFile) findings.push(...out)
@@ -97,6 +99,21 @@ export async function validateDataset(dataset: OpenDataset, options: ValidateOpt
   }
 }
 
+/** Column values that disagree with their folder key, collected per (key, value) so one finding covers a file. */
+class KeyMismatches {
+  private readonly seen = new Map<string, { key: string; value: string; rows: number; first: { row: number; row_group: number } }>()
+  note(key: string, value: string, row: number, rowGroup: number): void {
+    const id = JSON.stringify([key, value])
+    const slot = this.seen.get(id)
+    if (slot) slot.rows++
+    else this.seen.set(id, { key, value, rows: 1, first: { row, row_group: rowGroup } })
+  }
+  findings(file: DatasetFile): Finding[] {
+    return [...this.seen.values()].map((m) => finding('warning', 'key-column-mismatch', file.path,
+      `${file.path} has column ${m.key} = ${JSON.stringify(m.value)} in ${m.rows} row(s) (first: row ${m.first.row}) but its folder says ${m.key}=${file.keys[m.key]}; the folder key wins`, m.first))
+  }
+}
+
 /** Row-level findings for row `row` of `file`. */
 function checkRow(
   file: DatasetFile,
@@ -106,6 +123,7 @@ function checkRow(
   keyColumns: string[],
   deep: boolean,
   out: Finding[],
+  mismatches: KeyMismatches,
 ): void {
   const at = { row, row_group: rowGroup }
   const i = row - file.rowGroups[rowGroup].firstRow
@@ -121,9 +139,7 @@ function checkRow(
   }
   for (const k of keyColumns) {
     const v = toText(data[k]?.[i])
-    if (v !== null && v !== file.keys[k]) {
-      out.push(finding('warning', 'key-column-mismatch', file.path, `${id} has column ${k} = ${JSON.stringify(v)} but its folder says ${k}=${file.keys[k]}; the folder key wins`, at))
-    }
+    if (v !== null && v !== file.keys[k]) mismatches.note(k, v, row, rowGroup)
   }
   if (!('audio_bytes' in data)) return
   const bytes = audioBytesOf(data.audio_bytes[i])

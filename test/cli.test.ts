@@ -88,3 +88,19 @@ describe('npx mixscope', () => {
     await rm(join(root, 'stray.txt'))
   })
 })
+
+describe('npx mixscope on example references', () => {
+  const demo = join(import.meta.dirname, '../public/demo/version=0')
+  it('decodes and featurizes <dataset>#<file>:<row>, and fails clearly on the undecodable demo row', async () => {
+    const ok = await mixscope(['decode', `${demo}#corpus=fleurs/split=train/language=swh_Latn/part-0.parquet:2`, '--json'])
+    expect(ok.code).toBe(0)
+    const decoded = JSON.parse(ok.stdout)
+    expect(decoded).toMatchObject({ schema_version: 1, root: demo, sample_rate: 16000, channels: 1, decoder: 'wasm:flac' })
+    const fb = await mixscope(['fbank', `${demo}#corpus=fleurs/split=train/language=swh_Latn/part-0.parquet:2`, '--json'])
+    expect(JSON.parse(fb.stdout)).toMatchObject({ frames: 1 + Math.floor((decoded.samples - 400) / 160), bins: 80, root: demo })
+    const bad = await mixscope(['decode', `${demo}#corpus=fleurs/split=train/language=swh_Latn/part-0.parquet:3`])
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain('part-0.parquet:3 (flac)')
+    expect((await mixscope(['decode', `${demo}#corpus=fleurs/split=train/language=swh_Latn/part-0.parquet:999`])).code).toBe(2)
+  })
+})

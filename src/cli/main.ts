@@ -14,6 +14,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   manifest: { summary: 'write _manifest.json for serving a folder over HTTP', load: async () => (await import('./commands/manifest.ts')).runManifest },
   weights: { summary: 'mixture weights per TSV row and sampling probabilities for a split', load: async () => (await import('./commands/weights.ts')).runWeights },
   batches: { summary: 'the batches rank r of W sees, as the training reference builds them', load: async () => (await import('./commands/batches.ts')).runBatches },
+  decode: { summary: 'decode one audio file or example to .npy/.wav', load: async () => {
+    const [{ runDecode }, { loadExampleAudio }] = await Promise.all([import('./commands/decode.ts'), import('./example-loader.ts')])
+    return (argv, io) => runDecode(argv, io, { loadExample: loadExampleAudio })
+  } },
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },
 }
 

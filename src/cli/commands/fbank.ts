@@ -3,7 +3,9 @@
  * at the file's own rate), optionally standardized and cast to the training dtype, on the CPU or the GPU.
  */
 import { existsSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, stat, writeFile } from 'node:fs/promises'
+import { parseExampleReference } from './decode.ts'
+import { loadExampleAudio } from '../example-loader.ts'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import { decodeAudio } from '../../engine/audio/decode.ts'
@@ -16,7 +18,7 @@ import { FeaturePipeline } from '../../engine/gpu/feature-pipeline.ts'
 import { finding, type Finding } from '../../engine/findings.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
-export const fbankHelp = `Usage: mixscope fbank <audio-file> [--out out.npy|out.json] [--standardize]
+export const fbankHelp = `Usage: mixscope fbank <audio-file | dataset#file:row> [--out out.npy|out.json] [--standardize]
                      [--dtype float32|bfloat16] [--device cpu|gpu] [--json]
 
 Kaldi log-mel filter bank features exactly as the training reference computes them with use_fbank:
@@ -65,18 +67,25 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
     device: { type: 'string', default: 'cpu' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   } })
   if (values.help) { io.stdout(fbankHelp); return exitCodes.ok }
-  if (positionals.length !== 1) throw new UsageError(`fbank: expected one audio file, got ${positionals.length}`)
+  if (positionals.length !== 1) throw new UsageError(`fbank: expected one audio file or example reference, got ${positionals.length}`)
   const dtype = values.dtype as TrainingDtype
   if (dtype !== 'float32' && dtype !== 'bfloat16') throw new UsageError(`fbank: --dtype must be float32 or bfloat16, got "${values.dtype}"`)
   if (values.device !== 'cpu' && values.device !== 'gpu') throw new UsageError(`fbank: --device must be cpu or gpu, got "${values.device}"`)
   if (values.out !== undefined && !/\.(npy|json)$/.test(values.out)) throw new UsageError(`fbank: --out must end in .npy or .json, got "${values.out}"`)
   const file = positionals[0]
   let bytes: Uint8Array
-  try {
-    bytes = new Uint8Array(await readFile(file))
-  } catch (e) {
-    io.stderr(`mixscope fbank: cannot read ${file}: ${(e as Error).message}\n`)
-    return exitCodes.usage
+  const exists = await stat(file).then((s) => s.isFile(), () => false)
+  const ref = exists ? null : parseExampleReference(file)
+  if (ref) {
+    // `<dataset>#<file>:<row>` (CONVENTIONS "example reference"); a local path that exists wins
+    bytes = (await loadExampleAudio(ref.dataset, ref.file, ref.row)).bytes
+  } else {
+    try {
+      bytes = new Uint8Array(await readFile(file))
+    } catch (e) {
+      io.stderr(`mixscope fbank: cannot read ${file}: ${(e as Error).message}\n`)
+      return exitCodes.usage
+    }
   }
   let gpu: Gpu | null = null
   if (values.device === 'gpu') {
@@ -118,7 +127,7 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
       : featuresJson(features))
   }
   const summary = {
-    schema_version: 1, root: file, frames: features.frames, bins: features.bins, device: values.device,
+    schema_version: 1, root: ref ? ref.dataset : file, frames: features.frames, bins: features.bins, device: values.device,
     adapter: gpu ? describeAdapter(gpu.adapterInfo) : null, seconds_of_audio: waveform.length / audio.sampleRate,
     wall_ms: Math.round(wallMs * 1000) / 1000, findings,
   }

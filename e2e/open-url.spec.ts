@@ -23,6 +23,10 @@ test('a dataset root URL opens from its manifest', async ({ page }) => {
   await openUrl(page, demoRootUrl)
   await waitForDataset(page, demoRootUrl)
   await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
+  // the page URL now names the dataset, so a reload (or a shared link) reopens it
+  expect(new URL(page.url()).searchParams.get('dataset')).toBe(demoRootUrl)
+  await page.reload()
+  await waitForDataset(page, demoRootUrl)
 })
 
 test('a single .parquet URL opens as a one-file dataset', async ({ page }) => {

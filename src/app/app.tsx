@@ -4,6 +4,7 @@ import { OpenPanel } from './features/open/open-panel.tsx'
 import { LoadStatus } from './features/overview/load-status.tsx'
 import { OverviewView } from './features/overview/overview-view.tsx'
 import { initialRequest } from './lib/demo.ts'
+import { syncDatasetToPageUrl } from './lib/url-state.ts'
 import { datasetStore, useDatasetStore } from './stores/use-dataset-store.ts'
 
 export function App() {
@@ -12,6 +13,7 @@ export function App() {
   useEffect(() => {
     // the demo (or ?dataset=) opens by default; a second StrictMode run supersedes the first
     void datasetStore.getState().open(initialRequest())
+    return syncDatasetToPageUrl(datasetStore)
   }, [])
 
   return (

@@ -5,6 +5,7 @@ import { hoursByLanguage, hoursBySplit } from './aggregate.ts'
 import { formatBytes, formatHours } from './format.ts'
 import { languageLabel, languageName } from './language-names.ts'
 import { countBySeverity, mergeFindings } from './merge-findings.ts'
+import { datasetParam, withDatasetParam } from './url-state.ts'
 
 function partition(corpus: string, language: string, split: string, hours: number, rows = 10): PartitionStats {
   return { corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours }
@@ -58,5 +59,16 @@ describe('findings and formats', () => {
     expect(formatHours(1234.5)).toBe('1,235')
     expect(formatBytes(999)).toBe('999 B')
     expect(formatBytes(1_234_567)).toBe('1.2 MB')
+  })
+})
+
+describe('page URL state', () => {
+  test('URL datasets are named in ?dataset=, the demo and folders are not; other parameters stay', () => {
+    expect(datasetParam({ type: 'url', url: 'https://h/d/version=0/' })).toBe('https://h/d/version=0/')
+    expect(datasetParam({ type: 'demo', url: 'http://x/demo/version=0/' })).toBeNull()
+    const set = withDatasetParam('http://x/?view=overview', 'https://h/d/version=0/')
+    expect(new URL(set).searchParams.get('dataset')).toBe('https://h/d/version=0/')
+    expect(new URL(set).searchParams.get('view')).toBe('overview')
+    expect(withDatasetParam(set, null)).toBe('http://x/?view=overview')
   })
 })

@@ -1,0 +1,162 @@
+/**
+ * `auditDataset`: the data audit of issue 7. A metadata pass (audio_size and text only) feeds the splits, mixture,
+ * length, text, script, token, leakage and ranks checks; with `deep` or `sample` an audio pass decodes rows per
+ * row group (through a pluggable measurer, so a worker pool can run it) and feeds the audio checks. Deterministic
+ * for the same dataset and options; the audio pass is resumable through `state`.
+ */
+import { sortFindings, uniqueFindings } from '../findings.ts'
+import type { RunOptions } from '../dataset.ts'
+import type { OpenDataset } from '../discovery/open.ts'
+import { defaultPipelineConfig } from '../config/defaults.ts'
+import { parseSplit } from '../config/split.ts'
+import type { PipelineConfig } from '../config/types.ts'
+import { audioBytesOf } from '../parquet/audio-bytes.ts'
+import { mapLimit } from '../util/map-limit.ts'
+import { checkAudio, type MeasuredRow } from './checks/audio.ts'
+import { checkLeakage } from './checks/leakage.ts'
+import { checkLength } from './checks/length.ts'
+import { checkMixture } from './checks/mixture.ts'
+import { checkRanks } from './checks/ranks.ts'
+import { checkScript } from './checks/script.ts'
+import { checkSplits } from './checks/splits.ts'
+import { checkText } from './checks/text.ts'
+import { checkTokens, type AuditTokenizer } from './checks/tokens.ts'
+import { measureAudioTask } from './measure.ts'
+import { readAuditRows, rowHours } from './rows.ts'
+import { selectAudioRows } from './sample.ts'
+import { adoptAuditState, auditFingerprint, groupKey } from './state.ts'
+import { summarizeItems } from './summary.ts'
+import type { AudioMeasure, AudioMeasurer, AudioTask, AuditItem, AuditReport, AuditRow, AuditState, CheckResult } from './types.ts'
+
+/** Options of `auditDataset`. */
+export interface AuditOptions extends RunOptions {
+  /** Pipeline config (reference names); default: the reference defaults. */
+  config?: PipelineConfig
+  /** Decode every row. */
+  deep?: boolean
+  /** Decode this fraction of each language's rows, in (0, 1] (ignored with `deep`). */
+  sample?: number
+  /** Seed of the sample (default 0). */
+  seed?: number
+  /** Tokenizer for the unknown-token check (e.g. `loadSpmTokenizer`). */
+  tokenizer?: AuditTokenizer
+  /** Runs one audio task; default: decode in this thread. Pass a worker pool's to use more cores. */
+  measure?: AudioMeasurer
+  /** Audio tasks in flight (default 2). */
+  concurrency?: number
+  /** Resumable audio state, filled in place as row groups finish; pass it back after a cancel to resume. */
+  state?: AuditState
+}
+
+const inThread: AudioMeasurer = (task, signal) => measureAudioTask(task, {}, signal)
+
+/**
+ * Audits an opened dataset.
+ * @returns the report (`audit --json`); deterministic for the same dataset and options
+ * @throws the abort reason when `signal` aborts (the `state` keeps what finished)
+ */
+export async function auditDataset(dataset: OpenDataset, options: AuditOptions = {}): Promise<AuditReport> {
+  const config = options.config ?? defaultPipelineConfig()
+  const { signal, onProgress } = options
+  const counters = dataset.source.counters
+  const progress = (phase: 'stats' | 'deep', done: number, total: number) =>
+    onProgress?.({ phase, done, total, requests: counters.requests, bytes: counters.bytes })
+  const trainSplit = parseSplit(config.split).split
+  const sample = options.deep ? 1 : options.sample ?? 0
+  const seed = options.seed ?? 0
+
+  const read = await readAuditRows(dataset, { signal, onRowGroup: (d, t) => progress('stats', d, t) })
+  const { rows } = read
+  const results: CheckResult[] = [
+    { items: read.items, tables: {} },
+    checkSplits(rows),
+    checkMixture(rows, dataset.summary, trainSplit),
+    checkLength(rows, config, trainSplit),
+    checkText(rows, config.min_samples_per_char),
+    checkScript(rows),
+    checkLeakage(rows, trainSplit),
+    checkRanks(dataset.files, config),
+  ]
+  if (options.tokenizer) results.push(checkTokens(rows, options.tokenizer))
+
+  let measured: MeasuredRow[] = []
+  if (sample > 0) {
+    measured = await audioPass(dataset, rows, { ...options, sample, seed, progress })
+    results.push(checkAudio(measured))
+  }
+
+  const items: AuditItem[] = dataset.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
+  const tables: AuditReport['tables'] = {}
+  for (const r of results) {
+    items.push(...r.items)
+    Object.assign(tables, r.tables)
+  }
+  const { summary, byLanguage } = summarizeItems(items)
+  tables.kinds_by_partition = byLanguage
+  const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
+  return {
+    schema_version: 1,
+    root: dataset.root,
+    options: {
+      deep: !!options.deep, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
+      min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
+    },
+    totals: {
+      files: dataset.files.length, row_groups: read.rowGroups, rows: rows.length, hours: rowHours(samples),
+      rows_decoded: measured.length, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
+    },
+    summary,
+    findings: sortFindings(uniqueFindings(items.map((i) => i.finding))),
+    tables,
+  }
+}
+
+interface AudioPassOptions extends AuditOptions {
+  sample: number
+  seed: number
+  progress: (phase: 'deep', done: number, total: number) => void
+}
+
+/** Decodes the selected rows per row group (resuming from `state`), returns them with their measures in row order. */
+async function audioPass(dataset: OpenDataset, rows: readonly AuditRow[], options: AudioPassOptions): Promise<MeasuredRow[]> {
+  const { signal } = options
+  const selected = selectAudioRows(rows, options.sample, options.seed)
+  const state = options.state
+  if (state) adoptAuditState(state, auditFingerprint(dataset.files, { sample: options.sample, seed: options.seed }))
+  const groups = new Map<string, AuditRow[]>()
+  for (const i of selected) {
+    const r = rows[i]
+    const key = groupKey(r.path, r.rowGroup)
+    const list = groups.get(key)
+    if (list) list.push(r)
+    else groups.set(key, [r])
+  }
+  const measure = options.measure ?? inThread
+  const total = selected.length
+  let done = 0
+  const entries = [...groups]
+  const results = await mapLimit(entries, options.concurrency ?? 2, async ([key, list]): Promise<AudioMeasure[]> => {
+    const saved = state?.groups[key]
+    if (saved && saved.length === list.length && saved.every((m, i) => m.row === list[i].row)) {
+      done += list.length
+      options.progress('deep', done, total)
+      return saved
+    }
+    if (signal?.aborted) throw signal.reason ?? new Error('audit: aborted')
+    const file = dataset.files[list[0].file]
+    const hasBytes = file.columns.some((c) => c.name === 'audio_bytes')
+    const first = file.rowGroups[list[0].rowGroup].firstRow
+    const cells = hasBytes ? (await dataset.parquet.readColumns(file, list[0].rowGroup, ['audio_bytes'], { signal })).audio_bytes : null
+    const task: AudioTask = { path: file.path, rowGroup: list[0].rowGroup, rows: list.map((r) => ({ row: r.row, bytes: cells ? audioBytesOf(cells[r.row - first]) : null })) }
+    const measures = await measure(task, signal)
+    if (measures.length !== list.length) throw new Error(`audit: measurer returned ${measures.length} results for ${list.length} rows of ${key}`)
+    if (state) state.groups[key] = measures
+    done += list.length
+    options.progress('deep', done, total)
+    return measures
+  })
+  const out: MeasuredRow[] = []
+  entries.forEach(([, list], g) => list.forEach((row, i) => out.push({ row, measure: results[g][i] })))
+  return out
+}
+

@@ -1,0 +1,111 @@
+/**
+ * Length check: duration histogram per language against the task's `min_audio_len` / `max_audio_len` (inclusive
+ * bounds on the stored `audio_size`, REFERENCE §8 stage 1), and how the training split fills the LENGTH buckets
+ * (REFERENCE §9).
+ */
+import { compareUtf8, finding } from '../../findings.ts'
+import { taskBucketSizes, type LengthBucketConfig } from '../../pipeline/buckets.ts'
+import { storedSampleRate } from '../../stats/stats.ts'
+import { exampleId, groupRows, rowHours, rowItem, samplesOf } from '../rows.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+
+/** Upper edges of the duration histogram's bins, in seconds (the last bin is open). */
+export const durationBinEdges = [1, 2, 4, 6, 8, 10, 15, 20, 30, 40, 60, 120] as const
+
+/** Config fields the length check reads. */
+export interface LengthCheckConfig extends LengthBucketConfig {
+  batching_strategy: 'LENGTH' | 'STATIC'
+}
+
+function binLabel(i: number): string {
+  const lo = i === 0 ? 0 : durationBinEdges[i - 1]
+  return i === durationBinEdges.length ? `≥${lo} s` : `${lo}-${durationBinEdges[i]} s`
+}
+
+function binOf(seconds: number): number {
+  const i = durationBinEdges.findIndex((edge) => seconds < edge)
+  return i === -1 ? durationBinEdges.length : i
+}
+
+/**
+ * @param rows every row of the dataset (all splits go through the length filter)
+ * @param trainSplit split value whose rows fill the bucket table
+ * @returns `below-min-audio-len` / `above-max-audio-len` (warning) per dropped row; tables `length_histogram`
+ *   (language, bin, rows, hours), `length_cutoffs` (per language: rows and hours each cut-off removes) and
+ *   `bucket_occupancy` (occupied LENGTH buckets of the training split)
+ */
+export function checkLength(rows: readonly AuditRow[], config: LengthCheckConfig, trainSplit: string): CheckResult {
+  const items: AuditItem[] = []
+  const { min_audio_len: min, max_audio_len: max } = config
+  const histogram: TableRow[] = []
+  const cutoffs: TableRow[] = []
+  const byLanguage = groupRows(rows, (r) => r.language)
+  for (const language of [...byLanguage.keys()].sort(compareUtf8)) {
+    const list = byLanguage.get(language)!.filter((r) => r.audioSize !== null)
+    const bins = durationBinEdges.map(() => ({ rows: 0, samples: 0 })).concat([{ rows: 0, samples: 0 }])
+    const below: AuditRow[] = []
+    const above: AuditRow[] = []
+    for (const r of list) {
+      const n = r.audioSize!
+      const bin = bins[binOf(n / storedSampleRate)]
+      bin.rows++
+      bin.samples += n
+      if (n < min) below.push(r)
+      else if (n > max) above.push(r)
+    }
+    bins.forEach((b, i) => histogram.push({ language, bin: binLabel(i), rows: b.rows, hours: rowHours(b.samples) }))
+    cutoffs.push({
+      language, rows: list.length, hours: rowHours(samplesOf(list)),
+      rows_below_min: below.length, hours_below_min: rowHours(samplesOf(below)),
+      rows_above_max: above.length, hours_above_max: rowHours(samplesOf(above)),
+    })
+    for (const r of below) {
+      items.push(rowItem(r, 'warning', 'below-min-audio-len',
+        `${exampleId(r)} has audio_size ${r.audioSize} (${(r.audioSize! / storedSampleRate).toFixed(2)} s), below min_audio_len ${min}: the length filter drops it`))
+    }
+    for (const r of above) {
+      items.push(rowItem(r, 'warning', 'above-max-audio-len',
+        `${exampleId(r)} has audio_size ${r.audioSize} (${(r.audioSize! / storedSampleRate).toFixed(2)} s), above max_audio_len ${max}: the length filter drops it`))
+    }
+  }
+  const occupancy = config.batching_strategy === 'LENGTH' ? bucketOccupancy(rows.filter((r) => r.split === trainSplit), config, items) : []
+  return { items, tables: { length_histogram: histogram, length_cutoffs: cutoffs, bucket_occupancy: occupancy } }
+}
+
+/** Rows of the kept training examples per LENGTH bucket (first bucket whose length ≥ the example's), occupied buckets only. */
+function bucketOccupancy(rows: readonly AuditRow[], config: LengthCheckConfig, items: AuditItem[]): TableRow[] {
+  let sizes
+  try {
+    sizes = taskBucketSizes(config).sizes
+  } catch (error) {
+    items.push({ rows: 0, samples: 0, corpus: null, language: null,
+      finding: finding('error', 'bucket-config', '', `the LENGTH bucket table cannot be built: ${(error as Error).message}`) })
+    return []
+  }
+  const counts = sizes.map(() => ({ rows: 0, samples: 0 }))
+  for (const r of rows) {
+    const n = r.audioSize
+    if (n === null || n < config.min_audio_len || n > config.max_audio_len) continue
+    let lo = 0
+    let hi = sizes.length - 1
+    if (n > sizes[hi].seqLen) continue
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (sizes[mid].seqLen >= n) hi = mid
+      else lo = mid + 1
+    }
+    counts[lo].rows++
+    counts[lo].samples += n
+  }
+  const out: TableRow[] = []
+  sizes.forEach((b, i) => {
+    const c = counts[i]
+    if (c.rows === 0) return
+    out.push({
+      bucket: i, seq_len: b.seqLen, batch_size: b.batchSize, rows: c.rows, hours: rowHours(c.samples),
+      full_batches: Math.floor(c.rows / b.batchSize),
+      padding_share: 1 - c.samples / (c.rows * b.seqLen),
+    })
+  })
+  return out
+}

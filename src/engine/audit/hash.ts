@@ -1,0 +1,52 @@
+/**
+ * A fast non-cryptographic 64-bit content hash (two MurmurHash3-style 32-bit lanes) for finding exact duplicate
+ * audio: encoded bytes, and decoded float32 samples.
+ */
+
+function mix(h: number, k: number): number {
+  k = Math.imul(k, 0xcc9e2d51)
+  k = (k << 15) | (k >>> 17)
+  k = Math.imul(k, 0x1b873593)
+  h ^= k
+  h = (h << 13) | (h >>> 19)
+  return (Math.imul(h, 5) + 0xe6546b64) | 0
+}
+
+function finalize(h: number, length: number): number {
+  h ^= length
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
+/** 16 hex digits identifying `bytes` (equal bytes → equal hash; different bytes collide with ~2^-64 chance). */
+export function contentHash(bytes: Uint8Array): string {
+  const words = bytes.byteLength >>> 2
+  const aligned = bytes.byteOffset % 4 === 0
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, words)
+    : new Uint32Array(bytes.slice(0, words * 4).buffer)
+  let a = 0x9747b28c
+  let b = 0x5bd1e995
+  for (let i = 0; i < words; i++) {
+    const w = aligned[i]
+    a = mix(a, w)
+    b = mix(b, w ^ 0x27d4eb2f)
+  }
+  let tail = 0
+  for (let i = words * 4; i < bytes.byteLength; i++) tail = (tail << 8) | bytes[i]
+  a = mix(a, tail)
+  b = mix(b, tail ^ 0x27d4eb2f)
+  return finalize(a, bytes.byteLength).toString(16).padStart(8, '0') + finalize(b, bytes.byteLength ^ 0x5f3759df).toString(16).padStart(8, '0')
+}
+
+/** Hash of planar float32 channels (their bytes, channel after channel). */
+export function pcmHash(channels: readonly Float32Array[]): string {
+  if (channels.length === 1) return contentHash(new Uint8Array(channels[0].buffer, channels[0].byteOffset, channels[0].byteLength))
+  const frames = channels[0]?.length ?? 0
+  const all = new Float32Array(frames * channels.length)
+  channels.forEach((c, i) => all.set(c, i * frames))
+  return contentHash(new Uint8Array(all.buffer))
+}

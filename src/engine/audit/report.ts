@@ -1,0 +1,127 @@
+/**
+ * The audit as one readable file for a data review: Markdown or self-contained HTML (no external resources), with
+ * the summary, every detail table (the numbers behind every chart) and the findings with their example ids.
+ */
+import type { Finding } from '../findings.ts'
+import type { AuditReport, TableRow } from './types.ts'
+
+/** Findings listed per kind in a report (the rest are counted; `--json` has them all). */
+export const reportFindingsPerKind = 50
+
+/** Titles of the detail tables, in report order. */
+const tableTitles: Record<string, string> = {
+  kinds_by_partition: 'Findings per kind and partition',
+  splits: 'Rows and hours per partition and split',
+  mixture: 'Mixture: data hours vs the stats TSV',
+  length_cutoffs: 'Length cut-offs per language (min_audio_len / max_audio_len)',
+  length_histogram: 'Duration histogram per language',
+  bucket_occupancy: 'LENGTH bucket occupancy (training split, occupied buckets)',
+  speaking_rate: 'Speaking rate per language (characters per second)',
+  script: 'Characters outside the language code\'s script',
+  unknown_tokens: 'Unknown tokens per language',
+  leakage: 'Transcripts shared with the training split',
+  rank_fragments: 'Row groups per mixture partition and rank',
+  row_groups: 'Row-group sizes per partition folder',
+  audio_census: 'Audio census (container, codec, rate, channels)',
+  audio_per_language: 'Audio per language',
+  loudness: 'Loudness (RMS dBFS) histogram per language',
+}
+
+function tableOrder(report: AuditReport): string[] {
+  const known = Object.keys(tableTitles).filter((k) => k in report.tables)
+  return [...known, ...Object.keys(report.tables).filter((k) => !(k in tableTitles)).sort()]
+}
+
+function cell(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '–'
+  if (typeof v === 'string') return v
+  if (Number.isInteger(v)) return String(v)
+  return Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 0.01 ? v.toFixed(4) : v.toPrecision(3)
+}
+
+function columnsOf(rows: readonly TableRow[]): string[] {
+  return [...new Set(rows.flatMap((r) => Object.keys(r)))]
+}
+
+function findingsByKind(report: AuditReport): [string, Finding[]][] {
+  const map = new Map<string, Finding[]>()
+  for (const f of report.findings) {
+    const list = map.get(f.kind)
+    if (list) list.push(f)
+    else map.set(f.kind, [f])
+  }
+  const rank = { error: 0, warning: 1, info: 2 }
+  return [...map].sort((a, b) => rank[report.summary[a[0]]?.severity ?? 'info'] - rank[report.summary[b[0]]?.severity ?? 'info'] || (a[0] < b[0] ? -1 : 1))
+}
+
+const where = (f: Finding) => (f.row !== null ? `${f.path}:${f.row}` : f.path || '(dataset)')
+
+function headline(report: AuditReport): string[] {
+  const o = report.options
+  const t = report.totals
+  const mode = o.deep ? 'deep (every row decoded)' : o.sample > 0 ? `sample (${o.sample} of each language, seed ${o.seed})` : 'metadata only'
+  return [
+    `Dataset: ${report.root}`,
+    `Audit: ${mode}; split ${o.split}, min_audio_len ${o.min_audio_len}, max_audio_len ${o.max_audio_len}, min_samples_per_char ${o.min_samples_per_char}, world_size ${o.world_size}${o.tokenizer ? ', tokenizer given' : ''}`,
+    `Data: ${t.files} files, ${t.row_groups} row groups, ${t.rows} rows, ${cell(t.hours)} hours; decoded ${t.rows_decoded} rows, ${cell(t.hours_decoded)} hours`,
+  ]
+}
+
+const mdEscape = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ')
+
+function mdTable(rows: readonly TableRow[]): string {
+  if (rows.length === 0) return '_(empty)_\n'
+  const cols = columnsOf(rows)
+  return [`| ${cols.join(' | ')} |`, `| ${cols.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${cols.map((c) => mdEscape(cell(r[c]))).join(' | ')} |`)].join('\n') + '\n'
+}
+
+/** The report as Markdown. */
+export function auditReportMarkdown(report: AuditReport): string {
+  const out: string[] = ['# mixscope audit', '', ...headline(report).map((l) => `- ${mdEscape(l)}`), '', '## Summary', '']
+  out.push(mdTable(Object.entries(report.summary).map(([kind, s]) => ({ kind, severity: s.severity, count: s.count, rows: s.rows, hours: s.hours }))))
+  for (const name of tableOrder(report)) out.push(`## ${tableTitles[name] ?? name}`, '', mdTable(report.tables[name]))
+  out.push('## Findings', '')
+  for (const [kind, list] of findingsByKind(report)) {
+    out.push(`### ${kind} (${list[0].severity}, ${list.length})`, '')
+    for (const f of list.slice(0, reportFindingsPerKind)) out.push(`- \`${mdEscape(where(f))}\` ${mdEscape(f.message)}`)
+    if (list.length > reportFindingsPerKind) out.push(`- … ${list.length - reportFindingsPerKind} more (see \`audit --json\`)`)
+    out.push('')
+  }
+  return out.join('\n')
+}
+
+const html = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
+
+function htmlTable(rows: readonly TableRow[]): string {
+  if (rows.length === 0) return '<p><em>(empty)</em></p>'
+  const cols = columnsOf(rows)
+  const num = (v: unknown) => typeof v === 'number'
+  return `<table><thead><tr>${cols.map((c) => `<th>${html(c)}</th>`).join('')}</tr></thead><tbody>${
+    rows.map((r) => `<tr>${cols.map((c) => `<td${num(r[c]) ? ' class="n"' : ''}>${html(cell(r[c]))}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+}
+
+/** The report as one HTML file with inline CSS and no external resources. */
+export function auditReportHtml(report: AuditReport): string {
+  const sections = tableOrder(report).map((name) => `<section><h2>${html(tableTitles[name] ?? name)}</h2>${htmlTable(report.tables[name])}</section>`)
+  const findings = findingsByKind(report).map(([kind, list]) => `<section><h3 class="${list[0].severity}">${html(kind)} (${list[0].severity}, ${list.length})</h3><ul>${
+    list.slice(0, reportFindingsPerKind).map((f) => `<li><code>${html(where(f))}</code> ${html(f.message)}</li>`).join('')}${
+    list.length > reportFindingsPerKind ? `<li>… ${list.length - reportFindingsPerKind} more (see <code>audit --json</code>)</li>` : ''}</ul></section>`)
+  const summaryRows = Object.entries(report.summary).map(([kind, s]) => ({ kind, severity: s.severity, count: s.count, rows: s.rows, hours: s.hours }))
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>mixscope audit: ${html(report.root)}</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
+code{font-size:12px}.error{color:#b00020}.warning{color:#a15c00}.info{color:#245}
+</style></head><body>
+<h1>mixscope audit</h1>
+<ul>${headline(report).map((l) => `<li>${html(l)}</li>`).join('')}</ul>
+<section><h2>Summary</h2>${htmlTable(summaryRows)}</section>
+${sections.join('\n')}
+<h2>Findings</h2>
+${findings.join('\n')}
+</body></html>
+`
+}

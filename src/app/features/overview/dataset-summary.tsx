@@ -15,7 +15,7 @@ export function DatasetSummary({ report }: { report: OpenResult }) {
   const { totals, partitions } = report.stats
   return (
     <section aria-labelledby="summary-heading">
-      <h2 id="summary-heading">Summary</h2>
+      <h3 id="summary-heading">Summary</h3>
       <dl className="summary">
         <Item term="Hours" value={formatHours(totals.hours)} exact={totals.hours} />
         <Item term="Rows" value={formatCount(totals.rows)} exact={totals.rows} />

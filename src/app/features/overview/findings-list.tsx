@@ -21,7 +21,7 @@ export function FindingsList({ findings }: { findings: Finding[] }) {
   const shown = showAll ? findings : findings.slice(0, firstPage)
   return (
     <section aria-labelledby="findings-heading">
-      <h2 id="findings-heading">Problems found</h2>
+      <h3 id="findings-heading">Problems found</h3>
       <p>
         {formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes
       </p>

@@ -17,24 +17,25 @@ export function OverviewView() {
 
   if (!report) return null
   return (
-    <div className="overview" aria-label="Overview">
+    <section className="overview" aria-labelledby="overview-heading">
+      <h2 id="overview-heading">Overview</h2>
       <DatasetSummary report={report} />
       <section aria-labelledby="languages-heading">
-        <h2 id="languages-heading">Hours per language</h2>
+        <h3 id="languages-heading">Hours per language</h3>
         <div className="chart-and-table">
           <LanguageHoursChart languages={languages} />
           <LanguageHoursTable languages={languages} />
         </div>
       </section>
       <section aria-labelledby="splits-heading">
-        <h2 id="splits-heading">Hours per corpus, language and split</h2>
+        <h3 id="splits-heading">Hours per corpus, language and split</h3>
         <SplitHoursTable partitions={report.stats.partitions} />
       </section>
       <section aria-labelledby="partitions-heading">
-        <h2 id="partitions-heading">Partition folders</h2>
+        <h3 id="partitions-heading">Partition folders</h3>
         <PartitionsTable partitions={report.stats.partitions} />
       </section>
       <FindingsList findings={findings} />
-    </div>
+    </section>
   )
 }

@@ -85,12 +85,14 @@ export function createAuditPool(size = availableParallelism()): AuditPool {
     if (closed) return reject(new Error('audit-pool: closed'))
     if (signal?.aborted) return reject(signal.reason ?? new Error('audit: aborted'))
     const id = nextId++
-    pending.set(id, { resolve, reject })
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       const i = queue.findIndex((q) => q.id === id)
       if (i >= 0) queue.splice(i, 1)
-      if (pending.delete(id)) reject(signal.reason ?? new Error('audit: aborted'))
-    }, { once: true })
+      if (pending.delete(id)) reject(signal!.reason ?? new Error('audit: aborted'))
+    }
+    const settle = () => signal?.removeEventListener('abort', onAbort)
+    pending.set(id, { resolve: (m) => { settle(); resolve(m) }, reject: (e) => { settle(); reject(e) } })
+    signal?.addEventListener('abort', onAbort, { once: true })
     queue.push({ id, task })
     pump()
   })

@@ -1,0 +1,130 @@
+/** `mixscope audit <dataset> [--config FILE|--preset NAME] [--deep|--sample F] [--json] [--report FILE] [--flagged FILE]`. */
+import { readFile, writeFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { auditDataset } from '../../engine/audit/audit.ts'
+import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
+import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
+import { createAuditState } from '../../engine/audit/state.ts'
+import type { AuditReport, AuditState } from '../../engine/audit/types.ts'
+import { defaultPipelineConfig } from '../../engine/config/defaults.ts'
+import { getPreset } from '../../engine/config/presets.ts'
+import { loadRecipe } from '../../engine/config/recipe.ts'
+import { applySetArguments } from '../../engine/config/set.ts'
+import type { PipelineConfig } from '../../engine/config/types.ts'
+import { MixscopeError } from '../../engine/findings.ts'
+import { loadSpmTokenizer } from '../../engine/text/spm-tokenizer.ts'
+import { createAuditPool } from '../audit-pool.ts'
+import { openDatasetArg } from '../dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+
+export const auditHelp = `Usage: mixscope audit <folder|url> [options]
+
+Finds what is wrong with a speech dataset before training: splits, mixture vs the stats TSV,
+length cut-offs and buckets, empty/fast/off-script transcripts, train/dev/test leakage, row groups
+per rank; with --deep or --sample also undecodable rows, lengths, rates, silence, clipping,
+loudness, DC offset and duplicate audio.
+
+  --config FILE     recipe YAML/JSON or flat config (reference field names)
+  --preset NAME     a shipped configuration (e.g. ctc-finetune, llm-finetune, asr-task-defaults)
+  --set KEY=VALUE   override one config field (repeatable)
+  --deep            decode every row
+  --sample F        decode a seeded random fraction F (0 < F ≤ 1) of each language's rows
+  --seed N          seed of --sample (default 0)
+  --tokenizer FILE  SentencePiece .model: unknown-token rate per language
+  --summary TSV     use this language_distribution TSV instead of the lookup beside the root
+  --workers N       decoding workers (default: all cores; 0 decodes in this thread)
+  --state FILE      resume the audio pass from FILE and save it there (also on Ctrl-C)
+  --json            print {"schema_version": 1, "root", "summary", "findings", "tables", ...}
+  --report FILE     write a readable report: .html (self-contained) or .md
+  --flagged FILE    write flagged rows as JSONL of example ids
+  -h, --help        show this help
+
+Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error.
+`
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    throw new MixscopeError(`${what}: cannot read ${path} (${(error as Error).message})`, 'not-found', 'io')
+  }
+}
+
+async function configOf(values: { config?: string; preset?: string; set?: string[] }, io: CliIo): Promise<PipelineConfig> {
+  if (values.config && values.preset) throw new UsageError('audit: give --config or --preset, not both')
+  let config = defaultPipelineConfig()
+  if (values.preset) config = getPreset(values.preset).config
+  if (values.config) {
+    const loaded = loadRecipe(await readText(values.config, 'config'), { name: values.config })
+    for (const f of loaded.findings) io.stderr(`${f.severity}: ${f.kind}: ${f.message}\n`)
+    if (loaded.findings.some((f) => f.severity === 'error')) throw new UsageError(`audit: config ${values.config} has errors (above)`)
+    config = loaded.config
+  }
+  return applySetArguments(config, values.set ?? [])
+}
+
+async function stateOf(path: string | undefined): Promise<AuditState | undefined> {
+  if (!path) return undefined
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as AuditState
+  } catch {
+    return createAuditState()
+  }
+}
+
+function summaryText(report: AuditReport): string {
+  const rows = Object.entries(report.summary)
+  const t = report.totals
+  const width = Math.max(4, ...rows.map(([k]) => k.length))
+  return [
+    `${'kind'.padEnd(width)}  severity  ${'count'.padStart(6)}  ${'rows'.padStart(6)}  ${'hours'.padStart(9)}`,
+    ...rows.map(([kind, s]) => `${kind.padEnd(width)}  ${s.severity.padEnd(8)}  ${String(s.count).padStart(6)}  ${String(s.rows).padStart(6)}  ${s.hours.toFixed(4).padStart(9)}`),
+    `${t.files} files, ${t.rows} rows, ${t.hours.toFixed(4)} hours audited; ${t.rows_decoded} rows (${t.hours_decoded.toFixed(4)} hours) decoded`,
+  ].join('\n') + '\n'
+}
+
+export async function runAudit(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    config: { type: 'string' }, preset: { type: 'string' }, set: { type: 'string', multiple: true },
+    deep: { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
+    summary: { type: 'string' }, workers: { type: 'string' }, state: { type: 'string' },
+    json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  } })
+  if (values.help) {
+    io.stdout(auditHelp)
+    return exitCodes.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(`audit: expected one dataset argument, got ${positionals.length}`)
+  const sample = values.sample === undefined ? undefined : Number(values.sample)
+  if (sample !== undefined && !(sample > 0 && sample <= 1)) throw new UsageError(`audit: --sample must be in (0, 1], got ${values.sample}`)
+  const seed = values.seed === undefined ? 0 : Number(values.seed)
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`audit: --seed must be a non-negative integer, got ${values.seed}`)
+  const workers = values.workers === undefined ? undefined : Number(values.workers)
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new UsageError(`audit: --workers must be a non-negative integer, got ${values.workers}`)
+  if (values.report && !/\.(html?|md)$/i.test(values.report)) throw new UsageError(`audit: --report must end in .html or .md, got ${values.report}`)
+  const config = await configOf(values, io)
+  const tokenizer = values.tokenizer
+    ? await loadSpmTokenizer(new Uint8Array(await readFile(values.tokenizer).catch((e: Error) => { throw new MixscopeError(`tokenizer: cannot read ${values.tokenizer} (${e.message})`, 'not-found', 'io') })))
+    : undefined
+  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
+  const state = await stateOf(values.state)
+  const audio = !!values.deep || sample !== undefined
+  const pool = audio && workers !== 0 ? createAuditPool(workers) : null
+  const controller = new AbortController()
+  const onSigint = () => controller.abort(new MixscopeError('audit: interrupted', 'interrupted', 'io'))
+  process.once('SIGINT', onSigint)
+  let report: AuditReport
+  try {
+    report = await auditDataset(dataset, { config, deep: values.deep, sample, seed, tokenizer, state, measure: pool?.measure,
+      concurrency: pool ? pool.size * 2 : 1, signal: controller.signal })
+  } finally {
+    process.off('SIGINT', onSigint)
+    await pool?.close()
+    tokenizer?.dispose()
+    if (values.state && state) await writeFile(values.state, JSON.stringify(state))
+  }
+  if (values.report) await writeFile(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
+  if (values.flagged) await writeFile(values.flagged, flaggedRowsJsonl(report.findings))
+  io.stdout(values.json ? formatJson(report) : summaryText(report))
+  return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}

@@ -139,6 +139,17 @@ describe('planDataset: refusals and bad cells', () => {
     expect((error as PlanRefusedError).exitClass).toBe('data')
   })
 
+  it('plans an eval split with a TSV but no betas: the reference computes weights only for train streaming', async () => {
+    const config = applySetArguments(getPreset('asr-task-defaults').config, ['example_shuffle_window=1'])
+    expect(config.beta_corpus).toBeNull()
+    const demo = await openDemo()
+    const plan = planDataset(demo, config, { split: 'dev' })
+    expect(plan.weights).toBeNull()
+    expect((await collect(plan.batches)).length).toBeGreaterThan(0)
+    // train streaming asserts the betas (bare assert in the reference)
+    expect(() => planDataset(demo, config, { split: 'train' })).toThrow(PlanRefusedError)
+  })
+
   it('names file:row for a null audio_size, and ignores a null text the length filter drops', async () => {
     const root = join(dir, 'nulls')
     const rows = Array.from({ length: 20 }, (_, i) => i)

@@ -37,7 +37,7 @@ export interface DatasetPlan extends Plan {
   /** The config in effect (split, rank, world_size applied). */
   config: PipelineConfig
   selection: Selection
-  /** The reference's weights over the whole TSV, or `null` without a TSV (no mixture). */
+  /** The reference's weights over the whole TSV, or `null` without a TSV or when not train streaming (no mixture). */
   weights: PartitionWeight[] | null
   /** The TSV in use (`dataset.summary.path`), or `null`. */
   summaryPath: string | null
@@ -82,7 +82,8 @@ export function planDataset(dataset: OpenDataset, config: PipelineConfig, option
     notes.push(finding(c.filter_long_text_threshold === null ? 'info' : 'warning', 'tokenizer-filters-skipped', '',
       `no tokenizer given: the all-unknown filter${c.filter_long_text_threshold === null ? '' : ` and the long-text filter (threshold ${c.filter_long_text_threshold})`} are not applied, so batches may hold examples training drops`))
   }
-  const weights = dataset.summary ? partitionWeightsFromBetas(dataset.summary.rows, c.beta_corpus, c.beta_language) : null
+  // the reference computes weights only for train streaming (OA:...storage.py:236-244): eval never asserts the betas
+  const weights = dataset.summary && selection.trainStreaming ? partitionWeightsFromBetas(dataset.summary.rows, c.beta_corpus, c.beta_language) : null
   const plan = planBatches({
     partitions: selection.partitions,
     weights,

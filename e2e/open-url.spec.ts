@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { readExpectedFiles, totalsBy, type ExpectedFile } from './fixtures/expected-stats.ts'
 import { expectLanguageHours, shownPartitions, waitForDataset } from './fixtures/overview-page.ts'
-import { demoRootDir, demoRootUrl } from './fixtures/paths.ts'
+import { demoRootDir, demoRootUrl, repoRoot } from './fixtures/paths.ts'
 
 let demoFiles: ExpectedFile[]
 
@@ -83,5 +83,24 @@ test('Cancel stops a slow open and keeps the previous dataset', async ({ page },
 test('?dataset=<url> in the page URL opens that dataset instead of the demo', async ({ page }) => {
   await page.goto(`/?dataset=${encodeURIComponent('/demo/version=0/')}`)
   await waitForDataset(page, demoRootUrl)
+  await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
+})
+
+test('a server that ignores Range: the user is asked, then whole files are read', async ({ page }) => {
+  // serves public/demo under /norange/ with plain 200 answers whatever the Range header says
+  await page.context().route('**/norange/**', async (route) => {
+    const path = decodeURIComponent(new URL(route.request().url()).pathname.replace('/norange/', ''))
+    await route.fulfill({ status: 200, body: readFileSync(resolve(repoRoot, 'public/demo', path)) })
+  })
+  const root = 'http://127.0.0.1:4173/norange/version=0/'
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  await openUrl(page, root)
+  await waitForDataset(page, root)
+  const notice = page.getByRole('alert').filter({ hasText: 'ignores HTTP Range requests' })
+  await expect(notice).toBeVisible()
+  await expect(notice).toContainText(`downloading all ${demoFiles.length} files whole`)
+  await notice.getByRole('button', { name: 'Read whole files' }).click()
+  await expect(notice).toHaveCount(0)
   await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
 })

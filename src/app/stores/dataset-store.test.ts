@@ -47,7 +47,7 @@ describe('dataset store', () => {
     expect(store.getState().phases).toEqual({ listing: listed, footers: progress })
     client.calls[0].resolve(report(1))
     await opened
-    expect(store.getState()).toMatchObject({ status: 'ready', progress: null, phases: {}, report: report(1), reportLabel: 'Demo dataset' })
+    expect(store.getState()).toMatchObject({ status: 'ready', progress: null, phases: {}, report: report(1), reportLabel: 'Demo dataset', reportRequest: demo })
   })
 
   test('cancel: the open is aborted, status cancelled, the previous dataset stays', async () => {

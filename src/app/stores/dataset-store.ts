@@ -28,6 +28,7 @@ export interface DatasetState {
   /** The dataset on screen and the request that opened it. */
   report: OpenResult | null
   reportLabel: string | null
+  reportRequest: DatasetRequest | null
   /** Why the latest open failed (status `error`). */
   error: { message: string; kind: string } | null
 }
@@ -42,7 +43,7 @@ export interface DatasetActions {
 export type DatasetStore = DatasetState & DatasetActions
 
 export const initialDatasetState: DatasetState = {
-  status: 'idle', request: null, progress: null, phases: {}, report: null, reportLabel: null, error: null,
+  status: 'idle', request: null, progress: null, phases: {}, report: null, reportLabel: null, reportRequest: null, error: null,
 }
 
 /**
@@ -69,7 +70,7 @@ export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'c
         })
         if (running !== controller) return
         const previous = get().report
-        set({ status: 'ready', progress: null, phases: {}, report, reportLabel: request.label })
+        set({ status: 'ready', progress: null, phases: {}, report, reportLabel: request.label, reportRequest: request })
         if (previous) void client.closeDataset(previous.dataset).catch(() => undefined)
       } catch (error) {
         if (running !== controller) return

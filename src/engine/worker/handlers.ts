@@ -23,7 +23,8 @@ export function createRequestHandler(now: () => number = () => performance.now()
   /** Discovery, stats and (shallow) validation: everything the Overview shows. */
   async function open(message: RequestMessage<'open'>, options: RunOptions): Promise<OpenResult> {
     const start = now()
-    const source = sourceFromDescription(message.source)
+    let rangeIgnored: OpenResult['rangeIgnored'] = null
+    const source = sourceFromDescription(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
     const dataset = await openDataset(source, { ...options, summary: message.summary })
     const stats = await computeStats(dataset, options)
     const validation = await validateDataset(dataset, options)
@@ -40,7 +41,9 @@ export function createRequestHandler(now: () => number = () => performance.now()
         readable: dataset.files.filter((f) => f.readable).length,
         ignored: dataset.ignored.length,
         stray: dataset.stray.length,
+        bytes: dataset.files.reduce((sum, f) => sum + f.size, 0),
       },
+      rangeIgnored,
       counters: { ...source.counters },
       elapsedMs: now() - start,
     }

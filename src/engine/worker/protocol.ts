@@ -10,14 +10,17 @@ import type { StatsReport, ValidateReport } from '../stats/types.ts'
 
 /** Where a dataset's bytes live, in a form `postMessage` can clone. */
 export type SourceDescription =
-  /** A root URL ending in `/` (holding `_manifest.json`) or a single `.parquet` URL. */
-  | { type: 'url'; url: string }
+  /**
+   * A root URL ending in `/` (holding `_manifest.json`) or a single `.parquet` URL. `allowWholeFileReads`: the user
+   * agreed to download whole files from a server that ignores `Range` (see `OpenResult.rangeIgnored`).
+   */
+  | { type: 'url'; url: string; allowWholeFileReads?: boolean }
   /** Files from a `<input type=file webkitdirectory>`; `webkitRelativePath` starts with the picked folder's name. */
   | { type: 'files'; files: File[] }
   /** A folder from `showDirectoryPicker()` (or any FileSystemDirectoryHandle, e.g. OPFS). */
   | { type: 'directory'; handle: FileSystemDirectoryHandle }
   /** The bundled demo; `url` is its root (`<base>/demo/version=0/`), resolved by the page, which knows its base. */
-  | { type: 'demo'; url: string }
+  | { type: 'demo'; url: string; allowWholeFileReads?: boolean }
 
 /** A stats TSV the user picked, overriding the lookup beside the root (CONVENTIONS "Stats TSV"). */
 export interface SummaryFile {
@@ -35,8 +38,13 @@ export interface OpenResult {
   root: string
   stats: StatsReport
   validation: ValidateReport
-  /** Discovery counts: files listed by the source, parquet files, readable footers, ignored paths, stray files. */
-  files: { parquet: number; readable: number; ignored: number; stray: number }
+  /** Discovery counts: parquet files, readable footers, ignored paths, stray files; `bytes`: Σ parquet file sizes. */
+  files: { parquet: number; readable: number; ignored: number; stray: number; bytes: number }
+  /**
+   * Set when the HTTP server answered a range read with the whole file (first such answer). Unless the source
+   * allowed whole-file reads, those reads failed (as findings); the UI asks before reopening with them allowed.
+   */
+  rangeIgnored: { url: string; path: string; size: number } | null
   /** Requests and bytes the source cost for the whole open (discovery + stats + validate). */
   counters: IoCounters
   /** Wall-clock milliseconds spent in the worker. */

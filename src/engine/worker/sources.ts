@@ -5,12 +5,21 @@ import { createFileListSource } from '../source/file-list-source.ts'
 import { createDirectoryHandleSource, type DirectoryHandleLike } from '../source/directory-handle-source.ts'
 import type { SourceDescription } from './protocol.ts'
 
+/** Callbacks a source may report through. */
+export interface SourceHooks {
+  /** An HTTP server answered a range read with the whole file. */
+  onRangeIgnored?: (info: { url: string; path: string; size: number }) => void
+}
+
 /** Turns a description into the source the engine reads through (inside the worker, where `fetch` and files live). */
-export function sourceFromDescription(description: SourceDescription): DatasetSource {
+export function sourceFromDescription(description: SourceDescription, hooks: SourceHooks = {}): DatasetSource {
   switch (description.type) {
     case 'url':
     case 'demo':
-      return createHttpSource(description.url)
+      return createHttpSource(description.url, {
+        allowWholeFileReads: description.allowWholeFileReads ?? false,
+        onRangeIgnored: hooks.onRangeIgnored,
+      })
     case 'files':
       return createFileListSource(description.files)
     case 'directory':

@@ -8,10 +8,12 @@ import { FindingsList } from './findings-list.tsx'
 import { LanguageHoursChart } from './language-hours-chart.tsx'
 import { LanguageHoursTable } from './language-hours-table.tsx'
 import { PartitionsTable } from './partitions-table.tsx'
+import { RangeIgnoredNotice } from './range-ignored-notice.tsx'
 import { SplitHoursTable } from './split-hours-table.tsx'
 
 export function OverviewView() {
   const report = useDatasetStore((s) => s.report)
+  const reportRequest = useDatasetStore((s) => s.reportRequest)
   const languages = useMemo(() => (report ? hoursByLanguage(report.stats.partitions) : []), [report])
   const findings = useMemo(() => (report ? mergeFindings(report.stats.findings, report.validation.findings) : []), [report])
 
@@ -19,6 +21,7 @@ export function OverviewView() {
   return (
     <section className="overview" aria-labelledby="overview-heading">
       <h2 id="overview-heading">Overview</h2>
+      <RangeIgnoredNotice report={report} request={reportRequest} />
       <DatasetSummary report={report} />
       <section aria-labelledby="languages-heading">
         <h3 id="languages-heading">Hours per language</h3>

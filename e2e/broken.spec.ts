@@ -42,3 +42,22 @@ test('a broken folder shows its problems without losing the good partitions', as
   await page.getByRole('heading', { name: 'Problems found' }).scrollIntoViewIfNeeded()
   await page.screenshot({ path: testInfo.outputPath('overview-broken.png'), fullPage: true })
 })
+
+test('a picked stats TSV is compared with the open folder', async ({ page }) => {
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  await page.getByLabel('Dataset folder (file dialog)').setInputFiles(resolve(brokenRootDir, 'version=0'))
+  await waitForDataset(page, 'version=0')
+  await expect(page.getByText('no stats TSV found')).toBeVisible()
+  // the TSV sits beside version=0, so the file input could not see it: pick it
+  await page.getByLabel('Stats TSV').setInputFiles(resolve(brokenRootDir, 'language_distribution_0.tsv'))
+  await expect(page.getByRole('region', { name: 'Summary' }).getByText(/stats TSV language_distribution_0\.tsv/)).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Loading' })).toHaveCount(0)
+  const findings = await shownFindings(page)
+  // every language the fixture's expectations name in TSV problems shows up in a finding about the TSV or its partitions
+  const named = new Set(problems.filter((p) => p.path.startsWith('../')).flatMap((p) => p.problem.match(/[a-z]+_Latn/g) ?? []))
+  expect(named.size).toBeGreaterThan(0)
+  for (const language of named) {
+    expect.soft(findings.some((f) => f.message.includes(language) || f.where.includes(`language=${language}/`)), language).toBe(true)
+  }
+})

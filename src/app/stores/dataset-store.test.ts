@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import type { Progress } from '../../engine/dataset.ts'
 import type { RequestOptions } from '../../engine/worker/client.ts'
-import type { OpenResult, SourceDescription } from '../../engine/worker/protocol.ts'
+import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol.ts'
 import { createDatasetStore } from './dataset-store.ts'
 
 interface Call {
   description: SourceDescription
-  options: RequestOptions
+  options: RequestOptions & { summary?: SummaryFile }
   resolve: (result: OpenResult) => void
   reject: (error: unknown) => void
 }
@@ -18,7 +18,7 @@ function fakeClient() {
   return {
     calls,
     closed,
-    openDataset(description: SourceDescription, options: RequestOptions = {}) {
+    openDataset(description: SourceDescription, options: RequestOptions & { summary?: SummaryFile } = {}) {
       return new Promise<OpenResult>((resolve, reject) => {
         calls.push({ description, options, resolve, reject })
         options.signal?.addEventListener('abort', () => reject(new DOMException('open aborted', 'AbortError')))
@@ -91,5 +91,16 @@ describe('dataset store', () => {
     await third
     expect(client.closed).toEqual([1])
     expect(store.getState().error).toBeNull()
+  })
+
+  test('a picked stats TSV is passed to the engine with the request', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const summary = { path: 'language_distribution_0.tsv', bytes: new TextEncoder().encode('corpus\tlanguage\thours\n') }
+    const opened = store.getState().open({ ...other, summary })
+    expect(client.calls[0].options.summary).toBe(summary)
+    client.calls[0].resolve(report(1))
+    await opened
+    expect(store.getState().reportRequest?.summary).toBe(summary)
   })
 })

@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../engine/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
-import type { OpenResult, SourceDescription } from '../../engine/worker/protocol.ts'
+import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol.ts'
 
 export type DatasetStatus = 'idle' | 'loading' | 'ready' | 'error' | 'cancelled'
 
@@ -15,6 +15,8 @@ export interface DatasetRequest {
   description: SourceDescription
   /** e.g. `Demo dataset`, a folder name, a URL. */
   label: string
+  /** A stats TSV the user picked: wins over the one found beside the root (CONVENTIONS "Stats TSV"). */
+  summary?: SummaryFile
 }
 
 export interface DatasetState {
@@ -63,6 +65,7 @@ export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'c
       set({ status: 'loading', request, progress: null, phases: {}, error: null })
       try {
         const report = await client.openDataset(request.description, {
+          ...(request.summary ? { summary: request.summary } : {}),
           signal: controller.signal,
           onProgress: (progress) => {
             if (running === controller) set((s) => ({ progress, phases: { ...s.phases, [progress.phase]: progress } }))

@@ -4,6 +4,7 @@ import { datasetStore } from '../../stores/use-dataset-store.ts'
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
 import { OpenFolder } from './open-folder.tsx'
 import { OpenUrlForm } from './open-url-form.tsx'
+import { PickSummary } from './pick-summary.tsx'
 
 function open(request: DatasetRequest): void {
   void datasetStore.getState().open(request)
@@ -15,6 +16,7 @@ export function OpenPanel() {
       <button type="button" onClick={() => open(demoRequest())}>Open demo dataset</button>
       <OpenFolder onOpen={open} />
       <OpenUrlForm onOpen={open} />
+      <PickSummary />
     </section>
   )
 }

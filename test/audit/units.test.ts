@@ -1,0 +1,131 @@
+/** Pieces of the audit: script matching, robust z, hashing, signal measures, tokens, flagged export, reports. */
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { checkTokens } from '../../src/engine/audit/checks/tokens.ts'
+import { foreignCharacters, scriptMatcher } from '../../src/engine/audit/checks/script.ts'
+import { medianMad, robustZ } from '../../src/engine/audit/checks/text.ts'
+import { normalizeTranscript } from '../../src/engine/audit/checks/leakage.ts'
+import { flaggedRows, flaggedRowsJsonl } from '../../src/engine/audit/flagged.ts'
+import { contentHash, pcmHash } from '../../src/engine/audit/hash.ts'
+import { measureSignal } from '../../src/engine/audit/measure.ts'
+import { auditReportHtml, auditReportMarkdown } from '../../src/engine/audit/report.ts'
+import { auditDataset } from '../../src/engine/audit/audit.ts'
+import type { AuditRow } from '../../src/engine/audit/types.ts'
+import { loadSpmTokenizer } from '../../src/engine/text/spm-tokenizer.ts'
+import { auditFixture, openFixture } from './helpers.ts'
+
+const foreign = (language: string, text: string) => foreignCharacters(text, scriptMatcher(language)!.test)
+
+describe('script matching', () => {
+  it('accepts each language in its own script, with Common/Inherited characters', () => {
+    expect(foreign('hin_Deva', 'मेरा नाम 123 है। ठीक?').count).toBe(0)
+    expect(foreign('rus_Cyrl', 'Привет, мир! 2024 — «ёлка»').count).toBe(0)
+    expect(foreign('cmn_Hans', '你好，世界。').count).toBe(0)
+    expect(foreign('jpn_Jpan', 'ひらがなとカタカナと漢字').count).toBe(0)
+    expect(foreign('kor_Kore', '안녕하세요 世界').count).toBe(0)
+    expect(foreign('arb_Arab', 'مرحبا بالعالم').count).toBe(0)
+    expect(foreign('fra_Latn', 'déjà vu, ça va — naïve').count).toBe(0)
+  })
+
+  it('names foreign scripts and spots homoglyphs inside words', () => {
+    const hin = foreign('hin_Deva', 'namaste दुनिया')
+    expect([...hin.scripts]).toEqual([['Latin', 7]])
+    expect(hin.inWord).toBe(false)
+    const rus = foreign('rus_Cyrl', 'мoлoкo') // Latin o (U+006F) three times
+    expect(rus).toMatchObject({ count: 3, chars: ['o'], inWord: true })
+    expect([...foreign('eng_Latn', 'hello мир').scripts]).toEqual([['Cyrillic', 3]])
+    expect([...foreign('ell_Grek', 'γειά hello').scripts]).toEqual([['Latin', 5]])
+  })
+
+  it('has no matcher for codes without a known script suffix', () => {
+    expect(scriptMatcher('en')).toBeNull()
+    expect(scriptMatcher('xyz_Zzzq')).toBeNull()
+  })
+})
+
+describe('numeric helpers', () => {
+  it('median, MAD and robust z', () => {
+    expect(medianMad([1, 2, 3, 4, 100])).toEqual({ median: 3, mad: 1 })
+    expect(robustZ(100, 3, 1)).toBeCloseTo(0.6745 * 97, 10)
+    expect(robustZ(3, 3, 0)).toBe(0)
+  })
+
+  it('normalizes transcripts by case and whitespace only', () => {
+    expect(normalizeTranscript('  Hello\tWORLD \n')).toBe('hello world')
+    expect(normalizeTranscript('hello, world')).not.toBe(normalizeTranscript('hello world'))
+  })
+
+  it('content hashes differ on one byte and agree on equal content at any offset', () => {
+    const a = new Uint8Array([1, 2, 3, 4, 5, 6, 7])
+    const b = a.slice()
+    b[6] = 8
+    expect(contentHash(a)).not.toBe(contentHash(b))
+    const shifted = new Uint8Array(9)
+    shifted.set(a, 1)
+    expect(contentHash(shifted.subarray(1, 8))).toBe(contentHash(a))
+    expect(pcmHash([new Float32Array([0.5, -0.5])])).not.toBe(pcmHash([new Float32Array([0.5, -0.25])]))
+  })
+
+  it('measures loudness, silence, clipping and DC offset', () => {
+    const rate = 16000
+    const sine = Float32Array.from({ length: rate }, (_, i) => 0.5 * Math.sin(2 * Math.PI * 440 * i / rate))
+    const m = measureSignal([sine], rate)
+    expect(m.rmsDb!).toBeCloseTo(20 * Math.log10(0.5 / Math.SQRT2), 2)
+    expect(m).toMatchObject({ silentShare: 0, clippedShare: 0 })
+    expect(Math.abs(m.dcOffset)).toBeLessThan(1e-6)
+    expect(measureSignal([new Float32Array(rate)], rate)).toMatchObject({ rmsDb: null, silentShare: 1 })
+    // stereo: the mono mix of opposite channels is silent; clipping counts every channel's samples
+    expect(measureSignal([new Float32Array(400).fill(1), new Float32Array(400).fill(-1)], rate)).toMatchObject({ rmsDb: null, clippedShare: 1 })
+  })
+})
+
+describe('unknown tokens', () => {
+  it('counts unknown tokens per language and flags all-unknown rows', async () => {
+    const model = new Uint8Array(await readFile(fileURLToPath(new URL('../fixtures/spm/tiny.model', import.meta.url))))
+    const tokenizer = await loadSpmTokenizer(model)
+    try {
+      const row = (row: number, language: string, text: string): AuditRow => ({ file: 0, path: 'f.parquet', row, rowGroup: 0, corpus: 'c', language, split: 'train', audioSize: 16000, text })
+      const result = checkTokens([row(0, 'eng_Latn', 'the lazy dog'), row(1, 'cmn_Hans', '你好世界'), row(2, 'eng_Latn', 'a stitch in time')], tokenizer)
+      const table = new Map(result.tables.unknown_tokens.map((r) => [r.language, r]))
+      expect(table.get('eng_Latn')).toMatchObject({ unknown_tokens: 0, tokens: 30, rows: 2 })
+      expect(table.get('cmn_Hans')).toMatchObject({ tokens: 2, unknown_tokens: 1, unknown_rate: 0.5 }) // '▁' then one unk piece
+      expect(result.items.map((i) => [i.finding.kind, i.language, i.finding.severity])).toEqual([['unknown-tokens', 'cmn_Hans', 'warning']])
+    } finally {
+      tokenizer.dispose()
+    }
+  })
+
+  it('flags rows whose tokens are all unknown (the all-unknown filter drops them)', () => {
+    const known = 'abcdefghijklmnopqrstuvwxyz '
+    const charTokenizer = { unkId: 0, encode: (text: string) => Array.from(text, (c) => known.indexOf(c) + 1) }
+    const row = (r: number, text: string): AuditRow => ({ file: 0, path: 'f.parquet', row: r, rowGroup: 0, corpus: 'c', language: 'eng_Latn', split: 'train', audioSize: 16000, text })
+    const result = checkTokens([row(0, 'abc'), row(1, 'ÄÖÜ'), row(2, 'aÖ')], charTokenizer)
+    expect(result.items.filter((i) => i.finding.kind === 'all-unknown-tokens').map((i) => i.finding.row)).toEqual([1])
+    expect(result.tables.unknown_tokens[0]).toMatchObject({ tokens: 8, unknown_tokens: 4, rows_with_unknown: 2 })
+  })
+})
+
+describe('flagged rows and reports', () => {
+  it('exports one JSONL line per flagged row, in dataset order', async () => {
+    const report = await auditDataset(await openFixture(auditFixture('meta')))
+    const rows = flaggedRows(report.findings)
+    const rus = rows.find((r) => r.id === 'corpus=a/split=train/language=rus_Cyrl/part-0.parquet:6')!
+    expect(rus.kinds).toEqual(['fast-speech', 'speaking-rate-outlier'])
+    const lines = flaggedRowsJsonl(report.findings).trim().split('\n').map((l) => JSON.parse(l) as { id: string })
+    expect(lines.map((l) => l.id)).toEqual(rows.map((r) => r.id))
+    expect(flaggedRows(report.findings, { kinds: ['empty-text'] }).map((r) => r.id)).toEqual(['corpus=a/split=train/language=rus_Cyrl/part-0.parquet:2'])
+  })
+
+  it('renders Markdown and self-contained HTML with every table and the example ids', async () => {
+    const report = await auditDataset(await openFixture(auditFixture('meta')))
+    const md = auditReportMarkdown(report)
+    const html = auditReportHtml(report)
+    for (const id of ['corpus=a/split=train/language=rus_Cyrl/part-0.parquet:2', 'Duration histogram per language', 'LENGTH bucket occupancy']) {
+      expect(md).toContain(id)
+      expect(html).toContain(id)
+    }
+    expect(html).not.toMatch(/(src|href)=["']https?:/)
+    expect(html).not.toContain('<script')
+  })
+})

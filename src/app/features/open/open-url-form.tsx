@@ -34,7 +34,7 @@ export function OpenUrlForm({ onOpen }: { onOpen: (request: DatasetRequest) => v
         inputMode="url"
         spellCheck={false}
         required
-        placeholder="https://host/data/version=0/ or …/part-0.parquet"
+        placeholder="https://host/data/version=0/"
         value={value}
         onChange={(e) => setValue(e.target.value)}
         aria-invalid={problem !== null}

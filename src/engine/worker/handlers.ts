@@ -12,11 +12,16 @@ import { sourceFromDescription } from './sources.ts'
 /** Runs one request and resolves with its result; rejects with the engine's error (aborts included). */
 export type RequestHandler = <K extends RequestKind>(message: RequestMessage<K>, options: RunOptions) => Promise<Requests[K]['result']>
 
-/**
- * Creates the handler with its own table of open datasets (handle → OpenDataset).
- * @param now clock in milliseconds, for `elapsedMs`
- */
-export function createRequestHandler(now: () => number = () => performance.now()): RequestHandler {
+/** What the handler is built from (tests pass a memory-source factory and a fixed clock). */
+export interface HandlerOptions {
+  /** Builds the source for an `open` request; default `sourceFromDescription`. */
+  makeSource?: typeof sourceFromDescription
+  /** Clock in milliseconds, for `elapsedMs`. */
+  now?: () => number
+}
+
+/** Creates the handler with its own table of open datasets (handle → OpenDataset). */
+export function createRequestHandler({ makeSource = sourceFromDescription, now = () => performance.now() }: HandlerOptions = {}): RequestHandler {
   const datasets = new Map<number, OpenDataset>()
   let nextHandle = 1
 
@@ -24,7 +29,7 @@ export function createRequestHandler(now: () => number = () => performance.now()
   async function open(message: RequestMessage<'open'>, options: RunOptions): Promise<OpenResult> {
     const start = now()
     let rangeIgnored: OpenResult['rangeIgnored'] = null
-    const source = sourceFromDescription(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
+    const source = makeSource(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
     const dataset = await openDataset(source, { ...options, summary: message.summary })
     const stats = await computeStats(dataset, options)
     const validation = await validateDataset(dataset, options)

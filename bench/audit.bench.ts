@@ -1,0 +1,65 @@
+/**
+ * Audit benchmark (issue 7): metadata audit of the 2,000-file synthetic dataset (open + audit, local files), and
+ * deep-audit throughput in hours of audio per minute on FLAC: the demo's FLAC partitions (mls, fleurs) copied 10×
+ * under `bench/.cache/audit-flac/version=0`, decoded by the Node worker pool (all cores) and in one thread.
+ * Targets: metadata < 2 s; deep ≥ 10 h of audio per minute with both cores.
+ */
+import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import { auditDataset } from '../src/engine/audit/audit.ts'
+import { openDataset } from '../src/engine/discovery/open.ts'
+import { createFsSource } from '../src/engine/node/fs-source.ts'
+import { createAuditPool } from '../src/cli/audit-pool.ts'
+import { ensureSyntheticDataset } from './make-synthetic.ts'
+import type { BenchRow } from './table.ts'
+
+const copies = 10
+const flacRoot = join(import.meta.dirname, '.cache', 'audit-flac', 'version=0')
+const demoRoot = join(import.meta.dirname, '..', 'public', 'demo', 'version=0')
+
+/** The FLAC dataset: demo corpora mls and fleurs (all FLAC) as corpus=<name>-<copy>. */
+async function ensureFlacDataset(): Promise<string> {
+  const marker = join(flacRoot, '..', '.complete')
+  if (await stat(marker).then(() => true, () => false)) return flacRoot
+  await rm(join(flacRoot, '..'), { recursive: true, force: true })
+  for (const corpus of ['mls', 'fleurs']) {
+    for (let i = 0; i < copies; i++) await cp(join(demoRoot, `corpus=${corpus}`), join(flacRoot, `corpus=${corpus}-${i}`), { recursive: true })
+  }
+  await mkdir(flacRoot, { recursive: true })
+  await cp(join(demoRoot, '..', 'README.md'), marker)
+  return flacRoot
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now()
+  const value = await fn()
+  return { ms: performance.now() - t0, value }
+}
+
+export async function runAuditBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = []
+  const synthetic = await ensureSyntheticDataset()
+  await auditDataset(await openDataset(await createFsSource(synthetic.root))) // warm the OS cache
+  const meta = await timed(async () => auditDataset(await openDataset(await createFsSource(synthetic.root))))
+  rows.push({ benchmark: 'audit: metadata, 2,000-file synthetic (open + audit)', files: meta.value.totals.files, rows: meta.value.totals.rows,
+    ms: meta.ms, target: '< 2000 ms', ok: meta.ms < 2000 ? 'yes' : 'NO' })
+
+  const root = await ensureFlacDataset()
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.parquet')).length
+  const workers = availableParallelism()
+  const pool = createAuditPool(workers)
+  try {
+    await pool.measure({ path: 'warm-up', rowGroup: 0, rows: [] }) // workers load the engine before timing
+    const deep = await timed(async () => auditDataset(await openDataset(await createFsSource(root)), { deep: true, measure: pool.measure, concurrency: workers * 2 }))
+    const perMinute = deep.value.totals.hours_decoded / (deep.ms / 60_000)
+    rows.push({ benchmark: `audit: deep, FLAC, ${workers} workers`, files, rows: deep.value.totals.rows_decoded,
+      ms: deep.ms, 'hours decoded': deep.value.totals.hours_decoded, 'h/min': perMinute, target: '≥ 10 h/min', ok: perMinute >= 10 ? 'yes' : 'NO' })
+  } finally {
+    await pool.close()
+  }
+  const single = await timed(async () => auditDataset(await openDataset(await createFsSource(root)), { deep: true, concurrency: 1 }))
+  rows.push({ benchmark: 'audit: deep, FLAC, this thread', files, rows: single.value.totals.rows_decoded, ms: single.ms,
+    'hours decoded': single.value.totals.hours_decoded, 'h/min': single.value.totals.hours_decoded / (single.ms / 60_000) })
+  return rows
+}

@@ -89,3 +89,24 @@ describe('fs source', () => {
     await expect(source.read('_manifest.json', 0, 1, { signal })).rejects.toThrow(/abort/i)
   })
 })
+
+describe('fs source descriptor cache', () => {
+  test('reads many files concurrently and repeatedly past the open-file limit, bytes intact', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mixscope-fds-'))
+    try {
+      const n = 150
+      await Promise.all(Array.from({ length: n }, (_, i) => writeFile(join(dir, `f${i}.bin`), Uint8Array.from({ length: 64 }, (_, j) => (i + j) & 0xff))))
+      const source = await createFsSource(dir)
+      for (let round = 0; round < 3; round++) {
+        const reads = await Promise.all(Array.from({ length: n }, (_, i) => source.read(`f${(i * 7 + round) % n}.bin`, 3, 9)))
+        reads.forEach((bytes, i) => {
+          const file = (i * 7 + round) % n
+          expect(Array.from(bytes)).toEqual([3, 4, 5, 6, 7, 8].map((j) => (file + j) & 0xff))
+        })
+      }
+      expect(source.counters.requests).toBe(3 * n)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,7 +1,8 @@
 /**
  * Node file-system source: a dataset folder (or one `.parquet` file) on local disk.
  */
-import { open, readdir, readFile, stat } from 'node:fs/promises'
+import { close, fstat, open as openFd, read as readFd } from 'node:fs'
+import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MixscopeError } from '../findings.ts'
 import { checkReadRange } from '../source/memory-source.ts'
@@ -28,6 +29,7 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
   }
   const parent = dirname(absolute)
   const counters = newCounters()
+  const files = new FileCache()
   const fullPath = (path: string): string => {
     if (singleFile) {
       if (path !== singleFile) throw new MixscopeError(`fs: no file "${path}" in one-file dataset "${rootPath}"`, 'file-not-found', 'io')
@@ -53,7 +55,7 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
     async read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array> {
       throwIfAborted(options?.signal)
       checkReadRange(path, start, end)
-      const bytes = await readRange(fullPath(path), path, start, end)
+      const bytes = await files.readRange(fullPath(path), path, start, end)
       throwIfAborted(options?.signal)
       counters.requests++
       counters.bytes += bytes.length
@@ -81,24 +83,75 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
   }
 }
 
-/** Reads `[start, min(end, size))` of one file through a FileHandle, looping over short reads. */
-async function readRange(file: string, path: string, start: number, end: number): Promise<Uint8Array> {
-  const handle = await open(file, 'r').catch((error: NodeJS.ErrnoException) => {
-    throw new MixscopeError(`fs: cannot open "${path}" (${error.code ?? error.message})`, 'file-not-found', 'io')
-  })
-  try {
-    const size = (await handle.stat()).size
-    const length = Math.max(0, Math.min(end, size) - start)
-    const out = new Uint8Array(length)
-    let done = 0
-    while (done < length) {
-      const { bytesRead } = await handle.read(out, done, length - done, start + done)
-      if (bytesRead === 0) break
-      done += bytesRead
+/** An open file: its descriptor and size (read once). */
+interface OpenFile {
+  fd: number
+  size: number
+  /** reads in flight */
+  users: number
+  /** evicted from the cache: close when the last read ends */
+  evicted: boolean
+  closed: boolean
+}
+
+function closeOnce(f: OpenFile): void {
+  if (f.closed || f.users > 0) return
+  f.closed = true
+  close(f.fd, () => {})
+}
+
+/**
+ * Keeps recently read files open (LRU, at most `limit` descriptors), so a dataset read row group by row group
+ * costs one open and one fstat per file rather than per read (stats on 2,000 files make ~10,000 reads).
+ */
+class FileCache {
+  private readonly open = new Map<string, Promise<OpenFile>>()
+
+  constructor(private readonly limit = 64) {}
+
+  /** Reads `[start, min(end, size))` of `file`, looping over short reads. */
+  async readRange(file: string, path: string, start: number, end: number): Promise<Uint8Array> {
+    const entry = await this.get(file, path)
+    entry.users++
+    try {
+      const length = Math.max(0, Math.min(end, entry.size) - start)
+      const out = new Uint8Array(length)
+      let done = 0
+      while (done < length) {
+        const bytesRead = await new Promise<number>((ok, fail) => readFd(entry.fd, out, done, length - done, start + done, (error, n) => (error ? fail(error) : ok(n))))
+        if (bytesRead === 0) break
+        done += bytesRead
+      }
+      return done === length ? out : out.subarray(0, done)
+    } finally {
+      entry.users--
+      if (entry.evicted) closeOnce(entry)
     }
-    return done === length ? out : out.subarray(0, done)
-  } finally {
-    await handle.close()
+  }
+
+  private get(file: string, path: string): Promise<OpenFile> {
+    const hit = this.open.get(file)
+    if (hit) {
+      this.open.delete(file)
+      this.open.set(file, hit)
+      return hit
+    }
+    const opened = new Promise<OpenFile>((ok, fail) => openFd(file, 'r', (error, fd) => {
+      if (error) return fail(new MixscopeError(`fs: cannot open "${path}" (${error.code ?? error.message})`, 'file-not-found', 'io'))
+      fstat(fd, (statError, info) => (statError ? (close(fd, () => {}), fail(statError)) : ok({ fd, size: info.size, users: 0, evicted: false, closed: false })))
+    }))
+    opened.catch(() => this.open.delete(file))
+    this.open.set(file, opened)
+    while (this.open.size > this.limit) {
+      const [oldest, entry] = this.open.entries().next().value as [string, Promise<OpenFile>]
+      this.open.delete(oldest)
+      // readers that already hold the entry resume (microtasks) before setImmediate, so they keep it open
+      entry.then((f) => {
+        f.evicted = true
+        setImmediate(() => closeOnce(f))
+      }, () => {})
+    }
+    return opened
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Node file-system source: a dataset folder (or one `.parquet` file) on local disk.
  */
-import { close, fstat, open as openFd, read as readFd } from 'node:fs'
+import { close, fstat, open as openFd, read as readFd, readSync } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MixscopeError } from '../findings.ts'
@@ -83,6 +83,9 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
   }
 }
 
+/** Reads up to this many bytes are done with `readSync` (a page-cache read takes microseconds). */
+const syncReadLimit = 64 * 1024
+
 /** An open file: its descriptor and size (read once). */
 interface OpenFile {
   fd: number
@@ -118,7 +121,10 @@ class FileCache {
       const out = new Uint8Array(length)
       let done = 0
       while (done < length) {
-        const bytesRead = await new Promise<number>((ok, fail) => readFd(entry.fd, out, done, length - done, start + done, (error, n) => (error ? fail(error) : ok(n))))
+        // small reads (footers, audio_size chunks) are faster synchronously than through the thread pool
+        const bytesRead = length - done <= syncReadLimit
+          ? readSync(entry.fd, out, done, length - done, start + done)
+          : await new Promise<number>((ok, fail) => readFd(entry.fd, out, done, length - done, start + done, (error, n) => (error ? fail(error) : ok(n))))
         if (bytesRead === 0) break
         done += bytesRead
       }

@@ -1,0 +1,90 @@
+/**
+ * Benchmark Worker (module worker started by e2e/harness/bench.harness.ts in Chromium): times `decodeAudio`
+ * (WebCodecs or WASM) and the fbank paths (CPU reference, WebGPU `FeaturePipeline`) where training would run them,
+ * in a Worker. One request at a time; replies per bench/browser/protocol.ts.
+ */
+import { decodeAudio } from '../../src/engine/audio/decode.ts'
+import { FbankComputer, type Features } from '../../src/engine/dsp/fbank.ts'
+import { getGpu } from '../../src/engine/gpu/device.ts'
+import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
+import { featureChecksum, featurizeBatchCpu, maxAbsDiff, splitUtterances } from './featurize.ts'
+import type { BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest } from './protocol.ts'
+
+async function fetchBytes(url: string): Promise<Uint8Array> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`bench worker: GET ${url} answered ${response.status}`)
+  return new Uint8Array(await response.arrayBuffer())
+}
+
+async function decode(request: DecodeRequest): Promise<DecodeReply> {
+  const files: DecodeReply['files'] = []
+  for (const url of request.urls) {
+    const bytes = await fetchBytes(url)
+    let best = Infinity
+    let last = null
+    for (let r = 0; r < request.repeats; r++) {
+      const t0 = performance.now()
+      last = await decodeAudio(bytes, { id: url, prefer: request.prefer, timeoutMs: 300_000 })
+      best = Math.min(best, performance.now() - t0)
+    }
+    if (!last) throw new Error('bench worker: repeats must be ≥ 1')
+    files.push({ url, bestMs: best, frames: last.frames, sampleRate: last.sampleRate, decoder: last.decoder, warnings: last.warnings })
+  }
+  return { kind: 'decode', files }
+}
+
+async function fbank(request: FbankRequest): Promise<FbankReply> {
+  const all = new Float32Array((await fetchBytes(request.pcmUrl)).buffer)
+  const utterances = splitUtterances(all, request.lengths)
+  const batches = request.batches.map((b) => b.map((i) => utterances[i]))
+  const computer = new FbankComputer(request.sampleRate)
+  const base = { kind: 'fbank' as const, device: request.device, maxAbsDiffVsCpu: null, submissionsPerBatch: null, gpuErrors: [] }
+  let pipeline: FeaturePipeline | null = null
+  let run: (waves: Float32Array[]) => Promise<Features[]> = async (waves) => featurizeBatchCpu(computer, waves)
+  let adapter = null
+  if (request.device === 'gpu') {
+    const gpu = await getGpu(navigator.gpu)
+    if (typeof gpu === 'string') return { ...base, adapter: null, unavailable: gpu, bestMs: NaN, batchMs: [], frames: 0, checksum: NaN }
+    adapter = gpu.adapterInfo
+    const p = new FeaturePipeline(gpu)
+    pipeline = p
+    run = (waves) => p.fbank(waves, request.sampleRate, { standardize: true })
+    await run(batches[0]) // compiles the pipelines: not part of the timed passes
+  }
+  let bestMs = Infinity, batchMs: number[] = [], output: Features[][] = []
+  const submissionsBefore = pipeline?.submissions ?? 0
+  for (let r = 0; r < request.repeats; r++) {
+    const times: number[] = [], out: Features[][] = []
+    const t0 = performance.now()
+    for (const waves of batches) {
+      const b0 = performance.now()
+      out.push(await run(waves))
+      times.push(performance.now() - b0)
+    }
+    const ms = performance.now() - t0
+    if (ms < bestMs) { bestMs = ms; batchMs = times; output = out }
+  }
+  const flat = output.flat()
+  const reply: FbankReply = {
+    ...base, adapter, unavailable: null, bestMs, batchMs, frames: flat.reduce((s, f) => s + f.frames, 0), checksum: featureChecksum(flat),
+  }
+  if (pipeline) {
+    reply.submissionsPerBatch = (pipeline.submissions - submissionsBefore) / (request.repeats * batches.length)
+    reply.maxAbsDiffVsCpu = maxAbsDiff(flat, batches.flatMap((waves) => featurizeBatchCpu(computer, waves)))
+    reply.gpuErrors = [...pipeline.gpu.errors]
+    pipeline.destroy()
+  }
+  return reply
+}
+
+async function handle(request: BenchRequest): Promise<BenchReply> {
+  try {
+    return request.kind === 'decode' ? await decode(request) : await fbank(request)
+  } catch (e) {
+    return { kind: 'error', message: (e as Error).message }
+  }
+}
+
+self.onmessage = (event: MessageEvent<{ id: number; request: BenchRequest }>) => {
+  void handle(event.data.request).then((reply) => self.postMessage({ id: event.data.id, reply }))
+}

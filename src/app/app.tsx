@@ -2,7 +2,9 @@
 import { useEffect } from 'react'
 import { OpenPanel } from './features/open/open-panel.tsx'
 import { LoadStatus } from './features/overview/load-status.tsx'
-import { OverviewView } from './features/overview/overview-view.tsx'
+import { CurrentView } from './shell/current-view.tsx'
+import { ViewTabs } from './shell/view-tabs.tsx'
+import { syncViewToPageUrl } from './shell/view-store-instance.ts'
 import { initialRequest } from './lib/demo.ts'
 import { syncDatasetToPageUrl } from './lib/url-state.ts'
 import { datasetStore, useDatasetStore } from './stores/use-dataset-store.ts'
@@ -13,7 +15,12 @@ export function App() {
   useEffect(() => {
     // the demo (or ?dataset=) opens by default; a second StrictMode run supersedes the first
     void datasetStore.getState().open(initialRequest())
-    return syncDatasetToPageUrl(datasetStore)
+    const stopDataset = syncDatasetToPageUrl(datasetStore)
+    const stopView = syncViewToPageUrl()
+    return () => {
+      stopDataset()
+      stopView()
+    }
   }, [])
 
   return (
@@ -25,7 +32,8 @@ export function App() {
       <main>
         <OpenPanel />
         <LoadStatus />
-        <OverviewView />
+        <ViewTabs />
+        <CurrentView />
       </main>
     </div>
   )

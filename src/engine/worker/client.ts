@@ -37,6 +37,8 @@ export interface EngineClient {
   openDataset(source: SourceDescription, options?: RequestOptions & { summary?: SummaryFile }): Promise<OpenResult>
   /** Releases a dataset the worker holds. */
   closeDataset(dataset: number): Promise<null>
+  /** Any request kind of `Requests` (protocol.ts), typed by its kind: the way later views call the engine. */
+  request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options?: RequestOptions): Promise<Requests[K]['result']>
   /** Stops the worker; pending requests reject. */
   terminate(): void
 }
@@ -110,6 +112,7 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
   return {
     openDataset: (source, { summary, ...options } = {}) => request('open', summary ? { source, summary } : { source }, options),
     closeDataset: (dataset) => request('close', { dataset }),
+    request,
     terminate() {
       worker?.terminate()
       worker = null

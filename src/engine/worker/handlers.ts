@@ -3,10 +3,13 @@
  * so the dispatch reads as "one small function per kind" and can run in Node tests.
  */
 import type { RunOptions } from '../dataset.ts'
-import { openDataset, type OpenDataset } from '../discovery/open.ts'
-import { computeStats } from '../stats/stats.ts'
-import { validateDataset } from '../validate/validate.ts'
-import type { OpenResult, RequestKind, RequestMessage, Requests } from './protocol.ts'
+import type { OpenDataset } from '../discovery/open.ts'
+import type { RequestKind, RequestMessage, Requests } from './protocol.ts'
+import { MixscopeError } from '../findings.ts'
+import { allHandlers } from './handler-table.ts'
+import type { HandlerContext } from './handler-types.ts'
+
+export type { HandlerContext, HandlerTable } from './handler-types.ts'
 import { sourceFromDescription } from './sources.ts'
 
 /** Runs one request and resolves with its result; rejects with the engine's error (aborts included). */
@@ -23,46 +26,20 @@ export interface HandlerOptions {
 /** Creates the handler with its own table of open datasets (handle → OpenDataset). */
 export function createRequestHandler({ makeSource = sourceFromDescription, now = () => performance.now() }: HandlerOptions = {}): RequestHandler {
   const datasets = new Map<number, OpenDataset>()
-  let nextHandle = 1
-
-  /** Discovery, stats and (shallow) validation: everything the Overview shows. */
-  async function open(message: RequestMessage<'open'>, options: RunOptions): Promise<OpenResult> {
-    const start = now()
-    let rangeIgnored: OpenResult['rangeIgnored'] = null
-    const source = makeSource(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
-    const dataset = await openDataset(source, { ...options, summary: message.summary })
-    const stats = await computeStats(dataset, options)
-    const validation = await validateDataset(dataset, options)
-    const handle = nextHandle++
-    datasets.set(handle, dataset)
-    return {
-      dataset: handle,
-      sourceKind: source.kind,
-      root: source.root,
-      stats,
-      validation,
-      files: {
-        parquet: dataset.files.length,
-        readable: dataset.files.filter((f) => f.readable).length,
-        ignored: dataset.ignored.length,
-        stray: dataset.stray.length,
-        bytes: dataset.files.reduce((sum, f) => sum + f.size, 0),
-      },
-      rangeIgnored,
-      counters: { ...source.counters },
-      elapsedMs: now() - start,
-    }
+  let handles = 1
+  const context: HandlerContext = {
+    datasets,
+    dataset(handle) {
+      const dataset = datasets.get(handle)
+      if (!dataset) throw new MixscopeError(`worker: no open dataset with handle ${handle}`, 'unknown-dataset', 'usage')
+      return dataset
+    },
+    makeSource,
+    now,
+    nextHandle: () => handles++,
   }
-
-  function close(message: RequestMessage<'close'>): null {
-    datasets.delete(message.dataset)
-    return null
-  }
-
   return (async (message: RequestMessage, options: RunOptions) => {
-    switch (message.kind) {
-      case 'open': return open(message, options)
-      case 'close': return close(message)
-    }
+    const handler = allHandlers[message.kind] as (m: RequestMessage, o: RunOptions, c: HandlerContext) => unknown
+    return handler(message, options, context)
   }) as RequestHandler
 }

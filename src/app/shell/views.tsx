@@ -1,0 +1,21 @@
+/**
+ * The explorer's views, in tab order. A view is one entry here: its id (the `?view=` value), its tab label and its
+ * component. Views read the stores; they talk to the engine only through the worker client.
+ */
+import type { ComponentType } from 'react'
+import { OverviewView } from '../features/overview/overview-view.tsx'
+
+export interface ViewDefinition {
+  id: string
+  label: string
+  component: ComponentType
+}
+
+export const views: ViewDefinition[] = [
+  { id: 'overview', label: 'Overview', component: OverviewView },
+]
+
+/** The view for an id, or the first view when the id is unknown. */
+export function viewById(id: string | null): ViewDefinition {
+  return views.find((v) => v.id === id) ?? views[0]
+}

@@ -1,0 +1,45 @@
+/** Handlers of the foundation's kinds: `open` (discovery, stats, shallow validation) and `close`. */
+import type { RunOptions } from '../dataset.ts'
+import { openDataset } from '../discovery/open.ts'
+import { computeStats } from '../stats/stats.ts'
+import { validateDataset } from '../validate/validate.ts'
+import type { OpenResult, RequestMessage } from './protocol.ts'
+import type { HandlerContext, HandlerTable } from './handler-types.ts'
+
+/** Discovery, stats and (shallow) validation: everything the Overview shows. */
+async function open(message: RequestMessage<'open'>, options: RunOptions, context: HandlerContext): Promise<OpenResult> {
+  const start = context.now()
+  let rangeIgnored: OpenResult['rangeIgnored'] = null
+  const source = context.makeSource(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
+  const dataset = await openDataset(source, { ...options, summary: message.summary })
+  const stats = await computeStats(dataset, options)
+  const validation = await validateDataset(dataset, options)
+  const handle = context.nextHandle()
+  context.datasets.set(handle, dataset)
+  return {
+    dataset: handle,
+    sourceKind: source.kind,
+    root: source.root,
+    stats,
+    validation,
+    files: {
+      parquet: dataset.files.length,
+      readable: dataset.files.filter((f) => f.readable).length,
+      ignored: dataset.ignored.length,
+      stray: dataset.stray.length,
+      bytes: dataset.files.reduce((sum, f) => sum + f.size, 0),
+    },
+    rangeIgnored,
+    counters: { ...source.counters },
+    elapsedMs: context.now() - start,
+  }
+}
+
+/** The handlers of the foundation's kinds; handlers/index.ts joins every table. */
+export const datasetHandlers: HandlerTable<'open' | 'close'> = {
+  open,
+  close: (message, _options, context) => {
+    context.datasets.delete(message.dataset)
+    return null
+  },
+}

@@ -1,0 +1,11 @@
+/**
+ * Every request kind's handler, joined in one table (type-checked against `Requests` in protocol.ts: a kind
+ * without a handler does not compile). A new kind: an entry in `Requests`, a module exporting a `HandlerTable`
+ * for it, and one spread here.
+ */
+import { datasetHandlers } from './dataset-handlers.ts'
+import type { HandlerTable } from './handler-types.ts'
+
+export const allHandlers: HandlerTable = {
+  ...datasetHandlers,
+}

@@ -140,24 +140,44 @@ function readHybrid(bytes: Uint8Array, start: number, end: number, bitWidth: num
   }
 }
 
+/** Levels and values of one column chunk, as the pages hold them. */
+export interface ChunkLevels {
+  rep: Uint8Array
+  def: Uint8Array
+  /** Non-null values in order (`present` of them); INT64 values widened to Numbers. */
+  values: Int32Array | Float64Array
+  present: number
+}
+
 /**
- * Decodes one row group's `list<int8>` column chunk into one `Uint8Array` per row (`null` for a null row).
- * @param chunkBytes the column chunk's bytes (`chunkRange`)
- * @param rows rows in the row group
- * @throws Error naming the page and what was wrong
+ * Walks a column chunk's pages (dictionary, v1, v2) and decodes its levels and INT32/INT64 values
+ * (PLAIN or dictionary). Anything else throws `UnsupportedPageError` so the caller can fall back to hyparquet.
  */
-export function decodeByteListChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, levels: ListLevels, rows: number): (Uint8Array | null)[] {
-  const codec = codecs[chunk.meta_data!.codec as unknown as number] ?? String(chunk.meta_data!.codec)
-  const totalValues = Number(chunk.meta_data!.num_values)
-  const rep = new Uint8Array(totalValues)
+export function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetition: number, maxDefinition: number): ChunkLevels {
+  const meta = chunk.meta_data!
+  const codec = codecs[meta.codec as unknown as number] ?? String(meta.codec)
+  const int64 = meta.type === 'INT64'
+  if (!int64 && meta.type !== 'INT32') throw new UnsupportedPageError(`physical type ${meta.type}`)
+  const width = int64 ? 8 : 4
+  const totalValues = Number(meta.num_values)
+  const rep = new Uint8Array(maxRepetition > 0 ? totalValues : 0)
   const def = new Uint8Array(totalValues)
-  const values = new Int32Array(totalValues)
-  let dictionary: Int32Array | null = null
+  const values = int64 ? new Float64Array(totalValues) : new Int32Array(totalValues)
+  const plain = (bytes: Uint8Array, n: number): ArrayLike<number> => {
+    if (bytes.length < n * width) throw new Error(`PLAIN page holds ${bytes.length} bytes for ${n} ${meta.type} values`)
+    const copy = bytes.byteOffset % width === 0 ? bytes : bytes.slice(0, n * width)
+    if (!int64) return new Int32Array(copy.buffer, copy.byteOffset, n)
+    const big = new BigInt64Array(copy.buffer, copy.byteOffset, n)
+    const out = new Float64Array(n)
+    for (let k = 0; k < n; k++) out[k] = Number(big[k])
+    return out
+  }
+  let dictionary: ArrayLike<number> | null = null
   let levelCount = 0
   let valueCount = 0
   const cursor: ByteCursor = { bytes: chunkBytes, offset: 0 }
-  const repWidth = bitWidthOf(levels.maxRepetition)
-  const defWidth = bitWidthOf(levels.maxDefinition)
+  const repWidth = bitWidthOf(maxRepetition)
+  const defWidth = bitWidthOf(maxDefinition)
   while (levelCount < totalValues) {
     if (cursor.offset >= chunkBytes.length) throw new Error(`column chunk ends after ${levelCount} of ${totalValues} values`)
     const header = readStruct(cursor)
@@ -169,8 +189,7 @@ export function decodeByteListChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, 
     if (body.length !== compressedSize) throw new Error(`page of ${compressedSize} bytes is cut short (${body.length})`)
     if (pageType === 2) { // DICTIONARY_PAGE
       const page = decompress(codec, body, uncompressedSize)
-      const n = (header.get(7) as ThriftStruct).get(1) as number
-      dictionary = new Int32Array(page.slice(0, n * 4).buffer)
+      dictionary = plain(page, (header.get(7) as ThriftStruct).get(1) as number)
       continue
     }
     if (pageType !== 0 && pageType !== 3) continue // index pages
@@ -205,13 +224,11 @@ export function decodeByteListChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, 
     if (levelCount + numValues > totalValues) throw new Error(`pages hold more than the chunk's ${totalValues} values`)
     if (repWidth > 0) readHybrid(levelsBytes, repStart, repEnd, repWidth, numValues, rep, levelCount)
     if (defWidth > 0) readHybrid(levelsBytes, defStart, defEnd, defWidth, numValues, def, levelCount)
-    else def.fill(levels.maxDefinition, levelCount, levelCount + numValues)
+    else def.fill(maxDefinition, levelCount, levelCount + numValues)
     let present = 0
-    for (let k = levelCount; k < levelCount + numValues; k++) if (def[k] === levels.maxDefinition) present++
+    for (let k = levelCount; k < levelCount + numValues; k++) if (def[k] === maxDefinition) present++
     if (encoding === encodingPlain) {
-      if (valueBytes.length < present * 4) throw new Error(`PLAIN page holds ${valueBytes.length} bytes for ${present} INT32 values`)
-      const aligned = valueBytes.byteOffset % 4 === 0 ? new Int32Array(valueBytes.buffer, valueBytes.byteOffset, present) : new Int32Array(valueBytes.slice(0, present * 4).buffer)
-      values.set(aligned, valueCount)
+      values.set(plain(valueBytes, present), valueCount)
     } else if (encoding === encodingRleDictionary || encoding === encodingPlainDictionary) {
       if (!dictionary) throw new Error('dictionary-encoded page without a dictionary page')
       const indices = new Int32Array(present)
@@ -223,7 +240,40 @@ export function decodeByteListChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, 
     levelCount += numValues
     valueCount += present
   }
-  return assembleRows(rep, def, values, levels, rows)
+  return { rep, def, values, present: valueCount }
+}
+
+/**
+ * Decodes one row group's `list<int8>` column chunk into one `Uint8Array` per row (`null` for a null row).
+ * @param chunkBytes the column chunk's bytes (`chunkRange`)
+ * @param rows rows in the row group
+ * @throws Error naming the page and what was wrong
+ */
+export function decodeByteListChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, levels: ListLevels, rows: number): (Uint8Array | null)[] {
+  const { rep, def, values } = readChunkLevels(chunkBytes, chunk, levels.maxRepetition, levels.maxDefinition)
+  return assembleRows(rep, def, values as Int32Array, levels, rows)
+}
+
+/** Max definition level of a flat top-level INT32/INT64 column (0 required, 1 optional); `null` when not such a column. */
+export function flatIntLevels(metadata: FileMetaData, name: string): number | null {
+  const i = findTopLevel(metadata, name)
+  if (i < 0) return null
+  const e = metadata.schema[i]
+  if (e.num_children || (e.type !== 'INT32' && e.type !== 'INT64') || e.repetition_type === 'REPEATED') return null
+  return e.repetition_type === 'OPTIONAL' ? 1 : 0
+}
+
+/**
+ * Decodes a flat INT32/INT64 column chunk (e.g. `audio_size`) into Numbers per row, `null` for nulls
+ * (hyparquet's per-call planning dominates stats, which reads ~4 of these per file).
+ */
+export function decodeFlatIntChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, maxDefinition: number, rows: number): (number | null)[] {
+  const { def, values } = readChunkLevels(chunkBytes, chunk, 0, maxDefinition)
+  if (def.length !== rows) throw new Error(`decoded ${def.length} values, the footer says ${rows} rows`)
+  const out = new Array<number | null>(rows)
+  let v = 0
+  for (let k = 0; k < rows; k++) out[k] = def[k] === maxDefinition ? values[v++] : null
+  return out
 }
 
 function assembleRows(rep: Uint8Array, def: Uint8Array, values: Int32Array, levels: ListLevels, rows: number): (Uint8Array | null)[] {

@@ -9,7 +9,7 @@ import type { DatasetFile } from '../dataset.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'
 import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
-import { chunkRange, decodeByteListChunk, listLevels, UnsupportedPageError } from './byte-list-column.ts'
+import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels, UnsupportedPageError } from './byte-list-column.ts'
 
 /** One column of one row group: values in row order (`rows` long). */
 export type ColumnValues = ArrayLike<unknown>
@@ -38,7 +38,8 @@ export class ParquetReader {
 
   /**
    * Reads `columns` of row group `rowGroup` of `file`.
-   * Byte-array columns that are not strings come back as `Uint8Array`s (never decoded as text); INT64 as `bigint`.
+   * Byte-array columns that are not strings come back as `Uint8Array`s (never decoded as text); INT64 as Numbers
+   * (CONVENTIONS: plain JSON numbers; exact below 2^53, far above any sample count).
    * @returns values per column, each `rows` long
    * @throws MixscopeError (`unreadable-row-group`) naming file, row group and column
    */
@@ -55,7 +56,7 @@ export class ParquetReader {
     const rowEnd = group.firstRow + group.rows
     const parts: Record<string, { start: number; data: ArrayLike<unknown> }[]> = {}
     for (const c of columns) parts[c] = []
-    const fast = columns.filter((c) => listLevels(metadata, c) !== null)
+    const fast = columns.filter((c) => listLevels(metadata, c) !== null || flatIntLevels(metadata, c) !== null)
     const slow = columns.filter((c) => !fast.includes(c))
     try {
       for (const c of fast) {
@@ -87,14 +88,19 @@ export class ParquetReader {
     return out
   }
 
-  /** One row group of a `list<int8>` column as a Uint8Array per row, through the fast path (byte-list-column.ts). */
-  private async readByteList(file: DatasetFile, metadata: FileMetaData, rowGroup: number, column: string, options: ReadOptions): Promise<(Uint8Array | null)[]> {
+  /**
+   * One row group of a `list<int8>` column (a Uint8Array per row) or a flat integer column (Numbers), through the
+   * fast path of byte-list-column.ts.
+   */
+  private async readByteList(file: DatasetFile, metadata: FileMetaData, rowGroup: number, column: string, options: ReadOptions): Promise<(Uint8Array | number | null)[]> {
     const chunk = metadata.row_groups[rowGroup].columns.find((c) => c.meta_data?.path_in_schema[0] === column)
     if (!chunk?.meta_data) throw new Error(`no column chunk for ${column}`)
     const [start, end] = chunkRange(chunk)
     const buffer = sourceAsyncBuffer(this.source, file.path, file.size, this.cache, options)
     const bytes = new Uint8Array(await buffer.slice(start, end))
-    return decodeByteListChunk(bytes, chunk, listLevels(metadata, column)!, file.rowGroups[rowGroup].rows)
+    const rows = file.rowGroups[rowGroup].rows
+    const levels = listLevels(metadata, column)
+    return levels ? decodeByteListChunk(bytes, chunk, levels, rows) : decodeFlatIntChunk(bytes, chunk, flatIntLevels(metadata, column)!, rows)
   }
 }
 
@@ -106,7 +112,8 @@ function assemble(parts: { start: number; data: ArrayLike<unknown> }[], rowStart
     for (let i = 0; i < data.length; i++) {
       const row = start + i
       if (row >= rowStart && row < rowEnd) {
-        out[row - rowStart] = data[i]
+        const value = data[i]
+        out[row - rowStart] = typeof value === 'bigint' ? Number(value) : value
         filled++
       }
     }

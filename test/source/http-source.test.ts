@@ -280,3 +280,20 @@ describe('http source: manifest and URL forms', () => {
     expect(createHttpSource('data/version=0', { baseUrl: 'http://host/app/' }).root).toBe('http://host/app/data/version=0/')
   })
 })
+
+describe('single-page-app hosts', () => {
+  test('an HTML page where _manifest.json or the TSV should be counts as missing, not as bad JSON or TSV', async () => {
+    const manifest = JSON.stringify({ format: 'mixscope-manifest', version: 1, files: [{ path: 'a.parquet', size: 4 }] })
+    const html = () => new Response('<!doctype html><html></html>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
+    const spa = (withManifest: boolean): typeof fetch => async (input) => {
+      const url = String(input)
+      if (withManifest && url.endsWith('/version=0/_manifest.json')) return new Response(manifest, { headers: { 'content-type': 'application/json' } })
+      return html()
+    }
+    const missing = createHttpSource('http://spa.test/data/version=0/', { fetch: spa(false), retries: 0 })
+    await expect(missing.list()).rejects.toMatchObject({ kind: 'http-no-manifest' })
+    const source = createHttpSource('http://spa.test/data/version=0/', { fetch: spa(true), retries: 0 })
+    expect((await source.list()).map((f) => f.path)).toEqual(['a.parquet'])
+    expect(await source.readSibling!('language_distribution_0.tsv')).toBeNull()
+  })
+})

@@ -68,7 +68,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
   const fileUrl = (path: string): string =>
     target.singlePath !== null ? target.root + target.search : target.root + encodePath(path) + target.search
 
-  /** Sends one request with retries; `consume` reads a 2xx answer. 404 gives null when `allowNotFound`. */
+  /** Sends one request with retries; `consume` reads a 2xx answer. 404 (or an HTML page) gives null when `allowNotFound`. */
   async function send<T>(requestUrl: string, init: RequestInit, signal: AbortSignal | undefined,
     consume: (response: Response) => Promise<T>, allowNotFound = false): Promise<T | null> {
     for (let attempt = 0; ; attempt++) {
@@ -78,6 +78,11 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       try {
         counters.requests++
         const response = await doFetch(requestUrl, { ...init, signal: scope.signal })
+        if (response.ok && allowNotFound && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+          // a single-page-app host answers missing files with its index.html: a manifest or TSV is never HTML
+          await response.body?.cancel().catch(() => {})
+          return null
+        }
         if (response.ok) return await consume(response)
         await response.body?.cancel().catch(() => {})
         if (response.status === 404 && allowNotFound) return null

@@ -4,8 +4,12 @@
  * for it, and one spread here.
  */
 import { datasetHandlers } from './dataset-handlers.ts'
+import { planHandlers } from './plan-handlers.ts'
+import { auditHandlers } from './audit-handlers.ts'
 import type { HandlerTable } from './handler-types.ts'
 
 export const allHandlers: HandlerTable = {
   ...datasetHandlers,
+  ...planHandlers,
+  ...auditHandlers,
 }

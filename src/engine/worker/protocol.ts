@@ -7,6 +7,8 @@
 import type { Progress } from '../dataset.ts'
 import type { IoCounters } from '../source/source.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
+import type { PlanRequests } from './plan-handlers.ts'
+import type { AuditRequests } from './audit-handlers.ts'
 
 /** Where a dataset's bytes live, in a form `postMessage` can clone. */
 export type SourceDescription =
@@ -59,6 +61,16 @@ export interface Requests {
   open: { params: { source: SourceDescription; summary?: SummaryFile }; result: OpenResult }
   /** Drops a dataset the worker holds. Resolves even when the handle is unknown. */
   close: { params: { dataset: number }; result: null }
+  // explorer: config, mixture and batch streaming (plan-handlers.ts), audit (audit-handlers.ts)
+  'config-resolve': PlanRequests['config-resolve']
+  'mixture': PlanRequests['mixture']
+  'plan-start': PlanRequests['plan-start']
+  'plan-next': PlanRequests['plan-next']
+  'plan-batch': PlanRequests['plan-batch']
+  'plan-export': PlanRequests['plan-export']
+  'plan-close': PlanRequests['plan-close']
+  'audit': AuditRequests['audit']
+  'audit-state': AuditRequests['audit-state']
 }
 
 export type RequestKind = keyof Requests

@@ -1,0 +1,78 @@
+/**
+ * Handlers of the explorer's audit kinds: `audit` (metadata audit, or the deep audio audit, resumable) and
+ * `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so the UI can keep it
+ * in IndexedDB and pass it back to resume).
+ */
+import type { RunOptions } from '../dataset.ts'
+import { sortFindings, type Finding } from '../findings.ts'
+import { auditDataset } from '../audit/audit.ts'
+import { flaggedRowsJsonl } from '../audit/flagged.ts'
+import { auditFingerprint, createAuditState } from '../audit/state.ts'
+import type { AuditReport, AuditState } from '../audit/types.ts'
+import { checkConfig } from '../config/validate-config.ts'
+import { configCheckContext } from '../plan/check-context.ts'
+import type { RequestMessage } from './protocol.ts'
+import type { HandlerContext, HandlerTable } from './handler-types.ts'
+import { resolveConfigSpec, type ConfigSpec } from './plan-handlers.ts'
+
+/** What `audit` returns. */
+export interface AuditResult {
+  report: AuditReport
+  /** Config resolution findings and `checkConfig` on this dataset (the training would refuse on its errors). */
+  configFindings: Finding[]
+  /** `flaggedRowsJsonl` of the report's findings (`audit --flagged`). */
+  flaggedJsonl: string
+  /** The deep audit's state after the run (`null` for a metadata audit). */
+  state: AuditState | null
+  /** Row groups taken from the state passed in instead of decoded again. */
+  reusedGroups: number
+}
+
+/** Latest deep-audit state per dataset handle, per handler context. */
+const statesOf = new WeakMap<HandlerContext, Map<number, AuditState>>()
+
+function states(context: HandlerContext): Map<number, AuditState> {
+  let map = statesOf.get(context)
+  if (!map) statesOf.set(context, map = new Map())
+  return map
+}
+
+/**
+ * Audits the dataset with `spec`'s config. `deep` decodes every row in this worker, starting from `state` when it
+ * fits the dataset (row groups already measured are not decoded again); the state fills in place as row groups
+ * finish, and `audit-state` returns it at any time, also after the request was cancelled.
+ */
+async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
+  const dataset = context.dataset(message.dataset)
+  const resolved = resolveConfigSpec(message.spec)
+  const config = resolved.config
+  let state: AuditState | null = null
+  let reusedGroups = 0
+  if (message.deep) {
+    state = message.state ? structuredClone(message.state) : createAuditState()
+    states(context).set(message.dataset, state)
+    // a state made for other files (or another selection) is emptied by the audit; count only what it will reuse
+    reusedGroups = state.fingerprint === auditFingerprint(dataset.files, { sample: 1, seed: 0 }) ? Object.keys(state.groups).length : 0
+    return finish(await auditDataset(dataset, { ...options, config, deep: true, state }))
+  }
+  return finish(await auditDataset(dataset, { ...options, config }))
+
+  function finish(report: AuditReport): AuditResult {
+    const configFindings = sortFindings([...resolved.findings, ...checkConfig(config, configCheckContext(dataset))])
+    return { report, configFindings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups }
+  }
+}
+
+/** Request kinds of this module (protocol.ts lists them in `Requests`). */
+export interface AuditRequests {
+  'audit': { params: { dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null }; result: AuditResult }
+  'audit-state': { params: { dataset: number }; result: AuditState | null }
+}
+
+export const auditHandlers: HandlerTable<keyof AuditRequests> = {
+  audit,
+  'audit-state': (message, _options, context) => {
+    const state = states(context).get(message.dataset)
+    return state ? structuredClone(state) : null
+  },
+}

@@ -1,0 +1,118 @@
+/** The explorer's planning kinds on the demo (fs source): batch streaming equals `mixscope batches --jsonl`. */
+import { describe, expect, test } from 'vitest'
+import { resolve } from 'node:path'
+import { runBatches } from '../../src/cli/commands/batches.ts'
+import { getPreset } from '../../src/engine/config/presets.ts'
+import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import type { DatasetSource } from '../../src/engine/source/source.ts'
+import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
+import type { RequestKind, RequestMessage, Requests } from '../../src/engine/worker/protocol.ts'
+import type { ConfigSpec } from '../../src/engine/worker/plan-handlers.ts'
+import { tableFromTransfer } from '../../src/engine/plan/arrow.ts'
+
+const demo = resolve(import.meta.dirname, '../../public/demo/version=0')
+
+async function demoHandler() {
+  const source: DatasetSource = await createFsSource(demo)
+  const handle = createRequestHandler({ makeSource: () => source })
+  let id = 1
+  const call = <K extends RequestKind>(kind: K, params: Requests[K]['params'], signal?: AbortSignal) =>
+    handle({ kind, id: id++, ...params } as unknown as RequestMessage<K>, { signal }) as Promise<Requests[K]['result']>
+  const opened = await call('open', { source: { type: 'url', url: 'unused' } })
+  return { call, dataset: opened.dataset }
+}
+
+async function cliJsonl(args: string[]): Promise<string> {
+  let out = ''
+  const code = await runBatches([demo, ...args, '--jsonl'], { stdout: (t: string) => { out += t }, stderr: () => undefined } as never)
+  expect(code).toBe(0)
+  return out
+}
+
+const finetune: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
+
+describe('plan handlers', () => {
+  test('streamed chunks, exported JSONL and Arrow equal the CLI for the same config', async () => {
+    const { call, dataset } = await demoHandler()
+    const start = await call('plan-start', { dataset, spec: finetune, maxBatches: 5 })
+    expect(start.trainStreaming).toBe(true)
+    expect(start.limit).toBe(5)
+    expect(start.mixture?.length).toBeGreaterThan(1)
+    expect(start.buckets?.sizes.length).toBeGreaterThan(0)
+    const seen: number[] = []
+    for (;;) {
+      const chunk = await call('plan-next', { session: start.session, count: 2 })
+      expect(chunk.batches.length).toBeLessThanOrEqual(2)
+      seen.push(...chunk.batches.map((b) => b.index))
+      if (chunk.done) break
+    }
+    expect(seen).toEqual([0, 1, 2, 3, 4])
+    const expected = await cliJsonl(['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5'])
+    const jsonl = new TextDecoder().decode(await call('plan-export', { session: start.session, format: 'jsonl' }))
+    expect(jsonl).toBe(expected)
+    // summaries agree with the examples behind them
+    const lines = expected.trim().split('\n').map((l) => JSON.parse(l) as { examples: { length: number }[] })
+    const batch = await call('plan-batch', { session: start.session, index: 3 })
+    expect(batch.examples.map((e) => e.length)).toEqual(lines[3].examples.map((e) => e.length))
+    const arrow = tableFromTransfer(await call('plan-export', { session: start.session, format: 'arrow' }))
+    expect(arrow.numRows).toBe(lines.reduce((n, l) => n + l.examples.length, 0))
+    await call('plan-close', { session: start.session })
+    await expect(call('plan-next', { session: start.session, count: 1 })).rejects.toMatchObject({ kind: 'unknown-plan-session' })
+  })
+
+  test('batch summaries: size, longest, padded, waste', async () => {
+    const { call, dataset } = await demoHandler()
+    const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train', seed: 9, rank: 1, world_size: 2 } }
+    const start = await call('plan-start', { dataset, spec, maxBatches: 4 })
+    expect(start.config).toMatchObject({ seed: 9, rank: 1, world_size: 2 })
+    const chunk = await call('plan-next', { session: start.session, count: 10 })
+    expect(chunk.done).toBe(true)
+    const expected = (await cliJsonl(['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '4', '--set', 'seed=9', '--rank', '1', '--world-size', '2']))
+      .trim().split('\n').map((l) => JSON.parse(l) as { examples: { length: number; language: string }[] })
+    expect(chunk.batches.length).toBe(expected.length)
+    chunk.batches.forEach((b, i) => {
+      const lengths = expected[i].examples.map((e) => e.length)
+      const longest = Math.max(...lengths)
+      expect(b.size).toBe(lengths.length)
+      expect(b.longest).toBe(longest)
+      expect(b.padded).toBe(longest * lengths.length)
+      expect(b.waste).toBeCloseTo(1 - lengths.reduce((a, c) => a + c, 0) / (longest * lengths.length), 12)
+      expect(b.partitions.reduce((n, p) => n + p.count, 0)).toBe(lengths.length)
+    })
+  })
+
+  test('a cancelled chunk closes the session; config errors are findings, not crashes', async () => {
+    const { call, dataset } = await demoHandler()
+    const start = await call('plan-start', { dataset, spec: finetune, maxBatches: 50 })
+    await expect(call('plan-next', { session: start.session, count: 50 }, AbortSignal.abort())).rejects.toBeTruthy()
+    await expect(call('plan-next', { session: start.session, count: 1 })).rejects.toMatchObject({ kind: 'unknown-plan-session' })
+    const bad = await call('config-resolve', { spec: { preset: 'nope', recipe: null, overrides: { beta_corpus: 'x' } } })
+    expect(bad.findings.filter((f) => f.severity === 'error').length).toBe(2)
+    expect(bad.presets.map((p) => p.name)).toContain('ctc-finetune')
+    await expect(call('plan-start', { dataset, spec: { preset: 'nope', recipe: null, overrides: {} }, maxBatches: 1 })).rejects.toMatchObject({ kind: 'plan-refused' })
+    const recipe = await call('config-resolve', { spec: { preset: null, recipe: { name: 'r.yaml', text: 'dataset:\n  asr_task_config:\n    max_audio_len: 320_000\ncommon:\n  seed: 5\n' }, overrides: {} } })
+    expect(recipe.config).toMatchObject({ max_audio_len: 320000, seed: 5 })
+  })
+
+  test('mixture: probabilities sum to 1, sampled counts the real draws, betas change the weights', async () => {
+    const { call, dataset } = await demoHandler()
+    const spec = (b: number): ConfigSpec => ({ preset: 'ctc-finetune', recipe: null, overrides: { split: 'train', beta_corpus: b, beta_language: b } })
+    const half = await call('mixture', { dataset, spec: spec(0.5), draws: 1000, steps: 100 })
+    expect(half.source).toBe('tsv')
+    const inSplit = half.rows.filter((r) => r.in_split)
+    expect(inSplit.reduce((s, r) => s + (r.sampling_probability ?? 0), 0)).toBeCloseTo(1, 6)
+    expect(inSplit.reduce((s, r) => s + (r.natural_share ?? 0), 0)).toBeCloseTo(1, 9)
+    expect(inSplit.reduce((s, r) => s + (r.sampled ?? 0), 0)).toBe(1000)
+    expect(inSplit.reduce((s, r) => s + (r.audio_share ?? 0), 0)).toBeCloseTo(1, 9)
+    const preset = getPreset('ctc-finetune').config
+    expect(half.batches_per_step).toBe(preset.num_accumulate * preset.world_size)
+    expect(half.step_seconds).toBe(half.batches_per_step * preset.max_num_elements / 16000)
+    const totalHours = inSplit.reduce((s, r) => s + (r.hours_per_steps ?? 0), 0)
+    expect(totalHours).toBeCloseTo(half.step_seconds * 100 / 3600, 9)
+    // beta 1 = natural shares at the weight level
+    const one = await call('mixture', { dataset, spec: spec(1), draws: 10, steps: 1 })
+    const total = one.rows.reduce((s, r) => s + r.hours, 0)
+    one.rows.forEach((r) => expect(r.weight).toBeCloseTo(r.hours / total, 12))
+    expect(one.rows.map((r) => r.weight)).not.toEqual(half.rows.map((r) => r.weight))
+  })
+})

@@ -127,3 +127,21 @@ describe('decodeMany', () => {
     expect(!results[1].ok && results[1].error).toMatch(/^audio: x:1 \(flac\): truncated header/)
   })
 })
+
+describe('FLAC decoder reuse', () => {
+  it('gives the same samples whatever was decoded before (reused decoders vs the libsndfile reference)', async () => {
+    const names = ['speech-16k-mono-s16.flac', 'short-16k-mono-s24.flac', 'speech-44k-stereo-s16.flac']
+    const truncated = fixtureBytes('speech-16k-mono-s16.flac').slice(0, 3000)
+    const orders = [names, [...names].reverse(), [names[1], names[0], names[2], names[0]]]
+    for (const order of orders) {
+      for (const name of order) {
+        await decodeAudio(truncated, { id: 'cut', prefer: 'wasm' }).catch(() => null) // a damaged clip in between
+        const audio = await decodeAudio(fixtureBytes(name), { id: name, prefer: 'wasm' })
+        const fixture = fixtures.find((f) => f.file === name)!
+        const reference = referencePlanar(fixture)
+        expect(audio.frames, `${name} after ${order.join(', ')}`).toBe(reference[0].length)
+        for (let c = 0; c < reference.length; c++) expect(audio.channels[c], name).toEqual(reference[c])
+      }
+    }
+  })
+})

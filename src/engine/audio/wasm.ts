@@ -79,9 +79,10 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
       warnings.push(...flac.warnings)
       frames = flac.frames
     }
-    const d = new FLACDecoder()
+    const format = `${sniff.sampleRate}/${sniff.channels}/${sniff.bitsPerSample}`
+    const d = await takeFlacDecoder(format)
+    let healthy = false
     try {
-      await d.ready
       let bitDepth = sniff.bitsPerSample ?? 16
       for (let i = 0; i < frames.length; i += 64) {
         const piece = await d.decodeFrames(frames.slice(i, i + 64))
@@ -92,8 +93,9 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
       const planar = col.planar()
       if (bitDepth <= 24) rescaleFlac(planar, bitDepth)
       else warnings.push(`${bitDepth}-bit FLAC: values scaled by 1/(2^${bitDepth - 1} − 1) by the WASM decoder, not exact`)
+      healthy = col.errors.length === 0
       return done(planar, col, 'wasm:flac', warnings)
-    } finally { d.free() }
+    } finally { giveBackFlacDecoder(format, d, healthy) }
   }
   if (codec === 'vorbis') {
     const d = new OggVorbisDecoder()
@@ -125,6 +127,30 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
     } finally { d.free() }
   }
   throw new Error(`no WASM decoder for codec ${codec}`)
+}
+
+/**
+ * Idle FLAC decoders kept per thread, one per stream format (rate, channels, bits). Creating one instantiates its
+ * WASM module (its `reset()` does too), about as long as decoding a 3 s clip. Frame headers may defer rate and
+ * bits to STREAMINFO, so a decoder is only reused for clips of the same format; one that reported an error is
+ * freed, never reused. Tests compare reused and fresh decoders sample for sample.
+ */
+const idleFlac = new Map<string, FLACDecoder>()
+
+async function takeFlacDecoder(format: string): Promise<FLACDecoder> {
+  const idle = idleFlac.get(format)
+  if (idle) {
+    idleFlac.delete(format)
+    return idle
+  }
+  const d = new FLACDecoder()
+  await d.ready
+  return d
+}
+
+function giveBackFlacDecoder(format: string, d: FLACDecoder, healthy: boolean): void {
+  if (healthy && !idleFlac.has(format) && idleFlac.size < 4) idleFlac.set(format, d)
+  else d.free()
 }
 
 function done(channels: Float32Array[], col: Collector, decoder: string, warnings: string[]): RawDecode {

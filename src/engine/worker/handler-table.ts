@@ -6,10 +6,14 @@
 import { datasetHandlers } from './dataset-handlers.ts'
 import { planHandlers } from './plan-handlers.ts'
 import { auditHandlers } from './audit-handlers.ts'
+import { examplesHandlers } from './examples-handlers.ts'
+import { inspectHandlers } from './inspect-handlers.ts'
 import type { HandlerTable } from './handler-types.ts'
 
 export const allHandlers: HandlerTable = {
   ...datasetHandlers,
   ...planHandlers,
   ...auditHandlers,
+  ...examplesHandlers,
+  ...inspectHandlers,
 }

@@ -9,6 +9,8 @@ import type { IoCounters } from '../source/source.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
 import type { PlanRequests } from './plan-handlers.ts'
 import type { AuditRequests } from './audit-handlers.ts'
+import type { ExamplesRequests } from './examples-handlers.ts'
+import type { InspectRequests } from './inspect-handlers.ts'
 
 /** Where a dataset's bytes live, in a form `postMessage` can clone. */
 export type SourceDescription =
@@ -71,6 +73,13 @@ export interface Requests {
   'plan-close': PlanRequests['plan-close']
   'audit': AuditRequests['audit']
   'audit-state': AuditRequests['audit-state']
+  // explorer: examples list (examples-handlers.ts), inspector and status bar (inspect-handlers.ts)
+  'examples-search': ExamplesRequests['examples-search']
+  'examples-neighbour': ExamplesRequests['examples-neighbour']
+  'inspect-example': InspectRequests['inspect-example']
+  'inspect-spectrogram': InspectRequests['inspect-spectrogram']
+  'tokenizer-load': InspectRequests['tokenizer-load']
+  'engine-status': InspectRequests['engine-status']
 }
 
 export type RequestKind = keyof Requests

@@ -1,0 +1,85 @@
+/**
+ * The worker's one GPUDevice: `getGpu(navigator.gpu)` requested once, on first use, with one FeaturePipeline over it
+ * (so buffers are pooled across requests). Device loss and uncaptured errors are kept for the status bar. Where
+ * WebGPU is missing (no `navigator.gpu`, no adapter) the reason is kept and callers run the CPU path.
+ */
+import { describeAdapter, getGpu, type Gpu } from '../gpu/device.ts'
+import { FeaturePipeline } from '../gpu/feature-pipeline.ts'
+
+/** What the UI shows about the worker's GPU. */
+export interface GpuStatus {
+  /** Whether a device is ready now. */
+  available: boolean
+  /** One line naming the adapter, e.g. `google swiftshader (fallback)`; `null` without one. */
+  adapter: string | null
+  /** Why there is no device (no WebGPU, no adapter, device lost); `null` when there is one or none was asked for yet. */
+  reason: string | null
+  /** Uncaptured errors and the loss message, oldest first (at most the last 20). */
+  errors: string[]
+  /** Whether the device was asked for yet (the first GPU request asks). */
+  requested: boolean
+}
+
+/** Where the `GPU` object comes from; tests pass the `webgpu` package's. */
+export type GpuProvider = () => GPU | undefined | null
+
+let provider: GpuProvider = () => (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu
+let pending: Promise<Gpu | string> | null = null
+let current: Gpu | null = null
+let pipeline: { gpu: Gpu; pipeline: FeaturePipeline } | null = null
+const errors: string[] = []
+let lastReason: string | null = null
+
+/** Replaces the GPU provider and forgets the current device (tests; a worker never calls it). */
+export function setGpuProvider(next: GpuProvider): void {
+  provider = next
+  pending = null
+  current = null
+  pipeline = null
+  errors.length = 0
+  lastReason = null
+}
+
+function remember(message: string): void {
+  errors.push(message)
+  if (errors.length > 20) errors.splice(0, errors.length - 20)
+}
+
+/** The device, requesting it on the first call; a lost device is replaced by a new request on the next call. */
+export async function workerGpu(): Promise<Gpu | string> {
+  if (current?.lostReason) {
+    current = null
+    pipeline = null
+    pending = null
+  }
+  pending ??= getGpu(provider()).then((gpu) => {
+    if (typeof gpu === 'string') lastReason = gpu
+    else {
+      lastReason = null
+      current = gpu
+      gpu.onError = (message) => { remember(message); if (gpu.lostReason) lastReason = gpu.lostReason }
+    }
+    return gpu
+  })
+  return pending
+}
+
+/** The FeaturePipeline over the worker's device, or why there is none. */
+export async function workerFeaturePipeline(): Promise<FeaturePipeline | string> {
+  const gpu = await workerGpu()
+  if (typeof gpu === 'string') return gpu
+  if (pipeline?.gpu !== gpu) pipeline = { gpu, pipeline: new FeaturePipeline(gpu) }
+  return pipeline.pipeline
+}
+
+/** The status now (never requests a device). */
+export function gpuStatus(): GpuStatus {
+  const gpu = current
+  return {
+    available: gpu !== null && gpu.lostReason === null,
+    adapter: gpu ? describeAdapter(gpu.adapterInfo) : null,
+    reason: gpu?.lostReason ?? lastReason,
+    errors: [...errors],
+    requested: pending !== null,
+  }
+}

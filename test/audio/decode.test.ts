@@ -131,11 +131,12 @@ describe('decodeMany', () => {
 describe('FLAC decoder reuse', () => {
   it('gives the same samples whatever was decoded before (reused decoders vs the libsndfile reference)', async () => {
     const names = ['speech-16k-mono-s16.flac', 'short-16k-mono-s24.flac', 'speech-44k-stereo-s16.flac']
-    const truncated = fixtureBytes('speech-16k-mono-s16.flac').slice(0, 3000)
     const orders = [names, [...names].reverse(), [names[1], names[0], names[2], names[0]]]
     for (const order of orders) {
-      for (const name of order) {
-        await decodeAudio(truncated, { id: 'cut', prefer: 'wasm' }).catch(() => null) // a damaged clip in between
+      for (const [i, name] of order.entries()) {
+        // a clip of another format, cut inside a frame, decoded just before
+        const other = fixtureBytes(order[(i + 1) % order.length])
+        await decodeAudio(other.subarray(0, Math.floor(other.length * 0.97)), { id: 'cut', prefer: 'wasm' }).catch(() => null)
         const audio = await decodeAudio(fixtureBytes(name), { id: name, prefer: 'wasm' })
         const fixture = fixtures.find((f) => f.file === name)!
         const reference = referencePlanar(fixture)

@@ -93,7 +93,7 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
       const planar = col.planar()
       if (bitDepth <= 24) rescaleFlac(planar, bitDepth)
       else warnings.push(`${bitDepth}-bit FLAC: values scaled by 1/(2^${bitDepth - 1} − 1) by the WASM decoder, not exact`)
-      healthy = col.errors.length === 0
+      healthy = col.errors.length === 0 && warnings.length === 0
       return done(planar, col, 'wasm:flac', warnings)
     } finally { giveBackFlacDecoder(format, d, healthy) }
   }

@@ -42,10 +42,12 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
   let pipeline: FeaturePipeline | null = null
   let run: (waves: Float32Array[]) => Promise<Features[]> = async (waves) => featurizeBatchCpu(computer, waves)
   let adapter = null
+  let repeats = request.repeats
   if (request.device === 'gpu') {
     const gpu = await getGpu(navigator.gpu)
     if (typeof gpu === 'string') return { ...base, adapter: null, unavailable: gpu, bestMs: NaN, batchMs: [], frames: 0, checksum: NaN }
     adapter = gpu.adapterInfo
+    if (adapter.isFallbackAdapter) repeats = request.repeatsOnFallback ?? repeats
     const p = new FeaturePipeline(gpu)
     pipeline = p
     run = (waves) => p.fbank(waves, request.sampleRate, { standardize: true })
@@ -53,7 +55,7 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
   }
   let bestMs = Infinity, batchMs: number[] = [], output: Features[][] = []
   const submissionsBefore = pipeline?.submissions ?? 0
-  for (let r = 0; r < request.repeats; r++) {
+  for (let r = 0; r < repeats; r++) {
     const times: number[] = [], out: Features[][] = []
     const t0 = performance.now()
     for (const waves of batches) {
@@ -69,7 +71,7 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
     ...base, adapter, unavailable: null, bestMs, batchMs, frames: flat.reduce((s, f) => s + f.frames, 0), checksum: featureChecksum(flat),
   }
   if (pipeline) {
-    reply.submissionsPerBatch = (pipeline.submissions - submissionsBefore) / (request.repeats * batches.length)
+    reply.submissionsPerBatch = (pipeline.submissions - submissionsBefore) / (repeats * batches.length)
     reply.maxAbsDiffVsCpu = maxAbsDiff(flat, batches.flatMap((waves) => featurizeBatchCpu(computer, waves)))
     reply.gpuErrors = [...pipeline.gpu.errors]
     pipeline.destroy()

@@ -10,10 +10,13 @@ export function featurizeBatchCpu(computer: FbankComputer, waveforms: Float32Arr
   return waveforms.map((w) => standardizeFeatures(computer.compute(w)))
 }
 
-/** Sum of the finite values of every feature matrix (compares two paths cheaply). */
+/**
+ * Sum of |value| over the finite values of every feature matrix, compares two paths cheaply (a plain sum of
+ * standardized features is ~0 whatever they hold).
+ */
 export function featureChecksum(features: Features[]): number {
   let sum = 0
-  for (const f of features) for (const v of f.data) if (Number.isFinite(v)) sum += v
+  for (const f of features) for (const v of f.data) if (Number.isFinite(v)) sum += Math.abs(v)
   return sum
 }
 

@@ -32,6 +32,8 @@ export interface FbankRequest {
   /** Batches as utterance indices. */
   batches: number[][]
   repeats: number
+  /** GPU only: passes on a fallback (software) adapter such as SwiftShader, where one pass takes tens of seconds. */
+  repeatsOnFallback?: number
 }
 
 /** Timings of the fastest pass and checks of its output. */
@@ -46,7 +48,7 @@ export interface FbankReply {
   /** Per batch ms in the fastest pass. */
   batchMs: number[]
   frames: number
-  /** Sum of every finite feature value (compares paths). */
+  /** Sum of |value| over every finite feature value (compares paths). */
   checksum: number
   /** GPU only: max |GPU − CPU| over all standardized values (NaN positions must match, else NaN). */
   maxAbsDiffVsCpu: number | null

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path'
 import { demoSentences, demoVoices, type DemoLanguage } from '../../scripts/demo-sentences.ts'
 import { wavSampleCount } from '../../scripts/demo-audio.ts'
+import { splitUtterances } from './featurize.ts'
 
 /** Codecs the benchmarks compare, with the file extension each is stored under. */
 export const benchCodecs = [
@@ -139,10 +140,5 @@ export function ensureSpeechCorpus(): SpeechCorpus {
 export function readCorpusPcm(corpus: SpeechCorpus): Float32Array[] {
   const bytes = readFileSync(join(corpus.dir, 'pcm.f32'))
   const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
-  let offset = 0
-  return corpus.utterances.map((u) => {
-    const view = all.subarray(offset, offset + u.samples)
-    offset += u.samples
-    return view
-  })
+  return splitUtterances(all, corpus.utterances.map((u) => u.samples))
 }

@@ -4,6 +4,9 @@
  */
 import type { ComponentType } from 'react'
 import { OverviewView } from '../features/overview/overview-view.tsx'
+import { BatchesView } from '../features/batches/batches-view.tsx'
+import { MixtureView } from '../features/mixture/mixture-view.tsx'
+import { AuditView } from '../features/audit/audit-view.tsx'
 
 export interface ViewDefinition {
   id: string
@@ -13,6 +16,9 @@ export interface ViewDefinition {
 
 export const views: ViewDefinition[] = [
   { id: 'overview', label: 'Overview', component: OverviewView },
+  { id: 'audit', label: 'Audit', component: AuditView },
+  { id: 'mixture', label: 'Mixture', component: MixtureView },
+  { id: 'batches', label: 'Batches', component: BatchesView },
 ]
 
 /** The view for an id, or the first view when the id is unknown. */

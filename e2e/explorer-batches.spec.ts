@@ -1,0 +1,83 @@
+/**
+ * Batches view on the demo: the streamed list and the exported JSONL equal `mixscope batches --jsonl` (the CLI is
+ * spawned here) for the same config; opening a batch lists its examples; a click selects an example for the
+ * Inspector; the URL keeps the config.
+ */
+import { expect, test } from '@playwright/test'
+import { execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { repoRoot } from './fixtures/paths.ts'
+import { waitForDataset } from './fixtures/overview-page.ts'
+
+function cliJsonl(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('npx', ['--offline', 'mixscope', 'batches', 'public/demo/version=0', ...args, '--jsonl'],
+      { cwd: repoRoot, timeout: 60_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)))
+  })
+}
+
+interface Line { batch: number; examples: { file: string; row: number; length: number; language: string }[] }
+
+for (const setup of [
+  { name: 'ctc-finetune, 5 batches', query: 'preset=ctc-finetune&split=train&max_batches=5', args: ['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5'] },
+  { name: 'rank 1 of 2, seed 7, 12 batches', query: 'preset=ctc-finetune&split=train&max_batches=12&rank=1&world_size=2&seed=7', args: ['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '12', '--rank', '1', '--world-size', '2', '--set', 'seed=7'] },
+]) {
+  test(`batches equal the CLI's batches --jsonl (${setup.name})`, async ({ page }, testInfo) => {
+    const expected = await cliJsonl(setup.args)
+    const lines = expected.trim().split('\n').map((l) => JSON.parse(l) as Line)
+    expect(lines.length).toBeGreaterThan(2)
+
+    await page.goto(`/?view=batches&${setup.query}`)
+    await waitForDataset(page, 'Demo dataset')
+    await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
+
+    // the list: one row per batch, sizes and longest example as in the CLI's JSONL
+    const list = page.getByRole('table', { name: 'Batches' })
+    const rows = await list.locator('tbody tr[data-batch]').evaluateAll((trs) => trs.map((tr) => {
+      const cells = [...tr.querySelectorAll('td')]
+      return { batch: Number(tr.getAttribute('data-batch')), size: Number(cells[2].getAttribute('data-value')), longest: Number(cells[3].getAttribute('data-value')), padded: Number(cells[4].getAttribute('data-value')) }
+    }))
+    expect(rows).toEqual(lines.map((l) => {
+      const longest = Math.max(...l.examples.map((e) => e.length))
+      return { batch: l.batch, size: l.examples.length, longest, padded: longest * l.examples.length }
+    }))
+
+    // the exported JSONL is the CLI's, byte for byte
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSONL' }).click()])
+    expect(download.suggestedFilename()).toBe('batches.jsonl')
+    expect(await readFile(await download.path(), 'utf8')).toBe(expected)
+
+    // open a batch: its examples, in order
+    await list.locator('tbody tr[data-batch="1"]').click()
+    const examples = page.getByRole('table', { name: 'Examples of batch 1' })
+    await expect(examples).toBeVisible()
+    const ids = await examples.locator('tbody tr td:first-child').allTextContents()
+    expect(ids).toEqual(lines[1].examples.map((e) => `${e.file}:${e.row}`))
+    await page.screenshot({ path: testInfo.outputPath('batches.png'), fullPage: true })
+
+    // an example link selects it (URL example= and batch=) for the Inspector
+    await examples.getByRole('button').first().click()
+    await expect.poll(() => new URL(page.url()).searchParams.get('example')).toBe(`${lines[1].examples[0].file}:${lines[1].examples[0].row}`)
+    expect(new URL(page.url()).searchParams.get('batch')).toBe('1')
+  })
+}
+
+test('keyboard: arrows move through batches; changing a field or the seed restarts the stream', async ({ page }) => {
+  await page.goto('/?view=batches&split=train&max_batches=6')
+  await waitForDataset(page, 'Demo dataset')
+  await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
+  const list = page.getByRole('table', { name: 'Batches' })
+  await list.locator('tbody tr[data-batch="0"]').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { name: /^Batch 0 / })).toBeVisible()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByRole('heading', { name: /^Batch 1 / })).toBeVisible()
+  // with the preset's windows of 1 nothing is shuffled; a larger example window makes the seed matter
+  await page.getByLabel('example_shuffle_window').fill('50')
+  await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
+  const before = await list.locator('tbody tr[data-batch] td:nth-child(5)').allTextContents()
+  await page.getByLabel('Seed').fill('11')
+  await expect.poll(() => new URL(page.url()).searchParams.get('seed')).toBe('11')
+  await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
+  await expect.poll(async () => (await list.locator('tbody tr[data-batch] td:nth-child(5)').allTextContents()).join()).not.toBe(before.join())
+})

@@ -1,0 +1,143 @@
+/**
+ * The Audit store: the metadata audit of the open dataset with the current config (run on open and on config
+ * change), and the deep audit (every row decoded in the worker) with progress, cancel and resume. The deep audit's
+ * partial state is saved through `persistence` (IndexedDB in the app) while it runs and when it is cancelled, so a
+ * cancel or a reload loses at most the row groups in flight.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { Progress } from '../../../engine/dataset.ts'
+import type { AuditState } from '../../../engine/audit/types.ts'
+import type { EngineClient } from '../../../engine/worker/client.ts'
+import type { AuditResult } from '../../../engine/worker/audit-handlers.ts'
+import type { ConfigSpec } from '../../../engine/worker/plan-handlers.ts'
+
+/** Where partial deep-audit states are kept, by dataset key. */
+export interface AuditPersistence {
+  load(key: string): Promise<AuditState | null>
+  save(key: string, state: AuditState): Promise<void>
+  clear(key: string): Promise<void>
+}
+
+export type DeepStatus = 'idle' | 'running' | 'cancelled' | 'done' | 'error'
+
+export interface AuditStoreState {
+  status: 'idle' | 'running' | 'ready' | 'error'
+  /** The latest audit (metadata, or deep once a deep run finished). */
+  result: AuditResult | null
+  error: string | null
+  deepStatus: DeepStatus
+  deepProgress: Progress | null
+  /** Row groups in the saved partial state of this dataset (what a deep run resumes from). */
+  savedGroups: number
+  /** Row groups the last deep run took from the saved state. */
+  reusedGroups: number | null
+}
+
+export interface AuditActions {
+  /** Metadata audit (no decoding), cancelling any audit running. */
+  run(dataset: number, spec: ConfigSpec): Promise<void>
+  /** Reads how much of a deep audit is saved for `key`. */
+  refreshSaved(key: string): Promise<void>
+  /** Deep audit, resuming from the state saved for `key`. */
+  runDeep(dataset: number, spec: ConfigSpec, key: string): Promise<void>
+  /** Cancels the deep audit; its partial state is saved. */
+  cancelDeep(): Promise<void>
+  /** Forgets the saved partial state for `key`. */
+  clearSaved(key: string): Promise<void>
+}
+
+export type AuditStore = AuditStoreState & AuditActions
+
+export const initialAuditState: AuditStoreState = {
+  status: 'idle', result: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
+}
+
+/** Milliseconds between saves of the partial state while a deep audit runs. */
+export const saveEveryMs = 1500
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
+const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError'
+
+/** Creates the store over a worker client, a persistence and a clock (fakes in tests). */
+export function createAuditStore(client: Pick<EngineClient, 'request'>, persistence: AuditPersistence, now: () => number = () => Date.now()): StoreApi<AuditStore> {
+  let running: AbortController | null = null
+  let deep: { controller: AbortController; dataset: number; key: string } | null = null
+
+  async function saveState(dataset: number, key: string): Promise<number> {
+    const state = await client.request('audit-state', { dataset })
+    if (!state) return 0
+    await persistence.save(key, state)
+    return Object.keys(state.groups).length
+  }
+
+  return createStore<AuditStore>()((set, get) => ({
+    ...initialAuditState,
+
+    async run(dataset, spec) {
+      running?.abort()
+      const own = new AbortController()
+      running = own
+      set({ status: 'running', error: null })
+      try {
+        const result = await client.request('audit', { dataset, spec, deep: false, state: null }, { signal: own.signal })
+        if (running === own && get().deepStatus !== 'running') set({ status: 'ready', result })
+      } catch (error) {
+        if (running !== own || isAbort(error)) return
+        set({ status: 'error', error: message(error) })
+      }
+    },
+
+    async refreshSaved(key) {
+      const state = await persistence.load(key).catch(() => null)
+      set({ savedGroups: state ? Object.keys(state.groups).length : 0 })
+    },
+
+    async runDeep(dataset, spec, key) {
+      if (deep) deep.controller.abort()
+      const controller = new AbortController()
+      deep = { controller, dataset, key }
+      const saved = await persistence.load(key).catch(() => null)
+      set({ deepStatus: 'running', deepProgress: null, reusedGroups: null, error: null, savedGroups: saved ? Object.keys(saved.groups).length : 0 })
+      let lastSave = now()
+      let saving: Promise<unknown> = Promise.resolve()
+      try {
+        const result = await client.request('audit', { dataset, spec, deep: true, state: saved }, {
+          signal: controller.signal,
+          onProgress: (progress) => {
+            if (deep?.controller !== controller) return
+            set({ deepProgress: progress })
+            if (progress.phase === 'deep' && now() - lastSave >= saveEveryMs) {
+              lastSave = now()
+              saving = saving.then(() => saveState(dataset, key)).then((n) => set({ savedGroups: n }), () => undefined)
+            }
+          },
+        })
+        await saving
+        if (deep?.controller !== controller) return
+        if (result.state) await persistence.save(key, result.state)
+        deep = null
+        set({ deepStatus: 'done', result, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
+      } catch (error) {
+        if (deep?.controller !== controller) return
+        deep = null
+        if (isAbort(error)) return // cancelDeep saves and sets the status
+        set({ deepStatus: 'error', error: message(error) })
+      }
+    },
+
+    async cancelDeep() {
+      const current = deep
+      if (!current) return
+      deep = null
+      current.controller.abort()
+      set({ deepStatus: 'cancelled' })
+      const groups = await saveState(current.dataset, current.key).catch(() => 0)
+      set({ savedGroups: groups })
+    },
+
+    async clearSaved(key) {
+      await persistence.clear(key)
+      set({ savedGroups: 0 })
+    },
+  }))
+}

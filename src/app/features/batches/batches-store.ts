@@ -1,0 +1,148 @@
+/**
+ * The Batches store: one plan session in the worker, streamed in chunks. The worker keeps the batches (with their
+ * examples); this store keeps only the per-batch summaries the list shows, plus the batch that is open.
+ * A new `run` (config or dataset changed) cancels the stream and closes the old session.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { EngineClient } from '../../../engine/worker/client.ts'
+import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
+import type { BatchSummary, ConfigSpec, PlanChunk, PlanStartResult } from '../../../engine/worker/plan-handlers.ts'
+
+/** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
+export const chunkSize = 32
+
+export type BatchesStatus = 'idle' | 'starting' | 'streaming' | 'done' | 'stopped' | 'error'
+
+export interface BatchesState {
+  status: BatchesStatus
+  start: PlanStartResult | null
+  /** Summaries of the batches streamed so far, in order. */
+  batches: BatchSummary[]
+  /** Latest chunk's live numbers (sampler counts, drops, rows read). */
+  live: Pick<PlanChunk, 'mixture' | 'drops' | 'io'> | null
+  /** Batches per second over the stream so far. */
+  rate: number | null
+  error: string | null
+  /** The open batch's index and, once fetched, its examples. */
+  selected: number | null
+  selectedBatch: PlannedBatch | null
+}
+
+export interface BatchesActions {
+  /** Starts a new plan (cancelling the running one) and streams it until done, stopped or replaced. */
+  run(dataset: number, spec: ConfigSpec, maxBatches: number | null): Promise<void>
+  /** Stops asking for more batches after the chunk in flight (what was streamed stays, and can be exported). */
+  stop(): void
+  /** Resumes a stopped stream. */
+  resume(): Promise<void>
+  /** Opens batch `index` (fetches its examples). */
+  select(index: number | null): Promise<void>
+  /** The streamed batches as `batches --jsonl` or Arrow IPC bytes. */
+  exportPlan(format: 'jsonl' | 'arrow'): Promise<Uint8Array>
+  /** Cancels and closes everything (view unmounted). */
+  dispose(): void
+}
+
+export type BatchesStore = BatchesState & BatchesActions
+
+export const initialBatchesState: BatchesState = {
+  status: 'idle', start: null, batches: [], live: null, rate: null, error: null, selected: null, selectedBatch: null,
+}
+
+/** Creates the store over a worker client (`request` only; a fake in tests) and a clock in ms. */
+export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: () => number = () => performance.now()): StoreApi<BatchesStore> {
+  let controller: AbortController | null = null
+  let session: number | null = null
+  let startedAt = 0
+
+  function close(): void {
+    controller?.abort()
+    controller = null
+    if (session !== null) void client.request('plan-close', { session }).catch(() => undefined)
+    session = null
+  }
+
+  const store = createStore<BatchesStore>()((set, get) => {
+    async function stream(own: AbortController, id: number): Promise<void> {
+      set({ status: 'streaming' })
+      try {
+        for (;;) {
+          const chunk = await client.request('plan-next', { session: id, count: chunkSize }, { signal: own.signal })
+          if (controller !== own) return
+          const batches = get().batches.concat(chunk.batches)
+          const seconds = (now() - startedAt) / 1000
+          set({ batches, live: { mixture: chunk.mixture, drops: chunk.drops, io: chunk.io }, rate: seconds > 0 ? batches.length / seconds : null })
+          if (chunk.done) {
+            set({ status: 'done' })
+            return
+          }
+          if (get().status === 'stopped') return
+        }
+      } catch (error) {
+        if (controller !== own) return
+        if (error instanceof Error && error.name === 'AbortError') return
+        set({ status: 'error', error: error instanceof Error ? error.message : String(error) })
+      }
+    }
+
+    return {
+      ...initialBatchesState,
+
+      async run(dataset, spec, maxBatches) {
+        close()
+        const own = new AbortController()
+        controller = own
+        set({ ...initialBatchesState, status: 'starting' })
+        try {
+          const start = await client.request('plan-start', { dataset, spec, maxBatches }, { signal: own.signal })
+          if (controller !== own) {
+            void client.request('plan-close', { session: start.session }).catch(() => undefined)
+            return
+          }
+          session = start.session
+          startedAt = now()
+          set({ start })
+          await stream(own, start.session)
+        } catch (error) {
+          if (controller !== own || (error instanceof Error && error.name === 'AbortError')) return
+          set({ status: 'error', error: error instanceof Error ? error.message : String(error) })
+        }
+      },
+
+      stop() {
+        // the chunk in flight finishes (cutting it would end the worker's session); no further chunk is asked for
+        if (get().status === 'streaming') set({ status: 'stopped' })
+      },
+
+      async resume() {
+        if (get().status !== 'stopped' || session === null || !controller) return
+        await stream(controller, session)
+      },
+
+      async select(index) {
+        if (index === null || session === null) {
+          set({ selected: null, selectedBatch: null })
+          return
+        }
+        set({ selected: index, selectedBatch: null })
+        try {
+          const batch = await client.request('plan-batch', { session, index })
+          if (get().selected === index) set({ selectedBatch: batch })
+        } catch (error) {
+          if (get().selected === index) set({ error: error instanceof Error ? error.message : String(error) })
+        }
+      },
+
+      exportPlan(format) {
+        if (session === null) return Promise.reject(new Error('batches: no plan to export yet'))
+        return client.request('plan-export', { session, format })
+      },
+
+      dispose() {
+        close()
+        set({ ...initialBatchesState })
+      },
+    }
+  })
+  return store
+}

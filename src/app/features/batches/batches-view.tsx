@@ -1,0 +1,96 @@
+/**
+ * Batches: the batches one rank of the training (or eval) run sees for the config, streamed from the worker in
+ * chunks; the bucket table, the mixture with live sampler counts, drops, rank diagnostics; open a batch to see its
+ * examples; export the plan as JSONL (`mixscope batches --jsonl`, byte for byte) or Arrow IPC.
+ */
+import { useEffect, useMemo, useState } from 'react'
+import { engineClient } from '../../engine-client.ts'
+import { formatCount, formatShare } from '../../lib/format.ts'
+import { configSpec, useConfigStore, useResolvedConfig } from '../../stores/config-store.ts'
+import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { BatchDetail } from './batch-detail.tsx'
+import { BatchList } from './batch-list.tsx'
+import { ConfigForm } from './config-form.tsx'
+import { downloadBytes } from './download.ts'
+import { BucketTable, DropsTable, MixtureTable, RankDiagnostics } from './plan-tables.tsx'
+import { batchesStore, useBatchesStore } from './use-batches-store.ts'
+import './batches.css'
+
+const statusText = { idle: 'Idle', starting: 'Planning…', streaming: 'Streaming batches…', done: 'Done', stopped: 'Stopped', error: 'Failed' } as const
+
+export function BatchesView() {
+  const report = useDatasetStore((s) => s.report)
+  const configState = useConfigStore((s) => s)
+  const spec = useMemo(() => configSpec(configState), [configState])
+  const maxBatches = configState.maxBatches
+  const resolved = useResolvedConfig(engineClient)
+  const s = useBatchesStore((x) => x)
+  const [exportError, setExportError] = useState<string | null>(null)
+  const dataset = report?.dataset ?? null
+
+  useEffect(() => {
+    if (dataset === null) return
+    void batchesStore.getState().run(dataset, spec, maxBatches)
+  }, [dataset, spec, maxBatches])
+  useEffect(() => () => batchesStore.getState().dispose(), [])
+
+  if (!report) return <p>Open a dataset to plan its batches.</p>
+  const selectedSummary = s.selected === null ? null : s.batches[s.selected] ?? null
+  const totalWaste = s.batches.reduce((a, b) => a + b.padded, 0)
+  const totalSamples = s.batches.reduce((a, b) => a + b.samples, 0)
+
+  async function exportAs(format: 'jsonl' | 'arrow') {
+    setExportError(null)
+    try {
+      const bytes = await batchesStore.getState().exportPlan(format)
+      downloadBytes(bytes, format === 'jsonl' ? 'batches.jsonl' : 'batches.arrow', format === 'jsonl' ? 'application/x-ndjson' : 'application/vnd.apache.arrow.file')
+    } catch (error) {
+      setExportError(error instanceof Error ? error.message : String(error))
+    }
+  }
+
+  return (
+    <section className="batches-view" aria-labelledby="batches-heading">
+      <h2 id="batches-heading">Batches</h2>
+      <ConfigForm resolved={resolved} />
+      {resolved && resolved.findings.length > 0 && (
+        <ul className="config-findings" aria-label="Config problems">
+          {resolved.findings.map((f, i) => <li key={i}><span className={`severity ${f.severity}`}>{f.severity}</span> <code>{f.kind}</code> <span dir="auto">{f.message}</span></li>)}
+        </ul>
+      )}
+      <div className="stream-status" role="status" aria-live="polite">
+        <strong data-status={s.status}>{statusText[s.status]}</strong>
+        {' '}{formatCount(s.batches.length)} batch{s.batches.length === 1 ? '' : 'es'}
+        {s.start?.limit !== null && s.start?.limit !== undefined && ` of ${formatCount(s.start.limit)}`}
+        {s.start && ` · split ${s.start.config.split}, rank ${s.start.config.rank}/${s.start.config.world_size}, seed ${s.start.config.seed}${s.start.trainStreaming ? ' (train stream: infinite, cut at max batches)' : ' (one pass)'}`}
+        {s.rate !== null && ` · ${s.rate.toFixed(0)} batches/s`}
+        {s.live && ` · ${formatCount(s.live.io.rows)} rows read`}
+        {totalWaste > 0 && ` · padding ${formatShare(1 - totalSamples / totalWaste)}`}
+      </div>
+      {s.error && <p className="field-problem" role="alert">{s.error}</p>}
+      <div className="row">
+        {s.status === 'streaming' && <button type="button" onClick={() => batchesStore.getState().stop()}>Stop</button>}
+        {s.status === 'stopped' && <button type="button" onClick={() => void batchesStore.getState().resume()}>Continue</button>}
+        <button type="button" disabled={s.batches.length === 0} onClick={() => void exportAs('jsonl')}>Export JSONL</button>
+        <button type="button" disabled={s.batches.length === 0} onClick={() => void exportAs('arrow')}>Export Arrow IPC</button>
+        {exportError && <span className="field-problem" role="alert">{exportError}</span>}
+      </div>
+      <div className="batches-main">
+        <BatchList batches={s.batches} selected={s.selected} onSelect={(i) => void batchesStore.getState().select(i)} />
+        {selectedSummary ? <BatchDetail summary={selectedSummary} batch={s.selectedBatch} /> : <p className="hint">Open a batch (click, or Enter) to list its examples.</p>}
+      </div>
+      {s.start && (
+        <div className="plan-tables">
+          <section aria-labelledby="buckets-heading"><h3 id="buckets-heading">Length buckets</h3><BucketTable start={s.start} /></section>
+          <section aria-labelledby="mixture-streams-heading">
+            <h3 id="mixture-streams-heading">Mixture streams</h3>
+            {s.start.mixture ? <MixtureTable mixture={s.live?.mixture ?? s.start.mixture} /> : <p>No mixture: one stream{s.start.summaryPath ? '' : ' (no language_distribution TSV)'}.</p>}
+            {s.start.unweighted.length > 0 && <p>Left out (no TSV row): {s.start.unweighted.map((u) => `${u.corpus}/${u.language}`).join(', ')}</p>}
+          </section>
+          <section aria-labelledby="drops-heading"><h3 id="drops-heading">Dropped so far</h3><DropsTable drops={s.live?.drops ?? []} /></section>
+          <section aria-labelledby="ranks-heading"><h3 id="ranks-heading">Rank diagnostics</h3><RankDiagnostics start={s.start} /></section>
+        </div>
+      )}
+    </section>
+  )
+}

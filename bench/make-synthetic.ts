@@ -13,6 +13,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { buildManifest, formatManifest, manifestName } from '../src/engine/source/manifest.ts'
 import type { SourceFile } from '../src/engine/source/source.ts'
+import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
 
 /** Where the dataset lives (ignored by git). */
 export const syntheticDir = join(import.meta.dirname, '.cache', 'synthetic')
@@ -42,16 +43,6 @@ function languageCode(i: number): string {
   return `${a[Math.floor(i / 676) % 26]}${a[Math.floor(i / 26) % 26]}${a[i % 26]}_Latn`
 }
 
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface FileJob { path: string; lengths: number[] }
 

@@ -21,21 +21,11 @@ import type { DemoLanguage } from './demo-sentences.ts'
 import { openDuckDb, writeParquet } from './demo-parquet.ts'
 import { writeDemoReadme } from './demo-readme.ts'
 import type { DemoSummaryRow, RecordedDefect } from './demo-readme.ts'
+import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
 
 const demoDir = join(import.meta.dirname, '..', 'public', 'demo')
 const rootDir = join(demoDir, 'version=0')
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface DemoRow {
   text: string

@@ -12,20 +12,10 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { duckdbGolden } from './demo-duckdb-stats.ts'
 import { openDuckDb, writeParquet } from './demo-parquet.ts'
 import type { Column, WriteOptions } from './demo-parquet.ts'
+import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
 
 const fixturesDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'parquet')
 
-/** mulberry32 seeded PRNG, floats in [0, 1). */
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 const rng = makeRng(7)
 
 /** A tiny real WAV: 16 kHz mono 16-bit, `samples` samples of a sine. */

@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { demoSentences, demoVoices, type DemoLanguage } from '../../scripts/demo-sentences.ts'
 import { wavSampleCount } from '../../scripts/demo-audio.ts'
 import { splitUtterances } from './featurize.ts'
+import { mulberry32 as makeRng } from '../../src/engine/util/mulberry32.ts'
 
 /** Codecs the benchmarks compare, with the file extension each is stored under. */
 export const benchCodecs = [
@@ -54,17 +55,6 @@ function run(cmd: string, args: string[]): void {
   }
 }
 
-/** mulberry32: small seeded PRNG, floats in [0, 1). */
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Encodes `wav` (16 kHz mono s16) next to it as `<base>.flac/.ogg/.opus/.mp3`. */
 function encodeAll(dir: string, base: string, serial: number): void {

@@ -8,6 +8,7 @@ import { manifestName, parseManifest } from './manifest.ts'
 import { checkReadRange } from './memory-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
+import { mulberry32 } from '../util/mulberry32.ts'
 
 /** Settings for `createHttpSource`. */
 export interface HttpSourceOptions {
@@ -397,14 +398,3 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
-/** Small seeded PRNG for the backoff jitter, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}

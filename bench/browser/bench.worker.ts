@@ -1,12 +1,13 @@
 /**
  * Benchmark Worker (module worker started by e2e/harness/bench.harness.ts in Chromium): times `decodeAudio`
- * (WebCodecs or WASM) and the fbank paths (CPU reference, WebGPU `FeaturePipeline`) where training would run them,
+ * (WebCodecs or WASM), the fbank paths (CPU reference, WebGPU `FeaturePipeline`) and batch planning where the app runs them,
  * in a Worker. One request at a time; replies per bench/browser/protocol.ts.
  */
 import { decodeAudio } from '../../src/engine/audio/decode.ts'
 import { FbankComputer, type Features } from '../../src/engine/dsp/fbank.ts'
 import { getGpu } from '../../src/engine/gpu/device.ts'
 import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
+import { planSynthetic } from '../plan-synthetic.ts'
 import { featureChecksum, featurizeBatchCpu, maxAbsDiff, splitUtterances } from './featurize.ts'
 import type { BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest } from './protocol.ts'
 
@@ -81,6 +82,7 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
 
 async function handle(request: BenchRequest): Promise<BenchReply> {
   try {
+    if (request.kind === 'plan') return { kind: 'plan', ...await planSynthetic() }
     return request.kind === 'decode' ? await decode(request) : await fbank(request)
   } catch (e) {
     return { kind: 'error', message: (e as Error).message }

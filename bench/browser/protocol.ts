@@ -3,6 +3,7 @@
  * through `window.mixscopeHarness.bench` of e2e/harness/bench.harness.ts). URLs are relative to the page's origin.
  */
 import type { GpuAdapterSummary } from '../../src/engine/gpu/device.ts'
+import type { ConsumeResult } from '../plan-synthetic.ts'
 
 /** Decode each file `repeats` times with `decodeAudio` (bytes fetched first, not timed); report the fastest run. */
 export interface DecodeRequest {
@@ -57,5 +58,16 @@ export interface FbankReply {
   gpuErrors: string[]
 }
 
-export type BenchRequest = DecodeRequest | FbankRequest
-export type BenchReply = DecodeReply | FbankReply | { kind: 'error'; message: string }
+/** Plan the synthetic 1M-row workload of bench/plan-synthetic.ts in the Worker. */
+export interface PlanRequest {
+  kind: 'plan'
+}
+
+export interface PlanReply {
+  kind: 'plan'
+  train: ConsumeResult
+  eval: ConsumeResult
+}
+
+export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest
+export type BenchReply = DecodeReply | FbankReply | PlanReply | { kind: 'error'; message: string }

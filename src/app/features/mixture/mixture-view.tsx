@@ -9,7 +9,6 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { engineClient } from '../../engine-client.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatHours, formatShare } from '../../lib/format.ts'
-import { languageLabel } from '../../lib/language-names.ts'
 import { configSpec, configStore, useConfigStore } from '../../stores/config-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { BetaControl } from './beta-control.tsx'
@@ -88,8 +87,8 @@ export function MixtureView() {
                   <YAxis type="category" dataKey="label" width={190} interval={0} />
                   <Tooltip formatter={(v, name) => [`${(Number(v) * 100).toFixed(3)}%`, name === 'natural' ? 'Natural share (hours)' : 'Sampling probability']} />
                   <Legend formatter={(name) => (name === 'natural' ? 'Natural share (hours)' : 'Sampling probability')} />
-                  <Bar dataKey="natural" className="bar-natural" isAnimationActive={false} />
-                  <Bar dataKey="sampling" className="bar-sampling" isAnimationActive={false} />
+                  <Bar dataKey="natural" className="bar-natural" fill="#8b949e" isAnimationActive={false} />
+                  <Bar dataKey="sampling" className="bar-sampling" fill="#2563eb" isAnimationActive={false} />
                 </BarChart>
               </ResponsiveContainer>
             </div>
@@ -156,7 +155,6 @@ function WeightsTable({ result }: { result: NonNullable<ReturnType<typeof mixtur
           ))}
         </tbody>
       </table>
-      <p className="hint">Labels: {result.rows.slice(0, 3).map((r) => `${r.language} = ${languageLabel(r.language)}`).join('; ')}…</p>
     </div>
   )
 }

@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest'
+import type { AuditState } from '../../../engine/audit/types.ts'
+import type { Progress } from '../../../engine/dataset.ts'
+import type { RequestOptions } from '../../../engine/worker/client.ts'
+import type { Requests } from '../../../engine/worker/protocol.ts'
+import { finding } from '../../../engine/findings.ts'
+import { createAuditStore, saveEveryMs, type AuditPersistence } from './audit-store.ts'
+import { filterFindings, groupByKind, joinFindings, partitionOf, sortFindingsBy } from './audit-findings.ts'
+
+const spec = { preset: null, recipe: null, overrides: {} }
+const state = (groups: string[]): AuditState => ({ format: 'mixscope-audit-state', version: 1, fingerprint: 'f', groups: Object.fromEntries(groups.map((g) => [g, []])) })
+
+function memoryPersistence(): AuditPersistence & { data: Map<string, AuditState> } {
+  const data = new Map<string, AuditState>()
+  return { data, load: async (k) => data.get(k) ?? null, save: async (k, s) => { data.set(k, structuredClone(s)) }, clear: async (k) => { data.delete(k) } }
+}
+
+describe('audit store', () => {
+  test('deep audit: saves while running, cancel saves the worker state, the next run resumes from it', async () => {
+    const persistence = memoryPersistence()
+    let workerState = state([])
+    const deepCalls: (AuditState | null)[] = []
+    let finish: ((v: unknown) => void) | null = null
+    let progress: ((p: Progress) => void) | undefined
+    const client = {
+      request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params'], options: RequestOptions = {}): Promise<Requests[K]['result']> => {
+        if (kind === 'audit-state') return structuredClone(workerState) as Requests[K]['result']
+        const p = params as Requests['audit']['params']
+        deepCalls.push(p.state)
+        progress = options.onProgress
+        return new Promise((resolve, reject) => {
+          finish = resolve as (v: unknown) => void
+          options.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
+        })
+      },
+    }
+    let clock = 0
+    const store = createAuditStore(client, persistence, () => clock)
+    const run = store.getState().runDeep(1, spec, 'k')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState().deepStatus).toBe('running')
+    workerState = state(['a#0', 'a#1'])
+    clock += saveEveryMs
+    progress?.({ phase: 'deep', done: 2, total: 10, requests: 0, bytes: 0 })
+    await new Promise((r) => setTimeout(r, 0))
+    expect(Object.keys(persistence.data.get('k')!.groups)).toEqual(['a#0', 'a#1'])
+    workerState = state(['a#0', 'a#1', 'b#0'])
+    await store.getState().cancelDeep()
+    await run
+    expect(store.getState()).toMatchObject({ deepStatus: 'cancelled', savedGroups: 3 })
+
+    const again = store.getState().runDeep(1, spec, 'k')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(Object.keys(deepCalls[1]!.groups)).toEqual(['a#0', 'a#1', 'b#0'])
+    const done = state(['a#0', 'a#1', 'b#0', 'b#1'])
+    finish!({ report: { findings: [] }, configFindings: [], flaggedJsonl: '', state: done, reusedGroups: 3 })
+    await again
+    expect(store.getState()).toMatchObject({ deepStatus: 'done', reusedGroups: 3, savedGroups: 4, status: 'ready' })
+    expect(Object.keys(persistence.data.get('k')!.groups)).toHaveLength(4)
+    await store.getState().clearSaved('k')
+    expect(persistence.data.has('k')).toBe(false)
+  })
+
+  test('findings: joined without duplicates, grouped errors first, filtered and sorted', () => {
+    const a = finding('warning', 'empty-text', 'c=x/l=y/p.parquet', 'empty', { row: 1, row_group: 0 })
+    const b = finding('error', 'undecodable-audio', 'c=x/l=y/p.parquet', 'bad flac', { row: 3, row_group: 0 })
+    const c = finding('error', 'config-x', '', 'window 0')
+    const all = joinFindings([['validation', [a]], ['config', [c]], ['audit', [a, b]]])
+    expect(all).toHaveLength(3)
+    expect(all.find((f) => f.kind === 'empty-text')?.source).toBe('validation')
+    expect(groupByKind(all).map((g) => `${g.severity} ${g.kind}`)).toEqual(['error config-x', 'error undecodable-audio', 'warning empty-text'])
+    expect(filterFindings(all, new Set(['empty-text']), '').map((f) => f.kind)).toEqual(['empty-text'])
+    expect(filterFindings(all, new Set(), 'FLAC').map((f) => f.kind)).toEqual(['undecodable-audio'])
+    expect(sortFindingsBy(all, 'where', true).map((f) => f.kind)).toEqual(['undecodable-audio', 'empty-text', 'config-x'])
+    expect(partitionOf('corpus=a/split=b/language=c/part-0.parquet')).toBe('corpus=a/split=b/language=c')
+  })
+})

@@ -1,0 +1,38 @@
+/** "Recently opened": reopen a URL dataset or the demo in one click; folders are listed by name (pick them again). */
+import { useEffect, useState } from 'react'
+import { demoRequest } from '../../lib/demo.ts'
+import { datasetStore } from '../../stores/use-dataset-store.ts'
+import { loadRecent, recentEntry, rememberRecent, type RecentDataset } from './recent-datasets.ts'
+
+const storage = () => (typeof localStorage === 'undefined' ? null : localStorage)
+
+export function RecentList() {
+  const [recent, setRecent] = useState<RecentDataset[]>(() => loadRecent(storage()))
+
+  useEffect(() => datasetStore.subscribe((state, previous) => {
+    if (state.status === 'ready' && state.report !== previous.report && state.reportRequest) {
+      setRecent(rememberRecent(storage(), recentEntry(state.reportRequest, Date.now())))
+    }
+  }), [])
+
+  if (recent.length === 0) return null
+  return (
+    <details className="recent-datasets">
+      <summary>Recently opened ({recent.length})</summary>
+      <ul aria-label="Recently opened datasets">
+        {recent.map((r) => (
+          <li key={`${r.kind}/${r.url ?? ''}/${r.name}`}>
+            {r.kind === 'folder'
+              ? <span><span dir="auto">{r.name}</span> <span className="hint">(folder: open it again with “Open dataset folder”)</span></span>
+              : (
+                <button type="button" className="link" onClick={() => void datasetStore.getState().open(r.kind === 'demo' ? demoRequest() : { description: { type: 'url', url: r.url! }, label: r.name })}>
+                  <span dir="auto">{r.name}</span>
+                </button>
+              )}
+            {' '}<span className="hint">{new Date(r.at).toLocaleString()}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  )
+}

@@ -1,0 +1,37 @@
+import { expect, test } from 'vitest'
+import type { PartitionStats } from '../../../engine/stats/types.ts'
+import { hoursBy, tsvComparison } from './group-hours.ts'
+import { filterPartitions, sortPartitions } from './partition-filter.ts'
+
+const p = (corpus: string, language: string, split: string, rows: number, hours: number): PartitionStats => ({ corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours })
+const parts = [p('mls', 'eng_Latn', 'train', 10, 2), p('mls', 'eng_Latn', 'dev', 2, 0.5), p('fleurs', 'swh_Latn', 'train', 5, 3), p('cv', 'deu_Latn', 'test', 1, 0.1)]
+
+test('hours per corpus / split, most hours first', () => {
+  expect(hoursBy(parts, 'corpus')).toEqual([{ key: 'fleurs', hours: 3, rows: 5 }, { key: 'mls', hours: 2.5, rows: 12 }, { key: 'cv', hours: 0.1, rows: 1 }])
+  expect(hoursBy(parts, 'split').map((g) => g.key)).toEqual(['train', 'dev', 'test'])
+})
+
+test('partition filter: key=value tokens (a folder path) match exactly, other tokens as substrings', () => {
+  expect(filterPartitions(parts, 'corpus=mls/split=train/language=eng_Latn')).toEqual([parts[0]])
+  expect(filterPartitions(parts, 'eng')).toEqual([parts[0], parts[1]])
+  expect(filterPartitions(parts, 'split=train swh')).toEqual([parts[2]])
+  expect(filterPartitions(parts, '  ')).toEqual(parts)
+  expect(sortPartitions(parts, 'hours', true).map((x) => x.hours)).toEqual([3, 2, 0.5, 0.1])
+  expect(sortPartitions(parts, 'corpus', false).map((x) => x.corpus)).toEqual(['cv', 'fleurs', 'mls', 'mls'])
+})
+
+test('10,000 partitions filter and sort in well under a frame budget per keystroke', () => {
+  const many = Array.from({ length: 10_000 }, (_, i) => p(`c${i % 37}`, `l${i % 997}_Latn`, i % 3 ? 'train' : 'dev', i, i / 7))
+  const t0 = performance.now()
+  const shown = sortPartitions(filterPartitions(many, 'split=train l1'), 'hours', true)
+  expect(performance.now() - t0).toBeLessThan(200)
+  expect(shown.length).toBeGreaterThan(100)
+  expect(shown.every((x) => x.split === 'train' && x.language!.includes('l1'))).toBe(true)
+})
+
+test('TSV vs data: both directions, train hours, relative difference', () => {
+  const rows = tsvComparison({ partitions: parts, summary: { path: 't.tsv', rows: [{ corpus: 'mls', language: 'eng_Latn', hours: 2.5 }, { corpus: 'x', language: 'y', hours: 1 }] } })
+  expect(rows.find((r) => r.corpus === 'mls')).toEqual({ corpus: 'mls', language: 'eng_Latn', tsvHours: 2.5, dataHours: 2.5, trainHours: 2, difference: 0 })
+  expect(rows.find((r) => r.corpus === 'x')).toMatchObject({ dataHours: 0, difference: null })
+  expect(rows.find((r) => r.corpus === 'fleurs')).toMatchObject({ tsvHours: null, dataHours: 3 })
+})

@@ -85,3 +85,66 @@ describe('real FFT', () => {
     }
   })
 })
+
+describe('real FFT against the complex FFT of the same frame', () => {
+  // even sizes take the half-size complex FFT + split path (power of two and Bluestein halves), odd sizes the full one
+  for (const n of [1, 2, 4, 6, 8, 16, 32, 400, 512, 1024, 2048, 7, 25, 401]) {
+    it(`size ${n}: forward equals the first ⌊N/2⌋+1 complex bins, inverse restores the frame`, () => {
+      const rfft = new RealFft(n), fft = makeFft(n), rand = seeded(3 * n + 11)
+      for (let trial = 0; trial < 3; trial++) {
+        const x = Float64Array.from({ length: n }, () => 1000 * rand())
+        const complex = new Float64Array(2 * n)
+        for (let i = 0; i < n; i++) complex[2 * i] = x[i]
+        fft.transform(complex, complex)
+        const spec = new Float64Array(2 * rfft.bins)
+        rfft.forward(spec, x)
+        const scale = 1000 * Math.max(1, Math.sqrt(n))
+        expect(maxAbs(spec, complex.subarray(0, 2 * rfft.bins)) / scale).toBeLessThan(1e-13)
+        const back = new Float64Array(n)
+        rfft.inverse(back, spec)
+        expect(maxAbs(back, x) / 1000).toBeLessThan(1e-13)
+      }
+    })
+  }
+
+  it('zero-pads short inputs and reads Float32Array inputs', () => {
+    const rfft = new RealFft(512), rand = seeded(5)
+    const x = Float32Array.from({ length: 400 }, rand)
+    const padded = new Float64Array(512)
+    padded.set(x)
+    const a = new Float64Array(2 * rfft.bins), b = new Float64Array(2 * rfft.bins)
+    rfft.forward(a, x)
+    rfft.forward(b, padded)
+    expect(maxAbs(a, b)).toBe(0)
+    expect(a[1]).toBe(0)
+    expect(a[2 * 256 + 1]).toBe(0)
+  })
+
+  it('ignores the imaginary parts of X_0 and X_{N/2} in the inverse, as irfft does', () => {
+    const rfft = new RealFft(16)
+    const x = Float64Array.from({ length: 16 }, seeded(9))
+    const spec = new Float64Array(2 * rfft.bins)
+    rfft.forward(spec, x)
+    spec[1] = 123; spec[2 * 8 + 1] = -45
+    const back = new Float64Array(16)
+    rfft.inverse(back, spec)
+    expect(maxAbs(back, x)).toBeLessThan(1e-13)
+  })
+})
+
+describe('radix-4 FFT in and out of place', () => {
+  for (const n of [2, 4, 8, 32, 256, 512]) {
+    it(`size ${n}: out-of-place (bit-reversed read) equals in-place, forward and inverse; input untouched`, () => {
+      const fft = new RadixTwoFft(n)
+      const x = Float64Array.from({ length: 2 * n }, seeded(n + 100))
+      const copy = x.slice()
+      for (const inverse of [false, true]) {
+        const outOfPlace = new Float64Array(2 * n), inPlace = x.slice()
+        fft.transform(outOfPlace, x, inverse)
+        fft.transform(inPlace, inPlace, inverse)
+        expect(maxAbs(outOfPlace, inPlace)).toBe(0)
+        expect(maxAbs(x, copy)).toBe(0)
+      }
+    })
+  }
+})

@@ -8,6 +8,7 @@
 import { RealFft } from './fft.ts'
 import { fbankFrameCount, fbankOptions, type FbankOptions } from './fbank-options.ts'
 import { kaldiMelBank, type MelBank } from './mel.ts'
+import { melSegments, type MelSegments } from './mel-segments.ts'
 import { poveyWindow } from './window.ts'
 
 /** float32 machine epsilon, Kaldi's log floor. */
@@ -26,21 +27,24 @@ const f = Math.fround
 /** Computes fbank frames for one sample rate, reusing its tables and scratch buffers across calls. */
 export class FbankComputer {
   readonly options: FbankOptions
+  /** `[frameLength]` Povey window, float32. */
   readonly window: Float32Array
   readonly melBank: MelBank
   private readonly fft: RealFft
+  private readonly mel: MelSegments
+  /** `[paddedLength]` windowed frame; the zero padding after frameLength is written once, here. */
   private readonly frame: Float64Array
+  /** `[paddedLength/2 + 1]` interleaved complex spectrum. */
   private readonly spectrum: Float64Array
-  private readonly power: Float64Array
 
   constructor(sampleRate: number, numMelBins = 80) {
     this.options = fbankOptions(sampleRate, numMelBins)
     this.window = poveyWindow(this.options.frameLength)
     this.melBank = kaldiMelBank(this.options)
+    this.mel = melSegments(this.melBank)
     this.fft = new RealFft(this.options.paddedLength)
     this.frame = new Float64Array(this.options.paddedLength)
     this.spectrum = new Float64Array(2 * this.fft.bins)
-    this.power = new Float64Array(this.melBank.numFftBins)
   }
 
   /**
@@ -53,42 +57,48 @@ export class FbankComputer {
     const frames = fbankFrameCount(waveform.length, this.options)
     const data = new Float32Array(frames * numMelBins)
     for (let t = 0; t < frames; t++) {
-      this.framePower(waveform, t * frameShift)
+      this.windowFrame(waveform, t * frameShift)
+      this.fft.forward(this.spectrum, this.frame)
       this.melLog(data, t * numMelBins)
     }
     return { data, frames, bins: numMelBins }
   }
 
-  /** Power spectrum `[padded/2]` of the frame starting at sample `start` (into this.power). */
-  private framePower(waveform: Float32Array, start: number): void {
+  /** this.frame[0 .. frameLength) ← scaled, DC-removed, pre-emphasized, windowed samples from `start`. */
+  private windowFrame(waveform: Float32Array, start: number): void {
     const { frameLength, waveformScale } = this.options
     const x = this.frame, w = this.window
     const preemph = f(this.options.preemphasis)
     let sum = 0
-    for (let i = 0; i < frameLength; i++) { x[i] = f(waveform[start + i] * waveformScale); sum += x[i] }
+    for (let i = 0; i < frameLength; i++) sum += f(waveform[start + i] * waveformScale)
     const mean = sum / frameLength
-    for (let i = 0; i < frameLength; i++) x[i] = f(x[i] - mean)
-    for (let i = frameLength - 1; i > 0; i--) x[i] = f(x[i] - preemph * x[i - 1])
-    x[0] = f(x[0] - preemph * x[0])
-    for (let i = 0; i < frameLength; i++) x[i] = f(x[i] * w[i])
-    x.fill(0, frameLength)
-    this.fft.forward(this.spectrum, x)
-    const s = this.spectrum, p = this.power
-    for (let k = 0; k < p.length; k++) {
-      const re = f(s[2 * k]), im = f(s[2 * k + 1])
-      p[k] = re * re + im * im
+    // pre-emphasis x[i] − p·x[i−1] on the DC-removed values, and x[0] − p·x[0], fused with the window
+    let previous = f(f(waveform[start] * waveformScale) - mean)
+    for (let i = 0; i < frameLength; i++) {
+      const current = f(f(waveform[start + i] * waveformScale) - mean)
+      x[i] = f(f(current - preemph * previous) * w[i])
+      previous = current
     }
   }
 
-  /** Mel energies of this.power, logged with the FLT_EPSILON floor, into `out[offset .. offset + bins)`. */
+  /**
+   * Power |X_k|² of this.spectrum (re, im rounded to float32 as Kaldi stores them), mel energies in one ascending pass
+   * (mel-segments.ts), logged with the FLT_EPSILON floor, into `out[offset .. offset + numBins)`.
+   */
   private melLog(out: Float32Array, offset: number): void {
-    const { start, length, offset: wOffset, weights, numBins } = this.melBank
-    const p = this.power
-    for (let b = 0; b < numBins; b++) {
-      let energy = 0
-      const s = start[b], o = wOffset[b]
-      for (let i = 0; i < length[b]; i++) energy += weights[o + i] * p[s + i]
-      out[offset + b] = Math.log(Math.max(energy, FLT_EPSILON))
+    const { numBins, firstBin, segmentEnd, currentWeight, nextWeight } = this.mel
+    const s = this.spectrum
+    let i = firstBin, current = 0, next = 0
+    for (let segment = 0; segment <= numBins; segment++) {
+      for (const end = segmentEnd[segment]; i < end; i++) {
+        const re = f(s[2 * i]), im = f(s[2 * i + 1])
+        const power = re * re + im * im
+        current += currentWeight[i] * power
+        next += nextWeight[i] * power
+      }
+      if (segment > 0) out[offset + segment - 1] = Math.log(Math.max(current, FLT_EPSILON))
+      current = next
+      next = 0
     }
   }
 }

@@ -75,19 +75,22 @@ export class RealFft {
     this.split(out)
   }
 
-  /** Even N: one-sided `out` `[N/2 + 1]` from the half-size spectrum Z in this.buffer. */
+  /**
+   * Even N: one-sided `out` `[N/2 + 1]` from the half-size spectrum Z in this.buffer. Bins k and h−k come from the same
+   * Z_k, Z_{h−k}: E_{h−k} = E*_k, O_{h−k} = O*_k and e^{-2πi(h−k)/N} = −(e^{-2πik/N})*, so X_{h−k} = (E_k − W^k·O_k)*.
+   */
   private split(out: Float64Array): void {
-    const h = this.size / 2, z = this.buffer, c = this.splitCos, s = this.splitSin
+    const h = this.size >> 1, z = this.buffer, c = this.splitCos, s = this.splitSin
     out[0] = z[0] + z[1]; out[1] = 0
     out[2 * h] = z[0] - z[1]; out[2 * h + 1] = 0
-    for (let k = 1; k < h; k++) {
-      const j = h - k
+    for (let k = 1, j = h - 1; k <= j; k++, j--) {
       const zr = z[2 * k], zi = z[2 * k + 1], yr = z[2 * j], yi = z[2 * j + 1]
       const er = 0.5 * (zr + yr), ei = 0.5 * (zi - yi) // E_k
       const or = 0.5 * (zi + yi), oi = 0.5 * (yr - zr) // O_k
-      const wr = c[k], wi = -s[k] // e^{-2πik/N}
-      out[2 * k] = er + wr * or - wi * oi
-      out[2 * k + 1] = ei + wr * oi + wi * or
+      const wr = c[k], wi = -s[k] // W^k = e^{-2πik/N}
+      const pr = wr * or - wi * oi, pi = wr * oi + wi * or // W^k·O_k
+      out[2 * j] = er - pr; out[2 * j + 1] = pi - ei // written first: for k = j (h even, k = h/2) X_k wins
+      out[2 * k] = er + pr; out[2 * k + 1] = ei + pi
     }
   }
 
@@ -103,7 +106,7 @@ export class RealFft {
       return
     }
     // Z_k = E_k + i·O_k with E_k = (X_k + X*_{h−k})/2, O_k = (X_k − X*_{h−k})·e^{+2πik/N}/2; x = IFFT_h(Z)/h interleaved
-    const h = n / 2, c = this.splitCos, s = this.splitSin
+    const h = n >> 1, c = this.splitCos, s = this.splitSin
     for (let k = 0; k < h; k++) {
       const j = h - k
       const xr = spectrum[2 * k], xi = k === 0 ? 0 : spectrum[2 * k + 1]

@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { OpenPanel } from './features/open/open-panel.tsx'
 import { LoadStatus } from './features/overview/load-status.tsx'
 import { CurrentView } from './shell/current-view.tsx'
+import { StatusBar } from './features/status/status-bar.tsx'
 import { ViewTabs } from './shell/view-tabs.tsx'
 import { syncViewToPageUrl } from './shell/view-store-instance.ts'
 import { initialRequest } from './lib/demo.ts'
@@ -35,6 +36,7 @@ export function App() {
         <ViewTabs />
         <CurrentView />
       </main>
+      <StatusBar />
     </div>
   )
 }

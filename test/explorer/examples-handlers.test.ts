@@ -96,9 +96,9 @@ describe('examples-search', () => {
   test('neighbours step through the filtered list and stop at the ends', async () => {
     const filter = { languages: ['swh_Latn'] }
     const list = await request('examples-search', { dataset, filter, offset: 0, limit: 1000 })
-    const next = await request('examples-neighbour', { dataset, filter, id: list.rows[0].id, step: 1 })
+    const next = await request('examples-neighbour', { dataset, filter, exampleId: list.rows[0].id, step: 1 })
     expect(next).toEqual({ id: list.rows[1].id, index: 1, total: list.total })
-    const before = await request('examples-neighbour', { dataset, filter, id: list.rows[0].id, step: -1 })
+    const before = await request('examples-neighbour', { dataset, filter, exampleId: list.rows[0].id, step: -1 })
     expect(before.id).toBeNull()
   })
 

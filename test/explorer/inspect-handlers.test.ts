@@ -29,6 +29,7 @@ const source = await createFsSource(root)
 const handle = createRequestHandler({ makeSource: () => source })
 let nextId = 1
 function request<K extends RequestKind>(kind: K, params: Requests[K]['params']): Promise<Requests[K]['result']> {
+  // spread as the client posts it (kind, id, then the params)
   return handle({ kind, id: nextId++, ...params } as never, {}) as Promise<Requests[K]['result']>
 }
 const { dataset } = await request('open', { source: { type: 'url', url: 'unused' } })
@@ -39,7 +40,7 @@ const waveformConfig: InspectConfig = {
   use_fbank: false, normalize_audio: false, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32', min_audio_len: 1, max_audio_len: 800_000,
 }
 const params = (id: string, config: Partial<InspectConfig> = {}, more: Partial<InspectParams> = {}): InspectParams => ({
-  dataset, id, config: { ...waveformConfig, ...config }, seed: 0, featureSpecAugment: defaultFeatureSpecAugment, device: 'cpu', ...more,
+  dataset, exampleId: id, config: { ...waveformConfig, ...config }, seed: 0, featureSpecAugment: defaultFeatureSpecAugment, device: 'cpu', ...more,
 })
 const quiet = { stdout: () => undefined, stderr: () => undefined }
 
@@ -116,7 +117,7 @@ describe('inspect-example (CPU)', () => {
     expect(result.meta).toMatchObject({ id: flacId, rowGroup: 0, sampleRate: 16000, channels: 1, container: 'flac', codec: 'flac' })
     expect(result.tokens!.pieces.join('')).toBe('▁' + result.text!.normalize('NFKC').trim().replace(/\s+/g, '▁'))
     expect(result.findings.map((f) => f.kind)).toContain('length-filtered')
-    const window = await request('inspect-spectrogram', { dataset, id: flacId, start: 16000, end: 32000, maxFrames: 50, device: 'cpu' })
+    const window = await request('inspect-spectrogram', { dataset, exampleId: flacId, start: 16000, end: 32000, maxFrames: 50, device: 'cpu' })
     expect(window.frames).toBeLessThanOrEqual(50)
     expect(window.start).toBe(16000)
   })

@@ -7,6 +7,8 @@ import { OverviewView } from '../features/overview/overview-view.tsx'
 import { BatchesView } from '../features/batches/batches-view.tsx'
 import { MixtureView } from '../features/mixture/mixture-view.tsx'
 import { AuditView } from '../features/audit/audit-view.tsx'
+import { ExamplesView } from '../features/examples/examples-view.tsx'
+import { InspectorView } from '../features/inspector/inspector-view.tsx'
 
 export interface ViewDefinition {
   id: string
@@ -19,6 +21,8 @@ export const views: ViewDefinition[] = [
   { id: 'audit', label: 'Audit', component: AuditView },
   { id: 'mixture', label: 'Mixture', component: MixtureView },
   { id: 'batches', label: 'Batches', component: BatchesView },
+  { id: 'examples', label: 'Examples', component: ExamplesView },
+  { id: 'inspector', label: 'Inspector', component: InspectorView },
 ]
 
 /** The view for an id, or the first view when the id is unknown. */

@@ -78,7 +78,8 @@ export interface ExamplesNeighbourParams {
   dataset: number
   filter: ExampleFilter
   sample?: ExampleSample | null
-  id: string
+  /** `<file>:<row>` (not `id`: that name is the request's own id on the wire). */
+  exampleId: string
   /** +1 next, −1 previous. */
   step: number
 }
@@ -241,7 +242,7 @@ export const examplesHandlers: HandlerTable<'examples-search' | 'examples-neighb
   'examples-neighbour': async (message, options, context) => {
     const index = await exampleIndex(context.dataset(message.dataset), options)
     const matched = matchingRows(index, message.filter, message.sample)
-    const at = matched.findIndex((i) => exampleId(index.rows[i]) === message.id)
+    const at = matched.findIndex((i) => exampleId(index.rows[i]) === message.exampleId)
     const next = at < 0 ? -1 : at + Math.sign(message.step)
     if (at < 0 || next < 0 || next >= matched.length) return { id: null, index: null, total: matched.length }
     return { id: exampleId(index.rows[matched[next]]), index: next, total: matched.length }

@@ -83,3 +83,15 @@ export function gpuStatus(): GpuStatus {
     requested: pending !== null,
   }
 }
+
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * Runs `work` after every earlier GPU job of this worker has settled. A FeaturePipeline pools its buffers (one
+ * readback buffer among them), so two batches in flight at once would submit a buffer that is still being mapped.
+ */
+export function withGpuLock<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work)
+  queue = run.catch(() => undefined)
+  return run
+}

@@ -35,7 +35,7 @@ import type { IoCounters } from '../source/source.ts'
 import { buildCharVocabulary, charTokenize } from '../text/char-tokenizer.ts'
 import { loadSpmTokenizer, type SpmTokenizer } from '../text/spm-tokenizer.ts'
 import { existingExampleIndex } from './examples-handlers.ts'
-import { gpuStatus, workerFeaturePipeline, type GpuStatus } from './gpu-state.ts'
+import { gpuStatus, withGpuLock, workerFeaturePipeline, type GpuStatus } from './gpu-state.ts'
 import type { HandlerTable } from './handler-types.ts'
 
 /** The config fields the model input depends on (reference names). */
@@ -47,8 +47,8 @@ export type FeatureDevice = 'gpu' | 'cpu'
 
 export interface InspectParams {
   dataset: number
-  /** `<file>:<row>`. */
-  id: string
+  /** `<file>:<row>` (not `id`: that name is the request's own id on the wire). */
+  exampleId: string
   config: InspectConfig
   /** Seed of `random.Random` for both SpecAugment draws (reference on the waveform, `features` on the fbank). */
   seed: number
@@ -163,7 +163,7 @@ export interface InspectResult {
 
 export interface SpectrogramParams {
   dataset: number
-  id: string
+  exampleId: string
   /** Visible window in samples at the native rate, `[start, end)`. */
   start: number
   end: number
@@ -287,14 +287,14 @@ async function computeModelInput(
   if (config.use_fbank) {
     const channel0 = audio.channels[0]
     if (pipeline) {
-      const [g] = await pipeline.fbank([channel0], audio.sampleRate, { standardize: true, dtype: config.dtype })
+      const [g] = await withGpuLock(() => pipeline.fbank([channel0], audio.sampleRate, { standardize: true, dtype: config.dtype }))
       return { data: g.data, shape: [g.frames, g.bins], problem: g.problem ? { problem: g.problem, undefinedBins: g.undefinedBins } : null }
     }
     const s = standardizeFeatures(kaldiFbank(channel0, audio.sampleRate))
     return { data: castToTrainingDtype(s.data, config.dtype), shape: [s.frames, s.bins], problem: s.problem ? { problem: s.problem, undefinedBins: s.undefinedBins } : null }
   }
   if (pipeline) {
-    const [w] = await pipeline.waveform([audio.channels], { normalize: config.normalize_audio, specAugment: [masks], dtype: config.dtype })
+    const [w] = await withGpuLock(() => pipeline.waveform([audio.channels], { normalize: config.normalize_audio, specAugment: [masks], dtype: config.dtype }))
     return { data: w, shape: [w.length], problem: null }
   }
   let x = toMono(audio.channels)
@@ -397,7 +397,7 @@ async function displaySpectrogram(x: Float32Array, sampleRate: number, start: nu
   const length = end - start
   if (length < nFft) return { ...emptySpectrogram(sampleRate), start }
   const hop = Math.max(160, Math.ceil((length - nFft) / Math.max(1, maxFrames - 1)))
-  const s = pipeline ? await pipeline.spectrogram(x, start, end, { nFft, hop }) : powerSpectrogramDb(x, start, end, { nFft, hop })
+  const s = pipeline ? await withGpuLock(() => pipeline.spectrogram(x, start, end, { nFft, hop })) : powerSpectrogramDb(x, start, end, { nFft, hop })
   return { data: s.data, frames: s.frames, bins: s.bins, nFft, hop, start, sampleRate }
 }
 
@@ -421,12 +421,12 @@ async function tokensOf(text: string | null, dataset: OpenDataset, handle: numbe
 }
 
 async function inspect(params: InspectParams, dataset: OpenDataset, signal?: AbortSignal): Promise<InspectResult> {
-  const { row, audio, ms } = await decodeExample(dataset, params.id, signal)
+  const { row, audio, ms } = await decodeExample(dataset, params.exampleId, signal)
   signal?.throwIfAborted()
   const where = { path: row.file, row: row.row, row_group: row.row_group }
   const findings: Finding[] = []
   const index = existingExampleIndex(dataset)
-  if (index) findings.push(...((await index.catch(() => null))?.findings.get(params.id) ?? []))
+  if (index) findings.push(...((await index.catch(() => null))?.findings.get(params.exampleId) ?? []))
   findings.push(...dataset.findings.filter((f) => f.path === row.file && (f.row === null || f.row === row.row)))
   findings.push(...audio.warnings.map((w) => finding('info', 'audio-decode-warning', row.file, w, where)))
   findings.push(...audioLengthFindings(where, row.audioSize, audio))
@@ -444,7 +444,7 @@ async function inspect(params: InspectParams, dataset: OpenDataset, signal?: Abo
   const spectrogram = await displaySpectrogram(mono, audio.sampleRate, 0, mono.length, 1200, input.device === 'gpu' ? (await pipelineFor('gpu')).pipeline : null)
   return {
     meta: {
-      id: params.id, path: row.file, row: row.row, rowGroup: row.row_group, keys: row.keys, storedSamples: row.audioSize,
+      id: params.exampleId, path: row.file, row: row.row, rowGroup: row.row_group, keys: row.keys, storedSamples: row.audioSize,
       decodedFrames: audio.frames, sampleRate: audio.sampleRate, channels: audio.channels.length, container: audio.container,
       codec: audio.codec, decoder: audio.decoder, encodedBytes: row.audio?.length ?? 0, warnings: audio.warnings,
     },
@@ -464,7 +464,7 @@ async function inspect(params: InspectParams, dataset: OpenDataset, signal?: Abo
 export const inspectHandlers: HandlerTable<'inspect-example' | 'inspect-spectrogram' | 'tokenizer-load' | 'engine-status'> = {
   'inspect-example': (message, options, context) => inspect(message, context.dataset(message.dataset), options.signal),
   'inspect-spectrogram': async (message, options, context) => {
-    const { audio } = await decodeExample(context.dataset(message.dataset), message.id, options.signal)
+    const { audio } = await decodeExample(context.dataset(message.dataset), message.exampleId, options.signal)
     const mono = toMono(audio.channels)
     const start = Math.max(0, Math.min(mono.length, Math.floor(message.start)))
     const end = Math.max(start, Math.min(mono.length, Math.ceil(message.end)))

@@ -1,0 +1,112 @@
+/**
+ * The Inspector on the bundled demo: plays audio (the `<audio>` element's currentTime advances), draws a non-empty
+ * waveform, spectrogram and model-input view (canvas pixels), computes the model input on the worker's GPU and the
+ * CPU with results that agree, shows the SpecAugment masks with their seed, and steps with the keyboard.
+ * Screenshot: inspector.png.
+ */
+import { expect, test, type Page } from '@playwright/test'
+import { waitForDataset } from './fixtures/overview-page.ts'
+
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--autoplay-policy=no-user-gesture-required'],
+  },
+})
+
+const flacId = 'corpus=fleurs/split=train/language=eng_Latn/part-0.parquet:0'
+
+async function openInspector(page: Page, id = flacId, extra = ''): Promise<void> {
+  await page.goto(`/?view=inspector&example=${encodeURIComponent(id)}${extra}`)
+  await waitForDataset(page, 'Demo dataset')
+  await expect(page.getByTestId('inspector-audio')).toHaveAttribute('src', /^blob:/, { timeout: 30_000 })
+}
+
+/** Pixels of a canvas that differ from its top-left pixel (the background). */
+function paintedPixels(page: Page, testId: string): Promise<number> {
+  return page.getByTestId(testId).evaluate((canvas: HTMLCanvasElement) => {
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height)
+    let n = 0
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) n++
+    }
+    return n
+  })
+}
+
+/** Largest |Δ| the comparison line states. */
+async function comparedDifference(page: Page): Promise<number> {
+  const text = await page.getByTestId('device-comparison').innerText()
+  return Number(/largest \|Δ\| ([\d.e+-]+)/.exec(text)![1])
+}
+
+test('plays audio and draws the waveform, spectrogram and model input', async ({ page }, testInfo) => {
+  await openInspector(page)
+  await expect(page.getByTestId('metadata')).toContainText('16000 Hz')
+  await expect(page.getByTestId('metadata')).toContainText('flac')
+  await expect(page.getByTestId('transcript')).toHaveAttribute('dir', 'auto')
+
+  const audio = page.getByTestId('inspector-audio')
+  await page.locator('body').press('Space')
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3)
+  await page.locator('body').press('Space')
+  await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true)
+
+  for (const id of ['waveform-canvas', 'spectrogram-canvas', 'model-input-canvas']) {
+    expect(await paintedPixels(page, id), id).toBeGreaterThan(500)
+  }
+  await expect(page.getByTestId('model-input-device')).toContainText(/waveform \[\d+\]/)
+  await page.screenshot({ path: testInfo.outputPath('inspector.png'), fullPage: true })
+})
+
+test('GPU and CPU model inputs agree (waveform and fbank)', async ({ page }, testInfo) => {
+  await openInspector(page)
+  const device = page.getByTestId('model-input-device')
+  await expect(device).toContainText('GPU (')
+  await expect(page.getByTestId('status-device')).toContainText('GPU:')
+  await page.getByLabel('dtype', { exact: true }).selectOption('float32')
+  await page.getByLabel('compare with the other device', { exact: true }).check()
+  await expect(page.getByTestId('device-comparison')).toContainText('GPU vs CPU')
+  expect(await comparedDifference(page)).toBeLessThan(1e-4)
+
+  await page.getByLabel('use_fbank', { exact: true }).check()
+  await expect(device).toContainText('fbank [')
+  await expect(page.getByTestId('device-comparison')).toContainText('GPU vs CPU')
+  expect(await comparedDifference(page)).toBeLessThan(2e-2)
+  expect(await paintedPixels(page, 'model-input-canvas')).toBeGreaterThan(500)
+
+  await page.getByLabel('Device', { exact: true }).selectOption('cpu')
+  await expect(device).toContainText('computed on CPU')
+  await expect(page.getByTestId('device-comparison')).toContainText('CPU vs GPU')
+  expect(await comparedDifference(page)).toBeLessThan(2e-2)
+  await page.screenshot({ path: testInfo.outputPath('inspector-fbank.png'), fullPage: true })
+})
+
+test('reference SpecAugment: masks over the hop-200 STFT with the seed shown', async ({ page }) => {
+  await openInspector(page, flacId, '&sa_seed=3')
+  await page.getByLabel('use_fbank', { exact: true }).uncheck()
+  await page.getByLabel('spec_aug_p', { exact: true }).fill('1')
+  const figure = page.locator('figure', { has: page.getByTestId('spec-augment-canvas') })
+  await expect(figure).toContainText('seed 3, p 1: applied')
+  await expect(figure.locator('.mask-list li')).toHaveCount(2)
+  expect(await paintedPixels(page, 'spec-augment-canvas')).toBeGreaterThan(500)
+  await page.getByLabel('spec_aug_p', { exact: true }).fill('')
+  await expect(page.getByTestId('spec-augment-canvas')).toHaveCount(0)
+})
+
+test('keyboard: j / k step through the examples list, the URL follows', async ({ page }) => {
+  await openInspector(page)
+  const shown = page.getByTestId('inspector-example-id')
+  await page.locator('body').press('j')
+  await expect(shown).not.toContainText(flacId)
+  const next = new URL(page.url()).searchParams.get('example')
+  expect(next).toMatch(/\.parquet:\d+$/)
+  expect(next).not.toBe(flacId)
+  await expect(page.getByTestId('inspector-audio')).toHaveAttribute('src', /^blob:/)
+  await page.locator('body').press('k')
+  await expect(shown).toContainText(flacId)
+  expect(new URL(page.url()).searchParams.get('example')).toBe(flacId)
+  // the status bar counts the reads
+  await expect(page.getByTestId('status-io')).toContainText(/\d+ requests/)
+  await expect(page.getByTestId('status-worker')).toHaveText('Worker idle')
+})

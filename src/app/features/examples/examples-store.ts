@@ -1,0 +1,111 @@
+/**
+ * The Examples store: the filter, the optional seeded "N per language" sample, and the pages of matches fetched from
+ * the worker (`examples-search`) as the virtualized list scrolls. Changing the filter or the dataset drops the pages
+ * and aborts the request in flight; the first page after a change also brings the total and the facets.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { Progress } from '../../../engine/dataset.ts'
+import type { EngineClient } from '../../../engine/worker/client.ts'
+import type {
+  ExampleFilter, ExampleSample, ExamplesSearchResult, ExampleSummary,
+} from '../../../engine/worker/examples-handlers.ts'
+
+/** Rows per `examples-search` request. */
+export const pageSize = 100
+
+export interface ExamplesState {
+  /** Dataset handle the pages belong to (`null`: none open). */
+  dataset: number | null
+  filter: ExampleFilter
+  sample: ExampleSample | null
+  status: 'idle' | 'loading' | 'ready' | 'error'
+  error: string | null
+  /** Scan progress (row groups read) while the worker builds its index. */
+  progress: Progress | null
+  /** Matches in all; `null` before the first page. */
+  total: number | null
+  facets: ExamplesSearchResult['facets'] | null
+  /** Fetched pages by page number. */
+  pages: Record<number, ExampleSummary[]>
+  /** Bumped on every reset, so stale answers are dropped. */
+  generation: number
+}
+
+export interface ExamplesActions {
+  /** Points the store at a dataset (dropping pages when it changes) and fetches the first page. */
+  load(dataset: number | null): Promise<void>
+  /** Merges `patch` into the filter and refetches from the first page. */
+  setFilter(patch: Partial<ExampleFilter>): Promise<void>
+  /** Sets (or clears, `null`) the N-per-language sample and refetches. */
+  setSample(sample: ExampleSample | null): Promise<void>
+  /** Fetches the pages covering matches `[start, end)` that are not there yet. */
+  ensureRange(start: number, end: number): Promise<void>
+  /** The match at `index`, when its page is fetched. */
+  rowAt(index: number): ExampleSummary | undefined
+}
+
+export type ExamplesStore = ExamplesState & ExamplesActions
+
+export const initialExamplesState: ExamplesState = {
+  dataset: null, filter: {}, sample: null, status: 'idle', error: null, progress: null, total: null, facets: null, pages: {}, generation: 0,
+}
+
+/** Creates the store over a client (a fake in tests). */
+export function createExamplesStore(client: Pick<EngineClient, 'request'>): StoreApi<ExamplesStore> {
+  const inFlight = new Map<number, AbortController>()
+
+  return createStore<ExamplesStore>()((set, get) => {
+    function reset(patch: Partial<ExamplesState>): void {
+      for (const c of inFlight.values()) c.abort()
+      inFlight.clear()
+      set((s) => ({ ...patch, pages: {}, total: null, status: 'idle', error: null, progress: null, generation: s.generation + 1 }))
+    }
+
+    async function fetchPage(page: number): Promise<void> {
+      const { dataset, filter, sample, generation } = get()
+      if (dataset === null || inFlight.has(page) || get().pages[page]) return
+      const controller = new AbortController()
+      inFlight.set(page, controller)
+      if (get().total === null) set({ status: 'loading' })
+      try {
+        const result = await client.request('examples-search', { dataset, filter, sample, offset: page * pageSize, limit: pageSize }, {
+          signal: controller.signal,
+          onProgress: (progress) => { if (get().generation === generation) set({ progress }) },
+        })
+        if (get().generation !== generation) return
+        set((s) => ({ status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows } }))
+      } catch (error) {
+        if (get().generation !== generation || (error as Error).name === 'AbortError') return
+        set({ status: 'error', error: (error as Error).message, progress: null })
+      } finally {
+        if (inFlight.get(page) === controller) inFlight.delete(page)
+      }
+    }
+
+    return {
+      ...initialExamplesState,
+      async load(dataset) {
+        if (dataset !== get().dataset) reset({ dataset })
+        await fetchPage(0)
+      },
+      async setFilter(patch) {
+        reset({ filter: { ...get().filter, ...patch } })
+        await fetchPage(0)
+      },
+      async setSample(sample) {
+        reset({ sample })
+        await fetchPage(0)
+      },
+      async ensureRange(start, end) {
+        const total = get().total
+        const last = total === null ? 0 : Math.max(0, Math.min(end, total) - 1)
+        const pages: Promise<void>[] = []
+        for (let p = Math.floor(Math.max(0, start) / pageSize); p <= Math.floor(last / pageSize); p++) pages.push(fetchPage(p))
+        await Promise.all(pages)
+      },
+      rowAt(index) {
+        return get().pages[Math.floor(index / pageSize)]?.[index % pageSize]
+      },
+    }
+  })
+}

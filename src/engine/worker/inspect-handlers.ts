@@ -134,6 +134,7 @@ export interface ModelInput {
   featureMasks: { seed: number; p: number; applied: boolean; masks: Mask[] } | null
   /** The other device's result against this one: largest |Δ| over values finite in both, and NaN placement. */
   comparison: { device: FeatureDevice; maxAbsDiff: number | null; nanMismatch: number; error: string | null } | null
+  /** Milliseconds of this device's path (mono/normalize/SpecAugment draws included, the comparison not). */
   elapsedMs: number
 }
 
@@ -359,6 +360,7 @@ async function modelInput(params: InspectParams, audio: DecodedAudio, findings: 
     const message = describeStandardizeProblem({ ...computed.problem, frames: computed.shape[0] })
     if (message) findings.push(finding(computed.problem.problem === 'no-frames' ? 'error' : 'warning', 'fbank-standardize-undefined', where.path, message, where))
   }
+  const elapsedMs = performance.now() - started
   let featureMasks: ModelInput['featureMasks'] = null
   if (config.use_fbank) {
     const options = params.featureSpecAugment
@@ -383,7 +385,7 @@ async function modelInput(params: InspectParams, audio: DecodedAudio, findings: 
     kind: config.use_fbank ? 'fbank' : 'waveform',
     data: computed.data, shape: computed.shape, dtype: config.dtype, device,
     adapter: pipeline ? gpuStatus().adapter : null, fallbackReason: reason, steps,
-    stats: valueStats(computed.data), specAugment, featureMasks, comparison, elapsedMs: performance.now() - started,
+    stats: valueStats(computed.data), specAugment, featureMasks, comparison, elapsedMs,
   }
 }
 

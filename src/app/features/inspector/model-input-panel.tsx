@@ -4,7 +4,7 @@
  * and the SpecAugment masks over the spectrogram each variant acts on. Non-finite values are counted, never shown.
  */
 import type { InspectResult, ModelInput, ValueStats } from '../../../engine/worker/inspect-handlers.ts'
-import { configStore } from '../../stores/config-store.ts'
+import { configStore, useConfigStore } from '../../stores/config-store.ts'
 import { HeatmapCanvas, type HeatmapMask } from './heatmap-canvas.tsx'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
 import { WaveformCanvas } from './waveform-canvas.tsx'
@@ -35,7 +35,10 @@ function Comparison({ input }: { input: ModelInput }) {
   )
 }
 
-function Controls({ config }: { config: InspectConfig }) {
+function Controls({ config: resolved }: { config: InspectConfig }) {
+  // a field set here shows at once; the resolved config (a worker round trip) follows
+  const fields = useConfigStore((s) => s.fields)
+  const config = { ...resolved, ...Object.fromEntries(Object.entries(fields).filter(([k]) => k in resolved)) } as InspectConfig
   const settings = useInspectorStore((s) => s.settings)
   const update = inspectorStore.getState().updateSettings
   const setField = configStore.getState().setField

@@ -70,12 +70,16 @@ export class FbankComputer {
     const x = this.frame, w = this.window
     const preemph = f(this.options.preemphasis)
     let sum = 0
-    for (let i = 0; i < frameLength; i++) sum += f(waveform[start + i] * waveformScale)
+    for (let i = 0; i < frameLength; i++) {
+      const v = f(waveform[start + i] * waveformScale)
+      x[i] = v
+      sum += v
+    }
     const mean = sum / frameLength
     // pre-emphasis x[i] − p·x[i−1] on the DC-removed values, and x[0] − p·x[0], fused with the window
-    let previous = f(f(waveform[start] * waveformScale) - mean)
+    let previous = f(x[0] - mean)
     for (let i = 0; i < frameLength; i++) {
-      const current = f(f(waveform[start + i] * waveformScale) - mean)
+      const current = f(x[i] - mean)
       x[i] = f(f(current - preemph * previous) * w[i])
       previous = current
     }

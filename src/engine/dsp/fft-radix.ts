@@ -91,26 +91,36 @@ export class RadixTwoFft implements ComplexFft {
     const tw = inverse ? this.inverseTwiddles : this.forwardTwiddles
     let p = 0
     for (const h of this.quarters) {
-      const span = 8 * h // 4h complex values, interleaved
-      for (let k = 0; k < h; k++, p += 6) {
-        const w1r = tw[p], w1i = tw[p + 1], w2r = tw[p + 2], w2i = tw[p + 3], w3r = tw[p + 4], w3i = tw[p + 5]
-        for (let a0 = 2 * k; a0 < 2 * n; a0 += span) {
-          const a1 = a0 + 2 * h, a2 = a1 + 2 * h, a3 = a2 + 2 * h
-          // in bit-reversed DIT order the w² twiddle goes with a1 and w with a2
-          const x1r = out[a1], x1i = out[a1 + 1], x2r = out[a2], x2i = out[a2 + 1], x3r = out[a3], x3i = out[a3 + 1]
-          const t1r = x1r * w2r - x1i * w2i, t1i = x1r * w2i + x1i * w2r
-          const t2r = x2r * w1r - x2i * w1i, t2i = x2r * w1i + x2i * w1r
-          const t3r = x3r * w3r - x3i * w3i, t3i = x3r * w3i + x3i * w3r
-          const x0r = out[a0], x0i = out[a0 + 1]
-          const sr = x0r + t1r, si = x0i + t1i, dr = x0r - t1r, di = x0i - t1i
-          const ur = t2r + t3r, ui = t2i + t3i
-          const vr = rot * (t2i - t3i), vi = rot * (t3r - t2r) // ∓i·(t2 − t3)
-          out[a0] = sr + ur; out[a0 + 1] = si + ui
-          out[a2] = sr - ur; out[a2 + 1] = si - ui
-          out[a1] = dr + vr; out[a1 + 1] = di + vi
-          out[a3] = dr - vr; out[a3 + 1] = di - vi
-        }
-      }
+      radixFourStage(out, n, h, tw, p, rot)
+      p += 6 * h
+    }
+  }
+}
+
+/**
+ * One radix-4 stage of quarter-span h in place on interleaved `[n]` complex: for each group of 4h values and k < h,
+ * the butterfly on positions k, k+h, k+2h, k+3h with twiddles `tw[p + 6k .. p + 6k + 6)` (w, w², w³).
+ * `rot` = 1 (forward) or −1 (inverse) picks ∓i.
+ */
+function radixFourStage(out: Float64Array, n: number, h: number, tw: Float64Array, p: number, rot: number): void {
+  const span = 8 * h, end = 2 * n, h2 = 2 * h
+  for (let k = 0; k < h; k++, p += 6) {
+    const w1r = tw[p], w1i = tw[p + 1], w2r = tw[p + 2], w2i = tw[p + 3], w3r = tw[p + 4], w3i = tw[p + 5]
+    for (let a0 = 2 * k; a0 < end; a0 += span) {
+      const a1 = a0 + h2, a2 = a1 + h2, a3 = a2 + h2
+      // in bit-reversed DIT order the w² twiddle goes with a1 and w with a2
+      const x1r = out[a1], x1i = out[a1 + 1], x2r = out[a2], x2i = out[a2 + 1], x3r = out[a3], x3i = out[a3 + 1]
+      const t1r = x1r * w2r - x1i * w2i, t1i = x1r * w2i + x1i * w2r
+      const t2r = x2r * w1r - x2i * w1i, t2i = x2r * w1i + x2i * w1r
+      const t3r = x3r * w3r - x3i * w3i, t3i = x3r * w3i + x3i * w3r
+      const x0r = out[a0], x0i = out[a0 + 1]
+      const sr = x0r + t1r, si = x0i + t1i, dr = x0r - t1r, di = x0i - t1i
+      const ur = t2r + t3r, ui = t2i + t3i
+      const vr = rot * (t2i - t3i), vi = rot * (t3r - t2r) // ∓i·(t2 − t3)
+      out[a0] = sr + ur; out[a0 + 1] = si + ui
+      out[a2] = sr - ur; out[a2 + 1] = si - ui
+      out[a1] = dr + vr; out[a1 + 1] = di + vi
+      out[a3] = dr - vr; out[a3 + 1] = di - vi
     }
   }
 }

@@ -9,7 +9,10 @@ import { getGpu } from '../../src/engine/gpu/device.ts'
 import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
 import { planSynthetic } from '../plan-synthetic.ts'
 import { featureChecksum, featurizeBatchCpu, maxAbsDiff, splitUtterances } from './featurize.ts'
-import type { BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest } from './protocol.ts'
+import { auditDataset } from '../../src/engine/audit/audit.ts'
+import { openDataset } from '../../src/engine/discovery/open.ts'
+import { createHttpSource } from '../../src/engine/source/http-source.ts'
+import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest } from './protocol.ts'
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
   const response = await fetch(url)
@@ -80,9 +83,16 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
   return reply
 }
 
+async function audit(request: AuditRequest): Promise<AuditReply> {
+  const t0 = performance.now()
+  const report = await auditDataset(await openDataset(createHttpSource(new URL(request.url, self.location.origin + '/').href)), { deep: true, concurrency: 2 })
+  return { kind: 'audit', ms: performance.now() - t0, rowsDecoded: report.totals.rows_decoded, hoursDecoded: report.totals.hours_decoded }
+}
+
 async function handle(request: BenchRequest): Promise<BenchReply> {
   try {
     if (request.kind === 'plan') return { kind: 'plan', ...await planSynthetic() }
+    if (request.kind === 'audit') return await audit(request)
     return request.kind === 'decode' ? await decode(request) : await fbank(request)
   } catch (e) {
     return { kind: 'error', message: (e as Error).message }

@@ -69,5 +69,18 @@ export interface PlanReply {
   eval: ConsumeResult
 }
 
-export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest
-export type BenchReply = DecodeReply | FbankReply | PlanReply | { kind: 'error'; message: string }
+/** Deep-audit the dataset at `url` (relative to the page, with `_manifest.json`) in the Worker, one thread. */
+export interface AuditRequest {
+  kind: 'audit'
+  url: string
+}
+
+export interface AuditReply {
+  kind: 'audit'
+  ms: number
+  rowsDecoded: number
+  hoursDecoded: number
+}
+
+export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest | AuditRequest
+export type BenchReply = DecodeReply | FbankReply | PlanReply | AuditReply | { kind: 'error'; message: string }

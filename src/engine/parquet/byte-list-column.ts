@@ -287,11 +287,13 @@ function assembleRows(rep: Uint8Array, def: Uint8Array, values: Int32Array, leve
     if (def[k] === levels.emptyList) { out.push(new Uint8Array(0)); k++; continue }
     let end = k + 1
     while (end < n && rep[end] !== 0) end++
-    const row = new Uint8Array(end - k)
     for (let j = k; j < end; j++) {
       if (def[j] !== levels.maxDefinition) throw new Error(`row ${out.length} has a null byte at position ${j - k}`)
-      row[j - k] = values[v++]
     }
+    // Int32 → Uint8 element-wise (wrapping, as the signed bytes were stored): one native copy per row
+    const row = new Uint8Array(end - k)
+    row.set(values.subarray(v, v + row.length))
+    v += row.length
     out.push(row)
     k = end
   }

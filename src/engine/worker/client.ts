@@ -105,7 +105,8 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
         target.postMessage({ kind: 'abort', id } satisfies ClientMessage)
         reject(abortError(kind))
       }, { once: true })
-      target.postMessage({ kind, id, ...params } as unknown as ClientMessage)
+      // kind and id last: a parameter of the same name can never replace them
+      target.postMessage({ ...params, kind, id } as unknown as ClientMessage)
     })
   }
 

@@ -6,6 +6,8 @@
 import { defineConfig, devices } from '@playwright/test'
 
 const ci = Boolean(process.env.CI)
+/** `E2E_PORT` moves the preview server (two runs on one machine); the specs read it through e2e/fixtures/paths.ts. */
+const port = Number(process.env.E2E_PORT ?? 4173)
 
 export default defineConfig({
   testDir: 'e2e',
@@ -19,7 +21,7 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: ci ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: `http://127.0.0.1:${port}`,
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
@@ -35,8 +37,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npm run preview',
-    url: 'http://127.0.0.1:4173',
+    command: `npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !ci,
     timeout: 60_000,
   },

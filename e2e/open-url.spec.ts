@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { readExpectedFiles, totalsBy, type ExpectedFile } from './fixtures/expected-stats.ts'
 import { expectLanguageHours, shownPartitions, waitForDataset } from './fixtures/overview-page.ts'
-import { demoRootDir, demoRootUrl, repoRoot } from './fixtures/paths.ts'
+import { demoRootDir, demoRootUrl, e2eOrigin, repoRoot } from './fixtures/paths.ts'
 
 let demoFiles: ExpectedFile[]
 
@@ -43,8 +43,8 @@ test('a single .parquet URL opens as a one-file dataset', async ({ page }) => {
 test('a URL without a dataset shows the error and keeps the open dataset', async ({ page }) => {
   await page.goto('/')
   await waitForDataset(page, 'Demo dataset')
-  await openUrl(page, 'http://127.0.0.1:4173/no-such-dataset/')
-  await expect(page.getByRole('alert')).toContainText('Could not open http://127.0.0.1:4173/no-such-dataset/')
+  await openUrl(page, `${e2eOrigin}/no-such-dataset/`)
+  await expect(page.getByRole('alert')).toContainText(`Could not open ${e2eOrigin}/no-such-dataset/`)
   await expect(page.getByText('Dataset: Demo dataset')).toBeVisible()
   await expect(page.getByRole('table', { name: 'Hours per language' })).toBeVisible()
 })
@@ -53,7 +53,7 @@ test('Cancel stops a slow open and keeps the previous dataset', async ({ page },
   await page.goto('/')
   await waitForDataset(page, 'Demo dataset')
   // a copy of the demo under another URL whose parquet reads hang until the test is done
-  const slowRoot = 'http://127.0.0.1:4173/slow/version=0/'
+  const slowRoot = `${e2eOrigin}/slow/version=0/`
   let parquetRequests = 0
   await page.context().route('**/slow/version=0/**', async (route) => {
     const url = new URL(route.request().url())
@@ -92,7 +92,7 @@ test('a server that ignores Range: the user is asked, then whole files are read'
     const path = decodeURIComponent(new URL(route.request().url()).pathname.replace('/norange/', ''))
     await route.fulfill({ status: 200, body: readFileSync(resolve(repoRoot, 'public/demo', path)) })
   })
-  const root = 'http://127.0.0.1:4173/norange/version=0/'
+  const root = `${e2eOrigin}/norange/version=0/`
   await page.goto('/')
   await waitForDataset(page, 'Demo dataset')
   await openUrl(page, root)

@@ -10,6 +10,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   features: async () => (await import('./features.bench.ts')).runFeaturesBench(),
   plan: async () => (await import('./plan.bench.ts')).runPlanBench(),
   audit: async () => (await import('./audit.bench.ts')).runAuditBench(),
+  explorer: async () => (await import('./explorer.bench.ts')).runExplorerBench(),
 }
 
 /** Adds a benchmark group (other modules register theirs here). */

@@ -81,3 +81,20 @@ test('open panel: recently opened list and the config picker (preset in the URL)
   await page.getByLabel('Training config').selectOption('llm-finetune')
   await expect.poll(() => new URL(page.url()).searchParams.get('preset')).toBe('llm-finetune')
 })
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`Audit, Mixture and Batches have no axe violations (${colorScheme})`, async ({ page }, testInfo) => {
+    const { default: AxeBuilder } = await import('@axe-core/playwright')
+    await page.emulateMedia({ colorScheme })
+    for (const [view, ready] of [['audit', /findings on/], ['mixture', /^Weights from/], ['batches', /^Done/]] as const) {
+      await page.goto(`/?view=${view}&max_batches=5`)
+      await waitForDataset(page, 'Demo dataset')
+      await expect(page.getByRole('status').filter({ hasText: ready }).first()).toBeVisible({ timeout: 30_000 })
+      if (view === 'batches') await page.getByRole('table', { name: 'Batches' }).locator('tbody tr[data-batch="0"]').click()
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+      const summary = results.violations.map((v) => `${view}: ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes[0]?.target.join(' ')})`)
+      expect(summary).toEqual([])
+      await page.screenshot({ path: testInfo.outputPath(`${view}-${colorScheme}.png`), fullPage: false })
+    }
+  })
+}

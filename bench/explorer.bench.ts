@@ -1,0 +1,121 @@
+/**
+ * Explorer benchmark (issue 6): the built app in Chromium (playwright-core, /usr/bin/chromium), served over HTTP.
+ * - time from "open" (navigation) to the first bar of the Overview's language chart, for the demo and for the
+ *   2,000-file synthetic dataset served by a second HTTP server (`?dataset=<url>`);
+ * - Batches: batches streamed per second from the worker into the virtualized list, and the longest main-thread
+ *   task while streaming (PerformanceObserver `longtask`, ≥ 50 ms by definition; 0 = none).
+ * `npm run bench -- explorer`.
+ */
+import { join, resolve } from 'node:path'
+import { build } from 'vite'
+import { chromium, type Page } from 'playwright-core'
+import { startStaticServer } from '../src/engine/node/static-server.ts'
+import { ensureSyntheticDataset } from './make-synthetic.ts'
+import type { BenchRow } from './table.ts'
+
+const repo = resolve(import.meta.dirname, '..')
+const distDir = join(import.meta.dirname, '.cache', 'explorer-dist')
+
+/** Installed before any page script: records long tasks (with start times) and when the first chart bar appears. */
+function instrument(): void {
+  const w = window as unknown as { longTasks: { start: number; duration: number }[]; chartAt?: number }
+  w.longTasks = []
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration }) })
+    .observe({ type: 'longtask', buffered: true })
+  const observer = new MutationObserver(() => {
+    if (document.querySelector('.recharts-bar-rectangle')) {
+      w.chartAt = performance.now()
+      observer.disconnect()
+    }
+  })
+  document.addEventListener('DOMContentLoaded', () => observer.observe(document.body, { childList: true, subtree: true }))
+}
+
+async function timeToChart(page: Page, url: string): Promise<{ ms: number; longestMs: number }> {
+  await page.goto(url)
+  await page.waitForFunction(() => (window as unknown as { chartAt?: number }).chartAt !== undefined, undefined, { timeout: 600_000 })
+  return page.evaluate(() => {
+    const w = window as unknown as { longTasks: { duration: number }[]; chartAt: number }
+    return { ms: w.chartAt, longestMs: Math.max(0, ...w.longTasks.map((t) => t.duration)) }
+  })
+}
+
+/**
+ * Streams batches in the Batches view (`max_batches` in the URL); rate from the first list row to "Done", long tasks
+ * in between. `minAudioLen` is typed into the form first (the synthetic rows are shorter than ctc-finetune's minimum).
+ */
+async function streamBatches(page: Page, url: string, minAudioLen: number | null): Promise<{ batches: number; perSecond: number; longestMs: number; longTasks: number }> {
+  await page.goto(url)
+  if (minAudioLen !== null) {
+    await page.waitForFunction(() => (window as unknown as { chartAt?: number }).chartAt !== undefined, undefined, { timeout: 600_000 })
+    await page.getByRole('tab', { name: 'Batches' }).click()
+    await page.getByLabel('min_audio_len (samples)').fill(String(minAudioLen))
+  }
+  await page.waitForSelector('tr[data-batch="0"]', { timeout: 600_000 })
+  const start = await page.evaluate(() => performance.now())
+  await page.waitForSelector('[data-status="done"]', { timeout: 600_000 })
+  return page.evaluate(({ start }) => {
+    const w = window as unknown as { longTasks: { start: number; duration: number }[] }
+    const end = performance.now()
+    const during = w.longTasks.filter((t) => t.start + t.duration >= start && t.start <= end)
+    const shown = document.querySelector('[data-status]')?.parentElement?.textContent ?? ''
+    const count = Number(/(\d[\d,]*) batch/.exec(shown)?.[1].replace(/,/g, '') ?? 0)
+    return { batches: count, perSecond: (count - 1) / ((end - start) / 1000), longestMs: Math.max(0, ...during.map((t) => t.duration)), longTasks: during.length }
+  }, { start })
+}
+
+export async function runExplorerBench(): Promise<BenchRow[]> {
+  await build({ root: repo, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } })
+  const synthetic = await ensureSyntheticDataset()
+  // the app and its demo from one server, the synthetic dataset from another origin (CORS), as users would
+  const app = await startStaticServer({ root: distDir })
+  const data = await startStaticServer({ root: resolve(synthetic.root, '..') })
+  const browser = await chromium.launch({ executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+  const rows: BenchRow[] = []
+  try {
+    const page = async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+      const p = await context.newPage()
+      await p.addInitScript(instrument)
+      p.on('crash', () => process.stderr.write(`bench explorer: page crashed at ${p.url()}\n`))
+      p.on('pageerror', (error) => process.stderr.write(`bench explorer: page error ${error.message}\n`))
+      return p
+    }
+    const once = async <T>(run: (p: Page) => Promise<T>): Promise<T> => {
+      const p = await page()
+      try {
+        return await run(p)
+      } finally {
+        await p.context().close()
+      }
+    }
+    const demo = await once((p) => timeToChart(p, `${app.url}?view=overview`))
+    process.stderr.write(`bench explorer: demo ${JSON.stringify(demo)}\n`)
+    rows.push({ benchmark: 'explorer: open → first chart, demo (HTTP)', ms: Math.round(demo.ms), longest_task_ms: Math.round(demo.longestMs) })
+    const requestsBefore = data.requests
+    const big = await once((p) => timeToChart(p, `${app.url}?view=overview&dataset=${encodeURIComponent(`${data.url}version=0/`)}`))
+    process.stderr.write(`bench explorer: synthetic ${JSON.stringify(big)}\n`)
+    rows.push({ benchmark: `explorer: open → first chart, synthetic ${synthetic.files} files (HTTP)`, ms: Math.round(big.ms), longest_task_ms: Math.round(big.longestMs), requests: data.requests - requestsBefore })
+    const only = process.env.MIXSCOPE_EXPLORER_BENCH_ONLY
+    for (const [name, url, minAudioLen] of [
+      ['demo', `${app.url}?view=batches&max_batches=3000`, null],
+      ['synthetic', `${app.url}?view=overview&max_batches=1000&dataset=${encodeURIComponent(`${data.url}version=0/`)}`, 8000],
+    ] as const) {
+      if (only && only !== name) continue
+      process.stderr.write(`bench explorer: streaming ${name}\n`)
+      const s = await once((p) => streamBatches(p, url, minAudioLen))
+      process.stderr.write(`bench explorer: ${JSON.stringify(s)}\n`)
+      rows.push({ benchmark: `explorer: batches streamed into the list, ${name} (ctc-finetune${minAudioLen === null ? '' : `, min_audio_len ${minAudioLen}`}, train)`, batches: s.batches, batches_per_s: Math.round(s.perSecond), longest_task_ms: Math.round(s.longestMs), long_tasks: s.longTasks })
+    }
+  } finally {
+    await browser.close()
+    await app.close()
+    await data.close()
+  }
+  return rows
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const { formatTable } = await import('./table.ts')
+  console.log(formatTable(await runExplorerBench()))
+}

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs every benchmark and prints one table. Speed targets live here, not in unit tests:
+ * `npm run bench`: runs every benchmark group and prints one table per group. Speed targets live here, not in unit tests:
  * figures are ratios against a reference measured in the same run. `npm run bench -- stats` runs one group.
  */
 import { formatTable, type BenchRow } from './table.ts'
@@ -11,18 +11,18 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   plan: async () => (await import('./plan.bench.ts')).runPlanBench(),
   audit: async () => (await import('./audit.bench.ts')).runAuditBench(),
   explorer: async () => (await import('./explorer.bench.ts')).runExplorerBench(),
-}
-
-/** Adds a benchmark group (other modules register theirs here). */
-export function registerBench(name: string, run: () => Promise<BenchRow[]>): void {
-  groups[name] = run
+  'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
 }
 
 const wanted = process.argv.slice(2)
-const rows: BenchRow[] = []
+const unknown = wanted.filter((name) => !(name in groups))
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(groups).join(', ')}\n`)
+  process.exit(2)
+}
+// one table per group, printed as each group finishes
 for (const [name, run] of Object.entries(groups)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue
   process.stderr.write(`bench: ${name}...\n`)
-  rows.push(...await run())
+  process.stdout.write(`\n## ${name}\n\n${formatTable(await run())}\n`)
 }
-process.stdout.write(formatTable(rows) + '\n')

@@ -11,7 +11,7 @@ export function BucketTable({ start }: { start: PlanStartResult }) {
   return (
     <>
       <p>{sizes.length} length buckets, max_num_elements {formatCount(maxNumElements)}{rounded ? ' (rounded down to a multiple of max_audio_len)' : ''}.</p>
-      <div className="scroll-box">
+      <div className="scroll-box" tabIndex={0} role="region" aria-label="Length buckets (scrollable)">
         <table aria-label="Length buckets">
           <thead><tr><th scope="col" className="num">Bucket</th><th scope="col" className="num">Max examples</th><th scope="col" className="num">Max length (samples)</th><th scope="col" className="num">Seconds</th></tr></thead>
           <tbody>
@@ -69,7 +69,7 @@ export function RankDiagnostics({ start }: { start: PlanStartResult }) {
   return (
     <>
       <p>Rank {start.config.rank} of {start.config.world_size}{notes.length > 0 ? `: ${notes.length} partition(s) have fewer row groups than ranks.` : ': every partition has a row group for each rank.'}</p>
-      <div className="scroll-box">
+      <div className="scroll-box" tabIndex={0} role="region" aria-label="Rank diagnostics (scrollable)">
         <table aria-label="Rank diagnostics">
           <thead><tr><th scope="col">Corpus</th><th scope="col">Language</th><th scope="col" className="num">Row groups</th><th scope="col" className="num">This rank</th><th scope="col">Note</th></tr></thead>
           <tbody>

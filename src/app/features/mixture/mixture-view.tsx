@@ -129,7 +129,7 @@ export function MixtureView() {
 
 function WeightsTable({ result }: { result: NonNullable<ReturnType<typeof mixtureStore.getState>['report']> }) {
   return (
-    <div className="scroll-box wide">
+    <div className="scroll-box wide" tabIndex={0} role="region" aria-label="Mixture weights (scrollable)">
       <table aria-label="Mixture weights">
         <thead>
           <tr>

@@ -5,6 +5,7 @@ import type { FragmentRef } from '../../src/engine/pipeline/fragments.ts'
 import { firstDraws } from '../../src/engine/pipeline/sampler.ts'
 import { samplingDistribution } from '../../src/engine/pipeline/weights.ts'
 import { collect } from '../../src/engine/pipeline/iterables.ts'
+import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
 
 type Scenario = (typeof fixture.scenarios)[number]
 
@@ -135,5 +136,25 @@ describe('rankDiagnostics', () => {
     expect(rankDiagnostics(parts, false, 2, 4).map((x) => x.fragmentsThisRank)).toEqual([1, 0])
     expect(rankDiagnostics(parts, false, 2, 4)[1].note).toMatch(/rank 2 reads none of it/)
     expect(rankDiagnostics(parts, true, 0, 4)[1].note).toMatch(/1 row group\(s\) for 4 ranks/)
+  })
+})
+
+describe('a train stream whose every row is dropped', () => {
+  it('stops with the drop counts instead of waiting forever', async () => {
+    const partitions = [0, 1].map((p) => ({
+      corpus: 'c', language: `l${p}`,
+      fragments: [0, 1].map((g) => ({ path: `p${p}.parquet`, rowGroup: g, rows: 10, firstRow: g * 10 })),
+    }))
+    const config = { ...defaultPipelineConfig(), min_audio_len: 32_000, max_audio_len: 960_000, max_num_elements: 960_000, example_shuffle_window: 1, batch_shuffle_window: 1 }
+    const plan = planBatches({
+      partitions, weights: [{ corpus: 'c', language: 'l0', weight: 0.5 }, { corpus: 'c', language: 'l1', weight: 0.5 }],
+      trainStreaming: true, split: 'train', config,
+      readFragmentMeta: async (f) => ({ lengths: Array(f.rows).fill(8000), texts: Array(f.rows).fill('short') }),
+    })
+    await expect(plan.batches.next()).rejects.toMatchObject({ kind: 'everything-dropped' })
+    await expect(planBatches({
+      partitions, weights: null, trainStreaming: true, split: 'train', config,
+      readFragmentMeta: async (f) => ({ lengths: Array(f.rows).fill(8000), texts: Array(f.rows).fill('short') }),
+    }).batches.next()).rejects.toThrow(/no example passed the filters after \d+ rows .*length-below/)
   })
 })

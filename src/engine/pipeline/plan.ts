@@ -121,10 +121,23 @@ export function planBatches(input: PlanInput): Plan {
   checkTaskConfig(config)
   const drops = new DropCounter()
   const io = { fragments: 0, rows: 0 }
+  // an infinite (train) stream whose every row is dropped would make the reference wait forever: stop with the
+  // drop counts once three passes' worth of rows produced nothing
+  const selectedRows = partitions.reduce((n, p) => n + p.fragments.reduce((m, f) => m + f.rows, 0), 0)
+  let passed = 0
   const rowOptions = {
     prefetch: input.prefetchFragments ?? 1,
     signal: input.signal,
-    onFragmentRead: (_f: FragmentRef, rows: number) => { io.fragments++; io.rows += rows },
+    onFragmentRead: (_f: FragmentRef, rows: number) => {
+      io.fragments++
+      io.rows += rows
+      if (input.trainStreaming && passed === 0 && io.rows > 3 * selectedRows) {
+        const reasons = new Map<string, number>()
+        for (const d of drops.list()) reasons.set(d.reason, (reasons.get(d.reason) ?? 0) + d.count)
+        throw new MixscopeError(`pipeline: no example passed the filters after ${io.rows} rows (three passes over the ${selectedRows} selected rows): ` +
+          `${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')}; the training stream would never yield a batch (check min_audio_len, max_audio_len, min_samples_per_char)`, 'everything-dropped')
+      }
+    },
   }
   const { rank, world_size: worldSize } = config
   const weightOf = new Map((input.weights ?? []).map((w) => [partitionKey(w.corpus, w.language), w.weight]))
@@ -165,7 +178,7 @@ export function planBatches(input: PlanInput): Plan {
     rows = fragmentRows(rankFragments(all, input.trainStreaming, seed, rank, worldSize), input.readFragmentMeta,
       (f) => labelOf.get(f) as RowLabels, rowOptions)
   }
-  const batches = numberBatches(asrTaskBatches(rows, config, { drops, tokenizer: input.tokenizer }), config)
+  const batches = numberBatches(asrTaskBatches(rows, config, { drops, tokenizer: input.tokenizer, onExample: () => { passed++ } }), config)
   return { batches, drops, mixture, unweighted, diagnostics: rankDiagnostics(partitions, input.trainStreaming, rank, worldSize), io }
 }
 

@@ -46,6 +46,8 @@ export interface TaskOptions {
   drops: DropCounter
   /** Without a tokenizer the all-unknown and long-text filters are not applied. */
   tokenizer?: TaskTokenizer
+  /** Called for every example that passes stages 1-7 (before bucketing). */
+  onExample?: () => void
 }
 
 type Stage = (source: ItemSource<PlannedExample>) => AsyncGenerator<PlannedExample>
@@ -107,6 +109,15 @@ export function taskExamples(source: ItemSource<PlannedExample>, config: TaskCon
   return s
 }
 
+/** Passes examples through, calling `onExample` for each (the planner's "anything passes?" check). */
+async function* counted(examples: AsyncGenerator<PlannedExample>, onExample?: () => void): AsyncGenerator<PlannedExample> {
+  if (!onExample) return yield* examples
+  for await (const e of examples) {
+    onExample()
+    yield e
+  }
+}
+
 /**
  * The task's batches in reference order: `taskExamples`, then LENGTH or STATIC batching, then the batch shuffle
  * with `seed + 1`. Drops from bucketing (`bucket-*`, `drop-remainder`) are counted too.
@@ -115,7 +126,7 @@ export function taskExamples(source: ItemSource<PlannedExample>, config: TaskCon
 export function asrTaskBatches(source: ItemSource<PlannedExample>, config: TaskConfig, options: TaskOptions): AsyncGenerator<PlannedExample[]> {
   const sizes = checkTaskConfig(config)
   const { drops } = options
-  const examples = taskExamples(source, config, options)
+  const examples = counted(taskExamples(source, config, options), options.onExample)
   const dropAll = (items: PlannedExample[]) => { for (const e of items) drops.add('drop-remainder', e.corpus, e.language, e.length) }
   let batches: AsyncGenerator<PlannedExample[]>
   if (sizes) {

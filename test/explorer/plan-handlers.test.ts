@@ -8,7 +8,7 @@ import type { DatasetSource } from '../../src/engine/source/source.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { RequestKind, RequestMessage, Requests } from '../../src/engine/worker/protocol.ts'
 import type { ConfigSpec } from '../../src/engine/worker/plan-handlers.ts'
-import { tableFromTransfer } from '../../src/engine/plan/arrow.ts'
+import { tableFromTransfer, batchFromTransfer } from '../../src/engine/plan/arrow.ts'
 
 const demo = resolve(import.meta.dirname, '../../public/demo/version=0')
 
@@ -52,7 +52,7 @@ describe('plan handlers', () => {
     expect(jsonl).toBe(expected)
     // summaries agree with the examples behind them
     const lines = expected.trim().split('\n').map((l) => JSON.parse(l) as { examples: { length: number }[] })
-    const batch = await call('plan-batch', { session: start.session, index: 3 })
+    const batch = batchFromTransfer(await call('plan-batch', { session: start.session, index: 3 }))
     expect(batch.examples.map((e) => e.length)).toEqual(lines[3].examples.map((e) => e.length))
     const arrow = tableFromTransfer(await call('plan-export', { session: start.session, format: 'arrow' }))
     expect(arrow.numRows).toBe(lines.reduce((n, l) => n + l.examples.length, 0))

@@ -121,3 +121,13 @@ export function examplesFromTable(table: Table): { batch: number; example: Plann
   }
   return out
 }
+
+/** A batch sent as `{index, step, indexInStep, examples: IPC bytes}` (the worker's `plan-batch`), read back whole. */
+export function batchFromTransfer(transfer: { index: number; step: number; indexInStep: number; examples: Uint8Array }): PlannedBatch {
+  return {
+    index: transfer.index,
+    step: transfer.step,
+    indexInStep: transfer.indexInStep,
+    examples: examplesFromTable(tableFromTransfer(transfer.examples)).map((e) => e.example),
+  }
+}

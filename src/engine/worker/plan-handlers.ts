@@ -16,7 +16,7 @@ import { loadRecipe } from '../config/recipe.ts'
 import { setConfigValue } from '../config/set.ts'
 import { isTrainStreaming } from '../config/split.ts'
 import type { PipelineConfig } from '../config/types.ts'
-import { planIpcFile } from '../plan/arrow.ts'
+import { examplesTable, planIpcFile, tableToTransfer } from '../plan/arrow.ts'
 import { batchJsonLine } from '../plan/jsonl.ts'
 import { planDataset, type DatasetPlan } from '../plan/plan-dataset.ts'
 import { selectPartitions } from '../plan/select.ts'
@@ -389,12 +389,20 @@ async function planNext(message: RequestMessage<'plan-next'>, options: RunOption
   return run
 }
 
-/** One streamed batch with its examples (texts included). */
-function planBatch(message: RequestMessage<'plan-batch'>, _options: RunOptions, context: HandlerContext): PlannedBatch {
+/** One streamed batch: its numbers, and its examples (texts included) as an Arrow IPC stream (columnar, one buffer). */
+export interface BatchTransfer {
+  index: number
+  step: number
+  indexInStep: number
+  /** `examplesTable([batch], {text: true})` as IPC bytes; `batchFromTransfer` (src/engine/plan/arrow.ts) reads it back. */
+  examples: Uint8Array
+}
+
+function planBatch(message: RequestMessage<'plan-batch'>, _options: RunOptions, context: HandlerContext): BatchTransfer {
   const session = sessionOf(context, message.session)
   const batch = session.batches[message.index]
   if (!batch) throw new MixscopeError(`plan: batch ${message.index} has not been streamed yet (${session.batches.length} so far)`, 'bad-request', 'usage')
-  return batch
+  return { index: batch.index, step: batch.step, indexInStep: batch.indexInStep, examples: tableToTransfer(examplesTable([batch], { text: true })) }
 }
 
 /** The batches streamed so far as `batches --jsonl` (UTF-8) or `--arrow` (Arrow IPC file) bytes. */
@@ -421,7 +429,7 @@ export interface PlanRequests {
   'mixture': { params: { dataset: number; spec: ConfigSpec; draws: number; steps: number }; result: MixtureReport }
   'plan-start': { params: { dataset: number; spec: ConfigSpec; maxBatches: number | null }; result: PlanStartResult }
   'plan-next': { params: { session: number; count: number }; result: PlanChunk }
-  'plan-batch': { params: { session: number; index: number }; result: PlannedBatch }
+  'plan-batch': { params: { session: number; index: number }; result: BatchTransfer }
   'plan-export': { params: { session: number; format: 'jsonl' | 'arrow' }; result: Uint8Array }
   'plan-close': { params: { session: number }; result: null }
 }

@@ -3,6 +3,7 @@ import type { RequestOptions } from '../../../engine/worker/client.ts'
 import type { Requests } from '../../../engine/worker/protocol.ts'
 import type { BatchSummary, ConfigSpec, PlanStartResult } from '../../../engine/worker/plan-handlers.ts'
 import { chunkSize, createBatchesStore } from './batches-store.ts'
+import { examplesTable, tableToTransfer } from '../../../engine/plan/arrow.ts'
 
 const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
 const summary = (index: number): BatchSummary => ({ index, step: index, indexInStep: 0, size: 1, longest: 1, padded: 1, samples: 1, waste: 0, partitions: [] })
@@ -32,7 +33,7 @@ function fakeClient(total: number) {
       return { batches: Array.from({ length: to - from }, (_, i) => summary(from + i)), done: to === total, total: to, mixture: null, drops: [], io: { fragments: 0, rows: 0 } } as Requests[K]['result']
     }
     if (kind === 'plan-close') { closed.push(p.session as number); return null as Requests[K]['result'] }
-    if (kind === 'plan-batch') return { index: p.index, step: 0, indexInStep: 0, examples: [] } as unknown as Requests[K]['result']
+    if (kind === 'plan-batch') return { index: p.index, step: 0, indexInStep: 0, examples: tableToTransfer(examplesTable([{ index: p.index as number, step: 0, indexInStep: 0, examples: [] }], { text: true })) } as unknown as Requests[K]['result']
     if (kind === 'plan-export') return new Uint8Array([1, 2, 3]) as Requests[K]['result']
     throw new Error(`unexpected ${kind}`)
   }

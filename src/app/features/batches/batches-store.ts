@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
 import type { BatchSummary, ConfigSpec, PlanChunk, PlanStartResult } from '../../../engine/worker/plan-handlers.ts'
+import { batchFromTransfer } from '../../../engine/plan/arrow.ts'
 
 /** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
 export const chunkSize = 32
@@ -126,7 +127,7 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
         }
         set({ selected: index, selectedBatch: null })
         try {
-          const batch = await client.request('plan-batch', { session, index })
+          const batch = batchFromTransfer(await client.request('plan-batch', { session, index }))
           if (get().selected === index) set({ selectedBatch: batch })
         } catch (error) {
           if (get().selected === index) set({ error: error instanceof Error ? error.message : String(error) })

@@ -10,6 +10,7 @@ import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
 import { planSynthetic } from '../plan-synthetic.ts'
 import { featureChecksum, featurizeBatchCpu, maxAbsDiff, splitUtterances } from './featurize.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
+import { createAudioMeasurePool } from '../../src/engine/worker/audio-measure-pool.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { createHttpSource } from '../../src/engine/source/http-source.ts'
 import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest } from './protocol.ts'
@@ -85,7 +86,11 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
 
 async function audit(request: AuditRequest): Promise<AuditReply> {
   const t0 = performance.now()
-  const report = await auditDataset(await openDataset(createHttpSource(new URL(request.url, self.location.origin + '/').href)), { deep: true, concurrency: 2 })
+  // as the app's Audit view does: this Worker plus helper Workers, one row group each (audio-measure-pool.ts)
+  const pool = createAudioMeasurePool()
+  const dataset = await openDataset(createHttpSource(new URL(request.url, self.location.origin + '/').href))
+  const report = await auditDataset(dataset, { deep: true, ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : { concurrency: 2 }) })
+  pool?.close()
   return { kind: 'audit', ms: performance.now() - t0, rowsDecoded: report.totals.rows_decoded, hoursDecoded: report.totals.hours_decoded }
 }
 

@@ -17,6 +17,7 @@ import { filterFindings, groupByKind, joinFindings, partitionOf, sortFindingsBy,
 import { DeepAuditPanel } from './deep-audit-panel.tsx'
 import { FilterDropsTable, LanguageKindsChart } from './language-tables.tsx'
 import './audit.css'
+import { downloadBytes } from '../../lib/download.ts'
 
 export const auditStore = createAuditStore(engineClient, indexedDbPersistence)
 
@@ -39,17 +40,6 @@ function showPartition(path: string): void {
   url.searchParams.set('partition', partitionOf(path))
   window.history.replaceState(window.history.state, '', url.href)
   show('overview')
-}
-
-function download(text: string, name: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 export function AuditView() {
@@ -104,7 +94,7 @@ export function AuditView() {
   function exportJson() {
     const body = { schema_version: 1, root: report!.root, config: result?.report.options ?? null, totals: result?.report.totals ?? null,
       summary: result?.report.summary ?? null, findings: all, tables: result?.report.tables ?? {} }
-    download(JSON.stringify(body, null, 2) + '\n', 'audit.json', 'application/json')
+    downloadBytes(JSON.stringify(body, null, 2) + '\n', 'audit.json', 'application/json')
   }
 
   return (
@@ -117,7 +107,7 @@ export function AuditView() {
       {key && dataset !== null && <DeepAuditPanel store={auditStore} dataset={dataset} spec={spec} datasetKey={key} />}
       <div className="row">
         <button type="button" disabled={!result} onClick={exportJson}>Export findings (JSON)</button>
-        <button type="button" disabled={!result || result.flaggedJsonl === ''} onClick={() => download(result!.flaggedJsonl, 'flagged.jsonl', 'application/x-ndjson')}>Export flagged rows (JSONL)</button>
+        <button type="button" disabled={!result || result.flaggedJsonl === ''} onClick={() => downloadBytes(result!.flaggedJsonl, 'flagged.jsonl', 'application/x-ndjson')}>Export flagged rows (JSONL)</button>
       </div>
       <section aria-labelledby="kinds-heading">
         <h3 id="kinds-heading">By severity and kind</h3>

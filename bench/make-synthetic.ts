@@ -7,12 +7,13 @@
  * instances in parallel (one per core); payload bytes come from DuckDB's `random()`, row lengths from a fixed seed.
  * Run: `npx tsx bench/make-synthetic.ts`.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { buildManifest, formatManifest, manifestName } from '../src/engine/source/manifest.ts'
 import type { SourceFile } from '../src/engine/source/source.ts'
+import { createFsSource } from '../src/engine/node/fs-source.ts'
 import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
 
 /** Where the dataset lives (ignored by git). */
@@ -80,17 +81,9 @@ async function writeFile(conn: DuckDBConnection, root: string, job: FileJob): Pr
     `(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${rowsPerGroup})`)
 }
 
-function listFiles(dir: string): SourceFile[] {
-  const out: SourceFile[] = []
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else out.push({ path: relative(dir, full).split(sep).join('/'), size: statSync(full).size })
-    }
-  }
-  walk(dir)
-  return out
+/** Every file under `dir`, as the engine's fs source lists it (paths relative, `/`-separated). */
+function listFiles(dir: string): Promise<SourceFile[]> {
+  return createFsSource(dir).then((source) => source.list())
 }
 
 async function build(): Promise<SyntheticDataset> {
@@ -113,8 +106,8 @@ async function build(): Promise<SyntheticDataset> {
   }
   writeFileSync(join(staging, 'language_distribution_0.tsv'), 'corpus\tlanguage\thours\n' +
     [...hours].map(([k, s]) => `${k}\t${s / 16000 / 3600}`).join('\n') + '\n')
-  writeFileSync(join(root, manifestName), formatManifest(buildManifest(listFiles(root))))
-  const bytes = listFiles(root).reduce((t, f) => t + f.size, 0)
+  writeFileSync(join(root, manifestName), formatManifest(buildManifest(await listFiles(root))))
+  const bytes = (await listFiles(root)).reduce((t, f) => t + f.size, 0)
   const result = { files: jobs.length, bytes, seconds: (Date.now() - started) / 1000 }
   writeFileSync(join(staging, '.complete.json'), JSON.stringify(result) + '\n')
   rmSync(syntheticDir, { recursive: true, force: true })

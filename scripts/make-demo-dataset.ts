@@ -7,11 +7,12 @@
  * Run: `npx tsx scripts/make-demo-dataset.ts` (needs espeak-ng, sox, flac, vorbis-tools, opus-tools).
  * Deterministic: every choice comes from a fixed seed; encoders get fixed Ogg serials; DuckDB runs on one thread.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative, sep } from 'node:path'
+import { join } from 'node:path'
 import { buildManifest, formatManifest, manifestName } from '../src/engine/source/manifest.ts'
 import type { SourceFile } from '../src/engine/source/source.ts'
+import { createFsSource } from '../src/engine/node/fs-source.ts'
 import { synthesizeClip, truncateFlac } from './demo-audio.ts'
 import type { DemoCodec, EncodedClip } from './demo-audio.ts'
 import { demoCorpora, demoDefects, demoSeed, demoSplits } from './demo-plan.ts'
@@ -67,17 +68,9 @@ function makeRow(corpus: DemoCorpus, split: string, language: DemoLanguage, inde
   return { text, clip, codec }
 }
 
-function listFiles(dir: string): SourceFile[] {
-  const out: SourceFile[] = []
-  const walk = (d: string): void => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else out.push({ path: relative(dir, full).split(sep).join('/'), size: statSync(full).size })
-    }
-  }
-  walk(dir)
-  return out
+/** Every file under `dir`, as the engine's fs source lists it (paths relative, `/`-separated). */
+function listFiles(dir: string): Promise<SourceFile[]> {
+  return createFsSource(dir).then((source) => source.list())
 }
 
 async function main(): Promise<void> {
@@ -128,9 +121,9 @@ async function main(): Promise<void> {
   writeFileSync(join(demoDir, 'language_distribution_0.tsv'),
     'corpus\tlanguage\thours\n' + summary.map((r) => `${r.corpus}\t${r.language}\t${r.hours}`).join('\n') + '\n')
   writeFileSync(join(demoDir, 'defects.json'), JSON.stringify(recorded, null, 2) + '\n')
-  writeFileSync(join(rootDir, manifestName), formatManifest(buildManifest(listFiles(rootDir))))
+  writeFileSync(join(rootDir, manifestName), formatManifest(buildManifest(await listFiles(rootDir))))
   writeDemoReadme(join(demoDir, 'README.md'), { summary, defects: recorded, codecCounts, partitions: partitions.length })
-  const files = listFiles(demoDir)
+  const files = await listFiles(demoDir)
   const bytes = files.reduce((sum, f) => sum + f.size, 0)
   console.log(`make-demo: ${files.length} files, ${(bytes / 1e6).toFixed(2)} MB, ${recorded.length} defects, ` +
     `codecs ${JSON.stringify(codecCounts)}, ${((Date.now() - started) / 1000).toFixed(1)} s`)

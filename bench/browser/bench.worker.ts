@@ -29,7 +29,7 @@ async function decode(request: DecodeRequest): Promise<DecodeReply> {
     let last = null
     for (let r = 0; r < request.repeats; r++) {
       const t0 = performance.now()
-      last = await decodeAudio(bytes, { id: url, prefer: request.prefer, timeoutMs: 300_000 })
+      last = await decodeAudio(bytes, { id: url, prefer: request.prefer, streamDecoders: request.streamDecoders, timeoutMs: 300_000 })
       best = Math.min(best, performance.now() - t0)
     }
     if (!last) throw new Error('bench worker: repeats must be ≥ 1')

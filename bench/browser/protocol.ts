@@ -9,8 +9,10 @@ import type { ConsumeResult } from '../plan-synthetic.ts'
 export interface DecodeRequest {
   kind: 'decode'
   urls: string[]
-  /** Decoder family; omitted: `decodeAudio`'s default (WebCodecs, except WASM for Opus). */
+  /** Decoder family; omitted: `decodeAudio`'s default (`defaultDecoder`: WebCodecs for FLAC, WASM otherwise). */
   prefer?: 'webcodecs' | 'wasm'
+  /** WebCodecs: most decoders per FLAC stream (`decodeAudio`'s `streamDecoders`); omitted: its default. */
+  streamDecoders?: number
   repeats: number
 }
 

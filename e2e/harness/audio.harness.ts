@@ -1,6 +1,7 @@
 // Audio decoding in the browser for e2e/audio.spec.ts: bytes in and samples out as base64 (exact float32 bits).
 import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
 import { hasWebCodecs } from '../../src/engine/audio/webcodecs.ts'
+import type { DecodeManyOptions } from '../../src/engine/audio/decode.ts'
 import type { DecodeOptions } from '../../src/engine/audio/types.ts'
 
 function fromBase64(s: string): Uint8Array {
@@ -40,7 +41,7 @@ export function register(h: Record<string, unknown>): void {
       return { error: (e as Error).message }
     }
   }
-  h.decodeManyOk = async (items: { id: string; base64: string }[], options: DecodeOptions = {}) => {
+  h.decodeManyOk = async (items: { id: string; base64: string }[], options: DecodeManyOptions = {}) => {
     const results = await decodeMany(items.map((i) => ({ id: i.id, bytes: fromBase64(i.base64) })), options)
     return results.map((r) => (r.ok ? { id: r.id, ok: true, frames: r.audio.frames, decoder: r.audio.decoder } : { id: r.id, ok: false, error: r.error }))
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { splitFlacFrames } from '../../src/engine/audio/flac-frames.ts'
+import { crc16, splitFlacFrames } from '../../src/engine/audio/flac-frames.ts'
 import { splitMp3Frames } from '../../src/engine/audio/mp3-frames.ts'
 import { readOggPackets, xiphLace } from '../../src/engine/audio/ogg-packets.ts'
 import { fixtureBytes } from './fixtures.ts'
@@ -22,6 +22,28 @@ describe('splitFlacFrames', () => {
     const s = splitFlacFrames(bad)
     expect(s.frames).toHaveLength(7)
     expect(s.warnings).toEqual(['1 frame fails CRC-16 and was dropped'])
+  })
+  it('slice-by-8 CRC-16 equals the bit-by-bit definition for every length and split point', () => {
+    const bitwise = (b: Uint8Array) => {
+      let crc = 0
+      for (const byte of b) {
+        crc ^= byte << 8
+        for (let k = 0; k < 8; k++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x8005) & 0xffff : (crc << 1) & 0xffff
+      }
+      return crc
+    }
+    let seed = 7
+    const data = Uint8Array.from({ length: 200 }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24)
+    for (let n = 0; n <= 40; n++) {
+      const b = data.subarray(0, n * 5)
+      expect(crc16(b, 0, b.length)).toBe(bitwise(b))
+      const cut = Math.floor(b.length / 3)
+      expect(crc16(b, cut, b.length, crc16(b, 0, cut))).toBe(bitwise(b))
+    }
+    // a frame followed by its own CRC-16 sums to 0, which is how frame ends are found
+    const frame = fixtureBytes('speech-16k-mono-s16.flac')
+    const s = splitFlacFrames(frame)
+    for (const f of s.frames) expect(crc16(f, 0, f.length)).toBe(0)
   })
   it('truncated metadata is an error', () => {
     expect(() => splitFlacFrames(fixtureBytes('speech-16k-mono-s16.flac').subarray(0, 60))).toThrow(/truncated metadata/)

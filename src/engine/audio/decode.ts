@@ -4,6 +4,7 @@
  * preferred) or the WASM decoders, then get the same trimming so both paths agree with libsndfile's length.
  */
 import { MixscopeError } from '../findings.ts'
+import { mapLimit } from '../util/map-limit.ts'
 import { resampleChannels } from './resample.ts'
 import { sniffAudio, type AudioSniff } from './sniff.ts'
 import { audioError, defaultMaxSamples, type DecodedAudio, type DecodeOptions } from './types.ts'
@@ -43,9 +44,8 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
     const atRate = Math.ceil(sniff.declaredFrames * sniff.sampleRate / sniff.declaredFramesRate)
     if (atRate * channels > maxSamples) throw fail(`header declares ${sniff.declaredFrames} frames × ${channels} channels, over the limit of ${maxSamples} samples`)
   }
-  // Opus: the WASM decoder decodes at the input rate like libsndfile (identical samples on our fixtures), while
-  // WebCodecs only gives 48 kHz, which after resampling matches libsndfile to ~11 dB SNR: prefer WASM unless asked
-  const prefer = options.prefer ?? (hasWebCodecs() && sniff.codec !== 'opus' ? 'webcodecs' : 'wasm')
+  // lossy codecs: the WASM decoders are libsndfile's own libraries (see DecodeOptions.prefer); FLAC: both are exact
+  const prefer = options.prefer ?? defaultDecoder(sniff)
   const warnings = sniff.problems.slice()
   if (sniff.container === 'ogg' && sniff.codec === 'flac') warnings.push(OGG_FLAC_WARNING)
   let raw: RawDecode
@@ -54,7 +54,7 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   try {
     if (prefer === 'webcodecs') {
       try {
-        const r = await decodeWebCodecs(bytes, sniff, maxSamples, timeoutMs)
+        const r = await decodeWebCodecs(bytes, sniff, maxSamples, timeoutMs, options.streamDecoders)
         raw = r
         webcodecs = true
         mp3TagFrame = r.mp3TagFrame
@@ -74,6 +74,15 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   const out = finish(raw, sniff, webcodecs, mp3TagFrame, warnings)
   const frames = out.channels[0].length
   return { sampleRate: out.sampleRate, channels: out.channels, frames, decoder: raw.decoder, container: sniff.container, codec: sniff.codec, warnings }
+}
+
+/**
+ * The decoder family `decodeAudio` tries first when not told: WebCodecs for FLAC where it exists, WASM otherwise.
+ *
+ * @param s the sniffed stream (its codec decides)
+ */
+export function defaultDecoder(s: Pick<AudioSniff, 'codec'>): 'webcodecs' | 'wasm' {
+  return hasWebCodecs() && s.codec === 'flac' ? 'webcodecs' : 'wasm'
 }
 
 /** Trims and resamples so that every decoder path returns libsndfile's rate and length. */
@@ -113,19 +122,25 @@ export interface DecodeItem { id: string; bytes: Uint8Array }
 /** Per-item result of `decodeMany`: the audio, or the error message. */
 export type DecodeResult = { id: string; ok: true; audio: DecodedAudio } | { id: string; ok: false; error: string }
 
+/** Options of `decodeMany`: `decodeAudio`'s (its `id` is replaced by each item's) and how many decode at once. */
+export interface DecodeManyOptions extends Omit<DecodeOptions, 'id'> {
+  /**
+   * Items in flight at once (default 1). WebCodecs decodes off this thread, so several files in flight hide its
+   * per-chunk latency; the WASM decoders run on this thread and gain nothing from it.
+   */
+  concurrency?: number
+}
+
 /**
- * Decodes several items one after another; a failure is recorded for that item and the rest still decode.
- *
- * @param options as `decodeAudio` (its `id` is replaced by each item's)
+ * Decodes several items; a failure is recorded for that item and the rest still decode. Results keep input order.
  */
-export async function decodeMany(items: DecodeItem[], options: Omit<DecodeOptions, 'id'> = {}): Promise<DecodeResult[]> {
-  const results: DecodeResult[] = []
-  for (const item of items) {
+export async function decodeMany(items: DecodeItem[], options: DecodeManyOptions = {}): Promise<DecodeResult[]> {
+  const { concurrency = 1, ...decodeOptions } = options
+  return mapLimit(items, concurrency, async (item): Promise<DecodeResult> => {
     try {
-      results.push({ id: item.id, ok: true, audio: await decodeAudio(item.bytes, { ...options, id: item.id }) })
+      return { id: item.id, ok: true, audio: await decodeAudio(item.bytes, { ...decodeOptions, id: item.id }) }
     } catch (e) {
-      results.push({ id: item.id, ok: false, error: (e as Error).message })
+      return { id: item.id, ok: false, error: (e as Error).message }
     }
-  }
-  return results
+  })
 }

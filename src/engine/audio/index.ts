@@ -1,8 +1,8 @@
 /** Audio decoding: the public API of src/engine/audio (runs in a Worker and in Node). */
 export { sniffAudio, type AudioSniff, type AudioContainer, type AudioCodec } from './sniff.ts'
-export { decodeAudio, decodeMany, type DecodeItem, type DecodeResult } from './decode.ts'
+export { decodeAudio, decodeMany, defaultDecoder, type DecodeItem, type DecodeManyOptions, type DecodeResult } from './decode.ts'
 export { defaultMaxSamples, type DecodedAudio, type DecodeOptions } from './types.ts'
-export { hasWebCodecs } from './webcodecs.ts'
+export { hasWebCodecs, DEFAULT_STREAM_DECODERS } from './webcodecs.ts'
 export { resample, resampleChannels, type ResampleOptions } from './resample.ts'
 export { toMono } from './mono.ts'
 export { toWav16, toWavFloat32 } from './wav-encode.ts'

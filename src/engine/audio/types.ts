@@ -25,10 +25,16 @@ export interface DecodeOptions {
   /** Example id (`<file>:<row>`) or file name, used in error messages. */
   id?: string
   /**
-   * Decoder family to try first; default `webcodecs` where `AudioDecoder` exists, else `wasm`, except Opus, which
-   * defaults to `wasm` (decodes at the input rate as libsndfile does; WebCodecs gives 48 kHz only).
+   * Decoder family to try first. Default (`defaultDecoder`): `webcodecs` for FLAC where `AudioDecoder` exists
+   * (identical to libsndfile, and the fastest browser path once frames are spread over several decoders), else
+   * `wasm`. Vorbis, Opus and MP3 default to `wasm` everywhere: those decoders are libsndfile's own libraries
+   * (libvorbis, libopus, mpg123); in Chromium they run 3–5× faster than WebCodecs, whose per-packet thread hops
+   * dominate for these small, stateful packets (bench/decode.bench.ts); Vorbis and MP3 match libsndfile to float
+   * precision either way (≥ 126 dB SNR), and Opus only through WASM (WebCodecs decodes at 48 kHz: ~11 dB at 16 kHz).
    */
   prefer?: 'webcodecs' | 'wasm'
+  /** Most WebCodecs `AudioDecoder`s one FLAC stream is spread over; default `DEFAULT_STREAM_DECODERS` (4). */
+  streamDecoders?: number
   /** Most samples (frames × channels) to decode before giving up; default `defaultMaxSamples`. */
   maxSamples?: number
   /** Milliseconds to wait for a WebCodecs decoder to flush; default 10000. */

@@ -226,7 +226,7 @@ async function decodeExample(dataset: OpenDataset, id: string, signal?: AbortSig
     const example = await readExample(dataset, file, row, { signal })
     if (!example.audio) throw new MixscopeError(`example: ${id} has a null audio_bytes`, 'null-value')
     const started = performance.now()
-    const audio = await decodeAudio(example.audio, { id, prefer: 'webcodecs' })
+    const audio = await decodeAudio(example.audio, { id })
     return { row: example, audio, ms: performance.now() - started }
   })()
   cache.set(id, pending)

@@ -135,6 +135,28 @@ test.describe('audio decoding in Chromium', () => {
     expect(results[names.length].error).toMatch(/^audio: r:\d+ \(flac\): /)
   })
 
+  test('featurizing batches with the decode stage on helper Workers gives what this thread decodes, bad rows kept apart', async ({ page }) => {
+    const names = fixtures.filter((x) => x.container !== 'wav' && x.libsndfileReads).map((x) => x.file)
+    const item = (file: string, i: number) => ({ id: `${file}:${i}`, base64: readFileSync(join(dir, file)).toString('base64') })
+    const batches = [names.map(item), [{ id: 'bad:0', base64: btoa('RIFF....WAVEfmt nothing') }, item(names[0], 1)], names.slice().reverse().map(item)]
+    type Out = { lanes: number; batches: { id: string; ok: boolean; frames?: number; decoder?: string; hash?: number; error?: string }[][] }
+    const run = (where: 'pool' | 'in-thread') => page.evaluate(([b, w]) => (window as unknown as { mixscopeHarness: { featurizeThrough: (b: object, w: string) => Promise<unknown> } })
+      .mixscopeHarness.featurizeThrough(b, w), [batches, where] as const) as Promise<Out>
+    const pool = await run('pool')
+    const here = await run('in-thread')
+    expect(pool.lanes).toBe(2)
+    expect(here.lanes).toBe(1)
+    expect(pool.batches).toEqual(here.batches)
+    expect(pool.batches.map((b) => b.map((r) => r.id))).toEqual(batches.map((b) => b.map((i) => i.id)))
+    expect(pool.batches[1][0]).toMatchObject({ ok: false })
+    expect(pool.batches[1][0].error).toMatch(/^audio: bad:0 \(wav\): /)
+    for (const r of pool.batches.flat().filter((x) => x.ok)) {
+      const f = fixtures.find((x) => r.id.startsWith(`${x.file}:`))!
+      expect(r.frames, r.id).toBe(f.frames)
+      expect(r.decoder, r.id).toBe(f.codec === 'flac' ? 'webcodecs:flac' : `wasm:${f.codec}`)
+    }
+  })
+
   test('WAV and bad input in the page: WAV parsed directly, garbage named by id, one bad row keeps the rest', async ({ page }) => {
     const wav = await decodeInPage(page, 'speech-44k-stereo-s16-extensible.wav', 'webcodecs')
     expect([wav.decoder, wav.frames, wav.channels.length]).toEqual(['wav', 22050, 2])

@@ -10,10 +10,14 @@ import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
 import { planSynthetic } from '../plan-synthetic.ts'
 import { featureChecksum, featurizeBatchCpu, maxAbsDiff, splitUtterances } from './featurize.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
-import { createAudioMeasurePool } from '../../src/engine/worker/audio-measure-pool.ts'
+import { createAuditPool, createDecodePool } from '../../src/engine/worker/audio-pool.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { createHttpSource } from '../../src/engine/source/http-source.ts'
-import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest } from './protocol.ts'
+import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest, FeaturizeReply, FeaturizeRequest } from './protocol.ts'
+import { inThreadBatchDecoder, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
+import type { DecodeItem } from '../../src/engine/audio/decode.ts'
+import type { DecodedAudio } from '../../src/engine/audio/types.ts'
+import { featurizeBatches } from '../../src/engine/pipeline/featurize-batches.ts'
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
   const response = await fetch(url)
@@ -86,16 +90,75 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
 
 async function audit(request: AuditRequest): Promise<AuditReply> {
   const t0 = performance.now()
-  // as the app's Audit view does: this Worker plus helper Workers, one row group each (audio-measure-pool.ts)
-  const pool = createAudioMeasurePool()
+  // as the app's Audit view does: this Worker plus helper Workers, one row group each (audio-pool.ts)
+  const pool = createAuditPool()
   const dataset = await openDataset(createHttpSource(new URL(request.url, self.location.origin + '/').href))
   const report = await auditDataset(dataset, { deep: true, ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : { concurrency: 2 }) })
   pool?.close()
   return { kind: 'audit', ms: performance.now() - t0, rowsDecoded: report.totals.rows_decoded, hoursDecoded: report.totals.hours_decoded }
 }
 
+async function featurize(request: FeaturizeRequest): Promise<FeaturizeReply> {
+  const bytes = await Promise.all(request.urls.map(fetchBytes))
+  const batches: DecodeItem[][] = request.batches.map((b) => b.map((i) => ({ id: request.urls[i], bytes: bytes[i] })))
+  const options = {
+    prefer: request.prefer, streamDecoders: request.streamDecoders, ...(request.concurrency ? { concurrency: request.concurrency } : {}),
+  }
+  const pool = request.decoder === 'pool' ? createDecodePool(navigator.hardwareConcurrency, options) : null
+  if (request.decoder === 'pool' && !pool) throw new Error('bench worker: no helper Workers here')
+  const decoder: BatchDecoder = pool?.decoder ?? inThreadBatchDecoder(options)
+  const computer = new FbankComputer(16000)
+  const features = (audio: DecodedAudio[]) => featurizeBatchCpu(computer, audio.map((a) => a.channels[0]))
+  try {
+    const decoders = new Set<string>()
+    const failures: string[] = []
+    // the decode stage alone, batch by batch, and the audio the fbank-alone pass works on
+    let decodeBatchMs: number[] = []
+    let decoded: DecodedAudio[][] = []
+    for (let r = 0; r < request.repeats; r++) {
+      const times: number[] = [], out: DecodedAudio[][] = []
+      for (const items of batches) {
+        const t0 = performance.now()
+        const results = await decoder.decode(items)
+        times.push(performance.now() - t0)
+        for (const x of results) if (x.ok) decoders.add(x.audio.decoder); else failures.push(x.error)
+        out.push(results.flatMap((x) => (x.ok ? [x.audio] : [])))
+      }
+      if (r === 0 || times.reduce((a, b) => a + b) < decodeBatchMs.reduce((a, b) => a + b)) { decodeBatchMs = times; decoded = out }
+    }
+    let fbankMs = Infinity, fbankBatchMs: number[] = [], checksumAlone = 0
+    for (let r = 0; r < request.repeats; r++) {
+      const times: number[] = []
+      const t0 = performance.now()
+      const all = decoded.map((audio) => { const b0 = performance.now(); const f = features(audio); times.push(performance.now() - b0); return f })
+      const ms = performance.now() - t0
+      if (ms < fbankMs) { fbankMs = ms; fbankBatchMs = times; checksumAlone = featureChecksum(all.flat()) }
+    }
+    decoded = []
+    let pipelineMs = Infinity, firstWaitMs = 0, laterWaitMs = 0, checksum = 0
+    for (let r = 0; r < request.repeats; r++) {
+      const t0 = performance.now()
+      const out: Features[] = []
+      let first = 0, later = 0
+      for await (const b of featurizeBatches(batches, decoder, features, { prefetch: request.prefetch })) {
+        if (b.index === 0) first = b.waitMs; else later += b.waitMs
+        for (const f of b.features) if (f) out.push(f)
+      }
+      const ms = performance.now() - t0
+      if (ms < pipelineMs) { pipelineMs = ms; firstWaitMs = first; laterWaitMs = later; checksum = featureChecksum(out) }
+    }
+    return {
+      kind: 'featurize', decoders: [...decoders], lanes: decoder.lanes, fbankMs, fbankBatchMs, decodeBatchMs, pipelineMs, firstWaitMs, laterWaitMs,
+      checksum, checksumAlone, failures: failures.slice(0, 5),
+    }
+  } finally {
+    pool?.close()
+  }
+}
+
 async function handle(request: BenchRequest): Promise<BenchReply> {
   try {
+    if (request.kind === 'featurize') return await featurize(request)
     if (request.kind === 'plan') return { kind: 'plan', ...await planSynthetic() }
     if (request.kind === 'audit') return await audit(request)
     return request.kind === 'decode' ? await decode(request) : await fbank(request)

@@ -84,5 +84,48 @@ export interface AuditReply {
   hoursDecoded: number
 }
 
-export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest | AuditRequest
-export type BenchReply = DecodeReply | FbankReply | PlanReply | AuditReply | { kind: 'error'; message: string }
+/**
+ * Featurizing training batches from encoded files as the engine does (`featurizeBatches`: decode stage ahead of the
+ * CPU fbank + standardize), against the fbank alone on the same audio decoded beforehand. `decoder`: `in-thread`
+ * decodes in the bench Worker itself (`decodeMany`, several files in flight); `pool` on helper Workers
+ * (`createDecodePool`: cores − 1 of them), leaving the bench Worker to the features.
+ */
+export interface FeaturizeRequest {
+  kind: 'featurize'
+  urls: string[]
+  /** Batches as indices into `urls`. */
+  batches: number[][]
+  decoder: 'in-thread' | 'pool'
+  prefer?: 'webcodecs' | 'wasm'
+  /** Files in flight per decoding thread; omitted: `DEFAULT_DECODE_CONCURRENCY`. */
+  concurrency?: number
+  /** WebCodecs decoders per FLAC stream; omitted: `DEFAULT_STREAM_DECODERS`. */
+  streamDecoders?: number
+  /** Batches decoded ahead (`featurizeBatches`' `prefetch`); omitted: its default. */
+  prefetch?: number
+  repeats: number
+}
+
+export interface FeaturizeReply {
+  kind: 'featurize'
+  /** Decoder names seen (e.g. `webcodecs:flac`) and the threads the decode stage used. */
+  decoders: string[]
+  lanes: number
+  /** Fbank of every batch on audio decoded beforehand: the feature stage alone (fastest pass), total and per batch. */
+  fbankMs: number
+  fbankBatchMs: number[]
+  /** The decode stage alone, per batch (fastest pass). */
+  decodeBatchMs: number[]
+  /** Decode + features through `featurizeBatches` (fastest pass), and how long features waited for audio. */
+  pipelineMs: number
+  firstWaitMs: number
+  /** Waits after the first batch (the pipeline is full from then on), summed. */
+  laterWaitMs: number
+  /** Feature checksums of the pipeline and of the fbank-alone pass (must be equal). */
+  checksum: number
+  checksumAlone: number
+  failures: string[]
+}
+
+export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest | AuditRequest | FeaturizeRequest
+export type BenchReply = DecodeReply | FbankReply | PlanReply | AuditReply | FeaturizeReply | { kind: 'error'; message: string }

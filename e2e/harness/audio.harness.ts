@@ -1,6 +1,9 @@
 // Audio decoding in the browser for e2e/audio.spec.ts: bytes in and samples out as base64 (exact float32 bits).
 import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
 import { hasWebCodecs } from '../../src/engine/audio/webcodecs.ts'
+import { inThreadBatchDecoder, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
+import { featurizeBatches } from '../../src/engine/pipeline/featurize-batches.ts'
+import { createDecodePool } from '../../src/engine/worker/audio-pool.ts'
 import type { DecodeManyOptions } from '../../src/engine/audio/decode.ts'
 import type { DecodeOptions } from '../../src/engine/audio/types.ts'
 
@@ -28,6 +31,15 @@ export interface HarnessDecoded {
   channels: string[]
 }
 
+function fnv(channels: Float32Array[]): number {
+  let h = 0x811c9dc5
+  for (const c of channels) {
+    const bytes = new Uint8Array(c.buffer, c.byteOffset, c.byteLength)
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193)
+  }
+  return h >>> 0
+}
+
 export function register(h: Record<string, unknown>): void {
   h.hasWebCodecs = () => hasWebCodecs()
   h.decodeAudio = async (base64: string, options: DecodeOptions = {}): Promise<HarnessDecoded | { error: string }> => {
@@ -40,6 +52,24 @@ export function register(h: Record<string, unknown>): void {
     } catch (e) {
       return { error: (e as Error).message }
     }
+  }
+  // featurizeBatches with the decode stage on helper Workers (the pool the engine worker starts) or in this thread:
+  // per batch, per item: ok, frames, decoder, and an FNV-1a hash of the samples' bytes (compares the two exactly)
+  h.featurizeThrough = async (batches: { id: string; base64: string }[][], where: 'pool' | 'in-thread', helpers = 2) => {
+    const pool = where === 'pool' ? createDecodePool(helpers + 1) : null
+    const decoder: BatchDecoder = pool?.decoder ?? inThreadBatchDecoder()
+    const out: { lanes: number; batches: { id: string; ok: boolean; frames?: number; decoder?: string; hash?: number; error?: string }[][] } = { lanes: decoder.lanes, batches: [] }
+    try {
+      const items = batches.map((b) => b.map((i) => ({ id: i.id, bytes: fromBase64(i.base64) })))
+      for await (const b of featurizeBatches(items, decoder, (audio) => audio.map((a) => a.frames))) {
+        out.batches.push(b.decoded.map((r, k) => (r.ok
+          ? { id: r.id, ok: true, frames: b.features[k] ?? -1, decoder: r.audio.decoder, hash: fnv(r.audio.channels) }
+          : { id: r.id, ok: false, error: r.error })))
+      }
+    } finally {
+      pool?.close()
+    }
+    return out
   }
   h.decodeManyOk = async (items: { id: string; base64: string }[], options: DecodeManyOptions = {}) => {
     const results = await decodeMany(items.map((i) => ({ id: i.id, bytes: fromBase64(i.base64) })), options)

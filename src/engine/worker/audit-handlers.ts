@@ -14,7 +14,7 @@ import { configCheckContext } from '../plan/check-context.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
 import { resolveConfigSpec, type ConfigSpec } from './plan-handlers.ts'
-import { createAudioMeasurePool } from './audio-measure-pool.ts'
+import { createAuditPool } from './audio-pool.ts'
 
 /** What `audit` returns. */
 export interface AuditResult {
@@ -54,7 +54,7 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
     states(context).set(message.dataset, state)
     // a state made for other files (or another selection) is emptied by the audit; count only what it will reuse
     reusedGroups = state.fingerprint === auditFingerprint(dataset.files, { sample: 1, seed: 0 }) ? Object.keys(state.groups).length : 0
-    const pool = createAudioMeasurePool()
+    const pool = createAuditPool()
     try {
       return finish(await auditDataset(dataset, { ...options, config, deep: true, state, ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : {}) }))
     } finally {

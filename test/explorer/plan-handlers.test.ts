@@ -116,3 +116,51 @@ describe('plan handlers', () => {
     expect(one.rows.map((r) => r.weight)).not.toEqual(half.rows.map((r) => r.weight))
   })
 })
+
+describe('plan-featurize', () => {
+  test('decodes and featurizes streamed batches: padded shapes from the decoded audio, failures by id, decode ahead of features', async () => {
+    const { call, dataset } = await demoHandler()
+    const { decodeAudio } = await import('../../src/engine/audio/decode.ts')
+    const { readExample } = await import('../../src/engine/examples/read-example.ts')
+    const { createFsSource: fs } = await import('../../src/engine/node/fs-source.ts')
+    const { openDataset } = await import('../../src/engine/discovery/open.ts')
+    const direct = await openDataset(await fs(demo))
+    const defect = 'corpus=fleurs/split=train/language=swh_Latn/part-0.parquet:3' // public/demo/defects.json: undecodable
+    for (const spec of [finetune, { ...finetune, overrides: { ...finetune.overrides, use_fbank: true } }] as ConfigSpec[]) {
+      const start = await call('plan-start', { dataset, spec, maxBatches: 60 })
+      for (;;) if ((await call('plan-next', { session: start.session, count: 60 })).done) break
+      // three batches from the first one that draws the planted undecodable row
+      let first = -1
+      for (let i = 0; i < 60 && first < 0; i++) {
+        const b = batchFromTransfer(await call('plan-batch', { session: start.session, index: i }))
+        if (b.examples.some((e) => `${e.file}:${e.row}` === defect)) first = i
+      }
+      expect(first).toBeGreaterThanOrEqual(0)
+      const result = await call('plan-featurize', { session: start.session, index: first, count: 3, device: 'cpu' })
+      expect(result.device).toBe('cpu')
+      expect(result.decodeThreads).toBe(1) // Node: no helper Workers, the in-thread decoder
+      expect(result.batches.map((b) => b.index)).toEqual([first, first + 1, first + 2])
+      expect(result.batches[0].failed.map((f) => f.id)).toContain(defect)
+      for (const b of result.batches) {
+        const batch = batchFromTransfer(await call('plan-batch', { session: start.session, index: b.index }))
+        expect(b.examples).toBe(batch.examples.length)
+        const frames: number[] = []
+        const failed: string[] = []
+        for (const e of batch.examples) {
+          const row = await readExample(direct, e.file, e.row)
+          try { frames.push((await decodeAudio(row.audio!, { id: row.id })).frames) } catch { failed.push(row.id) }
+        }
+        expect(b.failed.map((f) => f.id)).toEqual(failed)
+        for (const f of b.failed) expect(f.error).toMatch(new RegExp(`^audio: ${f.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(flac\\): `))
+        const longest = Math.max(...frames)
+        // waveform: [B, samples]; fbank: [B, frames, 80] with Kaldi's 25 ms / 10 ms framing (snip edges)
+        expect(b.shape).toEqual(spec.overrides.use_fbank === true ? [frames.length, 1 + Math.floor((longest - 400) / 160), 80] : [frames.length, longest])
+        expect(b.decoders.every((d) => d.startsWith('wasm:'))).toBe(true)
+        expect(b.audioSeconds).toBeCloseTo(frames.reduce((s, n) => s + n, 0) / 16000, 6)
+      }
+      expect(['decode', 'features']).toContain(result.bottleneck)
+      await call('plan-close', { session: start.session })
+    }
+    await expect(call('plan-featurize', { session: 999, index: 0, count: 1, device: 'cpu' })).rejects.toMatchObject({ kind: 'unknown-plan-session' })
+  }, 30_000)
+})

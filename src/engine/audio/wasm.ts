@@ -56,6 +56,21 @@ class Collector {
 const CHUNK = 16384
 
 /**
+ * Runs a decoder call with `console.error` muted: the WASM decoders print every stream error there (one line per
+ * damaged frame), while they also return the same errors, which become this row's warnings or error. Only the
+ * synchronous part of the call is muted (the decoders' work is synchronous).
+ */
+function quietly<T>(call: () => T): T {
+  const saved = console.error
+  console.error = () => {}
+  try {
+    return call()
+  } finally {
+    console.error = saved
+  }
+}
+
+/**
  * Decodes a FLAC, Ogg Vorbis, Ogg Opus or MP3 file with the WASM decoders.
  *
  * @param sniff the file's sniff (container, codec, channels, Opus decode rate)
@@ -85,7 +100,7 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
     try {
       let bitDepth = sniff.bitsPerSample ?? 16
       for (let i = 0; i < frames.length; i += 64) {
-        const piece = await d.decodeFrames(frames.slice(i, i + 64))
+        const piece = await quietly(() => d.decodeFrames(frames.slice(i, i + 64)))
         if (piece.bitDepth) bitDepth = piece.bitDepth
         col.add(piece)
       }
@@ -101,8 +116,8 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
     const d = new OggVorbisDecoder()
     try {
       await d.ready
-      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await d.decode(bytes.subarray(i, i + CHUNK)))
-      col.add(await d.flush())
+      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await quietly(() => d.decode(bytes.subarray(i, i + CHUNK))))
+      col.add(await quietly(() => d.flush()))
       return done(col.planar(), col, 'wasm:vorbis', warnings)
     } finally { d.free() }
   }
@@ -112,8 +127,8 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
     const d = new OggOpusDecoder({ sampleRate: rate } as ConstructorParameters<typeof OggOpusDecoder>[0])
     try {
       await d.ready
-      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await (d.decode(bytes.subarray(i, i + CHUNK)) as Piece | Promise<Piece>))
-      col.add(await d.flush())
+      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await quietly(() => d.decode(bytes.subarray(i, i + CHUNK)) as Piece | Promise<Piece>))
+      col.add(await quietly(() => d.flush()))
       return done(col.planar(), col, 'wasm:opus', warnings)
     } finally { d.free() }
   }
@@ -122,7 +137,7 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
     const d = new MPEGDecoder({ enableGapless: true })
     try {
       await d.ready
-      for (let i = 0; i < bytes.length; i += CHUNK) col.add(d.decode(bytes.subarray(i, i + CHUNK)))
+      for (let i = 0; i < bytes.length; i += CHUNK) col.add(quietly(() => d.decode(bytes.subarray(i, i + CHUNK))))
       return done(col.planar(), col, 'wasm:mp3', warnings)
     } finally { d.free() }
   }

@@ -275,14 +275,15 @@ function referenceStftDb(x: Float32Array, sampleRate: number): DisplaySpectrogra
   return { data, frames: spec.frames, bins: spec.bins, nFft: SPEC_AUG_N_FFT, hop: SPEC_AUG_HOP, start: -SPEC_AUG_N_FFT / 2, sampleRate }
 }
 
-interface ComputedInput {
+/** A model input and, for fbank, whether standardizing left bins undefined. */
+export interface ComputedInput {
   data: Float32Array
   shape: number[]
   problem: { problem: StandardizeProblem; undefinedBins: number[] } | null
 }
 
-/** One device's model input. `masks`: the reference SpecAugment masks, or `null` when not applied. */
-async function computeModelInput(
+/** One example's model input on one device (`pipeline`: GPU, `null`: CPU). `masks`: the reference SpecAugment masks, or `null` when not applied. */
+export async function computeModelInput(
   audio: DecodedAudio, config: InspectConfig, masks: Mask[] | null, pipeline: FeaturePipeline | null,
 ): Promise<ComputedInput> {
   if (config.use_fbank) {
@@ -305,7 +306,8 @@ async function computeModelInput(
   return { data: x, shape: [x.length], problem: null }
 }
 
-async function pipelineFor(device: FeatureDevice): Promise<{ pipeline: FeaturePipeline | null; reason: string | null }> {
+/** The worker's GPU feature pipeline for `gpu` (or `null` and why not), `null` for `cpu`. */
+export async function pipelineFor(device: FeatureDevice): Promise<{ pipeline: FeaturePipeline | null; reason: string | null }> {
   if (device === 'cpu') return { pipeline: null, reason: null }
   const got = await workerFeaturePipeline()
   return typeof got === 'string' ? { pipeline: null, reason: got } : { pipeline: got, reason: null }

@@ -7,6 +7,8 @@
  * A plan session keeps its async generator and the batches streamed so far in the worker; the UI only receives
  * per-batch summaries, in chunks it asks for, so its memory stays bounded.
  */
+import { featurizePlannedBatches, type FeaturizeResult } from './featurize-batches-handler.ts'
+import type { FeatureDevice } from './inspect-handlers.ts'
 import type { RunOptions } from '../dataset.ts'
 import type { OpenDataset } from '../discovery/open.ts'
 import { finding, MixscopeError, sortFindings, type Finding } from '../findings.ts'
@@ -423,6 +425,14 @@ function planClose(message: RequestMessage<'plan-close'>, _options: RunOptions, 
   return null
 }
 
+/** Decodes and featurizes `count` streamed batches from `index` (featurize-batches-handler.ts). */
+async function planFeaturize(message: RequestMessage<'plan-featurize'>, options: RunOptions, context: HandlerContext): Promise<FeaturizeResult> {
+  const session = sessionOf(context, message.session)
+  const batches = session.batches.slice(message.index, message.index + Math.max(1, Math.min(64, message.count)))
+  if (batches.length === 0) throw new MixscopeError(`plan: batch ${message.index} has not been streamed yet (${session.batches.length} so far)`, 'bad-request', 'usage')
+  return featurizePlannedBatches(session.dataset, batches, session.plan.config, message.device, options.signal)
+}
+
 /** Request kinds of this module: params and results (protocol.ts lists them in `Requests`). */
 export interface PlanRequests {
   'config-resolve': { params: { spec: ConfigSpec }; result: ResolvedConfig }
@@ -431,6 +441,8 @@ export interface PlanRequests {
   'plan-next': { params: { session: number; count: number }; result: PlanChunk }
   'plan-batch': { params: { session: number; index: number }; result: BatchTransfer }
   'plan-export': { params: { session: number; format: 'jsonl' | 'arrow' }; result: Uint8Array }
+  /** Decode + model input of `count` (≤ 64) streamed batches from `index`, decode ahead of features. */
+  'plan-featurize': { params: { session: number; index: number; count: number; device: FeatureDevice }; result: FeaturizeResult }
   'plan-close': { params: { session: number }; result: null }
 }
 
@@ -441,5 +453,6 @@ export const planHandlers: HandlerTable<keyof PlanRequests> = {
   'plan-next': planNext,
   'plan-batch': planBatch,
   'plan-export': planExport,
+  'plan-featurize': planFeaturize,
   'plan-close': planClose,
 }

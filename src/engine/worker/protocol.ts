@@ -70,6 +70,7 @@ export interface Requests {
   'plan-next': PlanRequests['plan-next']
   'plan-batch': PlanRequests['plan-batch']
   'plan-export': PlanRequests['plan-export']
+  'plan-featurize': PlanRequests['plan-featurize']
   'plan-close': PlanRequests['plan-close']
   'audit': AuditRequests['audit']
   'audit-state': AuditRequests['audit-state']

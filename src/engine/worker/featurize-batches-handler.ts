@@ -1,0 +1,118 @@
+/**
+ * `plan-featurize`: decodes and featurizes planned batches as the training data loader would (the session config's
+ * model input: fbank + standardize, or mono + layer norm, in the training dtype), with the decode stage on helper
+ * Workers ahead of the features (`featurizeBatches`), and reports per batch the padded shape, decode and feature
+ * times and how long features waited for audio: whether decoding is the bottleneck on this machine.
+ * SpecAugment is left out (its masks are random per example; the Inspector shows them).
+ */
+import { inThreadBatchDecoder } from '../audio/batch-decoder.ts'
+import type { DecodeItem } from '../audio/decode.ts'
+import type { PipelineConfig } from '../config/types.ts'
+import type { OpenDataset } from '../discovery/open.ts'
+import { readExample } from '../examples/read-example.ts'
+import type { PlannedBatch } from '../pipeline/plan.ts'
+import { featurizeBatches } from '../pipeline/featurize-batches.ts'
+import { createDecodePool } from './audio-pool.ts'
+import { gpuStatus } from './gpu-state.ts'
+import { computeModelInput, pipelineFor, type FeatureDevice } from './inspect-handlers.ts'
+
+/** One featurized batch, summarized. */
+export interface FeaturizedBatchSummary {
+  index: number
+  examples: number
+  /** Examples whose row could not be read or decoded: id and the error. */
+  failed: { id: string; error: string }[]
+  /** Decoders used (`webcodecs:flac`, `wasm:opus`, ...). */
+  decoders: string[]
+  /** Padded model input: `[examples, frames, 80]` (fbank) or `[examples, samples]` (waveform); null when nothing decoded. */
+  shape: number[] | null
+  /** Seconds of audio decoded. */
+  audioSeconds: number
+  /** Decoding the batch's files (on the decode threads, while earlier batches were featurized), ms of wall time. */
+  decodeMs: number
+  /** Model input of every example on `device`, ms. */
+  featureMs: number
+  /** Time the feature stage waited for this batch's audio, ms. */
+  waitMs: number
+}
+
+/** Result of `plan-featurize`. */
+export interface FeaturizeResult {
+  /** Where features were computed (`gpu` may fall back to `cpu`: `fallbackReason` says why). */
+  device: FeatureDevice
+  adapter: string | null
+  fallbackReason: string | null
+  /** Threads the decode stage used (helper Workers; 1 = the engine worker itself). */
+  decodeThreads: number
+  batches: FeaturizedBatchSummary[]
+  /** `decode` when features waited for audio after the first batch for more than 5% of their own time. */
+  bottleneck: 'decode' | 'features'
+}
+
+/** Batch items from the batches' rows, read when the decode stage asks for the batch (not all up front). */
+async function* batchItems(dataset: OpenDataset, batches: PlannedBatch[], unreadable: Map<string, string>, signal?: AbortSignal): AsyncGenerator<DecodeItem[]> {
+  for (const batch of batches) {
+    const items: DecodeItem[] = []
+    for (const e of batch.examples) {
+      const id = `${e.file}:${e.row}`
+      try {
+        const row = await readExample(dataset, e.file, e.row, { signal })
+        if (row.audio) items.push({ id, bytes: row.audio })
+        else unreadable.set(id, `example: ${id} has a null audio_bytes`)
+      } catch (error) {
+        signal?.throwIfAborted()
+        unreadable.set(id, (error as Error).message)
+      }
+    }
+    yield items
+  }
+}
+
+/**
+ * Featurizes `batches` of a plan.
+ *
+ * @param config the plan's config (model input settings)
+ * @param device `gpu` to use the worker's WebGPU pipeline when there is one, `cpu` for the TS reference
+ */
+export async function featurizePlannedBatches(
+  dataset: OpenDataset, batches: PlannedBatch[], config: PipelineConfig, device: FeatureDevice, signal?: AbortSignal,
+): Promise<FeaturizeResult> {
+  const { pipeline, reason } = await pipelineFor(device)
+  const pool = createDecodePool()
+  const decoder = pool?.decoder ?? inThreadBatchDecoder()
+  const unreadable = new Map<string, string>()
+  const summaries: FeaturizedBatchSummary[] = []
+  try {
+    let k = 0
+    for await (const b of featurizeBatches(batchItems(dataset, batches, unreadable, signal), decoder, async (audio) => {
+      const shapes: number[][] = []
+      for (const a of audio) shapes.push((await computeModelInput(a, config, null, pipeline)).shape)
+      return shapes
+    }, { signal })) {
+      const batch = batches[k++]
+      const shapes = b.features.filter((f): f is number[] => f !== null)
+      const ok = b.decoded.flatMap((r) => (r.ok ? [r.audio] : []))
+      const failed = batch.examples.map((e) => `${e.file}:${e.row}`).flatMap((id) => {
+        const r = b.decoded.find((x) => x.id === id)
+        const error = r ? (r.ok ? null : r.error) : unreadable.get(id) ?? 'not read'
+        return error === null ? [] : [{ id, error }]
+      })
+      summaries.push({
+        index: batch.index, examples: batch.examples.length, failed,
+        decoders: [...new Set(ok.map((a) => a.decoder))],
+        shape: shapes.length ? [shapes.length, ...shapes[0].map((_, d) => Math.max(...shapes.map((s) => s[d])))] : null,
+        audioSeconds: ok.reduce((s, a) => s + a.frames / a.sampleRate, 0),
+        decodeMs: b.decodeMs, featureMs: b.featureMs, waitMs: b.waitMs,
+      })
+    }
+  } finally {
+    pool?.close()
+  }
+  const later = summaries.slice(1)
+  const waited = later.reduce((s, b) => s + b.waitMs, 0)
+  const featured = later.reduce((s, b) => s + b.featureMs, 0)
+  return {
+    device: pipeline ? 'gpu' : 'cpu', adapter: pipeline ? gpuStatus().adapter : null, fallbackReason: reason,
+    decodeThreads: decoder.lanes, batches: summaries, bottleneck: later.length > 0 && waited > 0.05 * featured ? 'decode' : 'features',
+  }
+}

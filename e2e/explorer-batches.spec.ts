@@ -81,3 +81,32 @@ test('keyboard: arrows move through batches; changing a field or the seed restar
   await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
   await expect.poll(async () => (await list.locator('tbody tr[data-batch] td:nth-child(5)').allTextContents()).join()).not.toBe(before.join())
 })
+
+test('decode & featurize: the open batch and the next ones through the engine worker, decoding on helper Workers', async ({ page }, testInfo) => {
+  const expected = await cliJsonl(['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '12'])
+  const lines = expected.trim().split('\n').map((l) => JSON.parse(l) as Line)
+  await page.goto('/?view=batches&preset=ctc-finetune&split=train&max_batches=12')
+  await waitForDataset(page, 'Demo dataset')
+  await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
+  await page.getByRole('table', { name: 'Batches' }).locator('tbody tr[data-batch="2"]').click()
+  await page.getByLabel('Feature device').selectOption('cpu')
+  await page.getByRole('button', { name: 'Decode & featurize batches 2–9' }).click()
+  const table = page.getByRole('table', { name: 'Data loader cost per batch' })
+  await expect(table).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('status').filter({ hasText: /Decoded on \d+ helper Workers? ahead of the features on the CPU/ })).toBeVisible()
+  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))
+  expect(rows.map((r) => Number(r[0]))).toEqual([2, 3, 4, 5, 6, 7, 8, 9])
+  for (const r of rows) {
+    const line = lines[Number(r[0])]
+    const failed = r[7] === 'none' ? 0 : (r[7].match(/\.parquet:\d+/g) ?? []).length
+    // waveform model input (ctc-finetune): [examples that decoded, longest decoded length]; the demo's audio_size is
+    // the decoded length, so the longest is the plan's longest unless the longest row is the one that failed
+    const [n, samples] = JSON.parse(r[1]) as number[]
+    expect(n + failed).toBe(line.examples.length)
+    expect(samples).toBeLessThanOrEqual(Math.max(...line.examples.map((e) => e.length)))
+    if (failed === 0) expect(samples).toBe(Math.max(...line.examples.map((e) => e.length)))
+    // FLAC through WebCodecs, the lossy codecs through the WASM decoders (the browser's defaults)
+    for (const d of r[6].split(', ')) expect(['webcodecs:flac', 'wasm:vorbis', 'wasm:opus', 'wasm:mp3']).toContain(d)
+  }
+  await page.getByRole('region', { name: 'Data loader cost' }).screenshot({ path: testInfo.outputPath('loader-cost.png') })
+})

@@ -138,7 +138,7 @@ describe('plan-featurize', () => {
       expect(first).toBeGreaterThanOrEqual(0)
       const result = await call('plan-featurize', { session: start.session, index: first, count: 3, device: 'cpu' })
       expect(result.device).toBe('cpu')
-      expect(result.decodeThreads).toBe(1) // Node: no helper Workers, the in-thread decoder
+      expect(result.decodeWorkers).toBe(0) // Node: no helper Workers, the in-thread decoder
       expect(result.batches.map((b) => b.index)).toEqual([first, first + 1, first + 2])
       expect(result.batches[0].failed.map((f) => f.id)).toContain(defect)
       for (const b of result.batches) {

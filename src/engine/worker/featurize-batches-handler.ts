@@ -42,8 +42,8 @@ export interface FeaturizeResult {
   device: FeatureDevice
   adapter: string | null
   fallbackReason: string | null
-  /** Threads the decode stage used (helper Workers; 1 = the engine worker itself). */
-  decodeThreads: number
+  /** Helper Workers the decode stage ran on; 0: it decoded in the engine worker itself (no Workers, e.g. Node). */
+  decodeWorkers: number
   batches: FeaturizedBatchSummary[]
   /** `decode` when features waited for audio after the first batch for more than 5% of their own time. */
   bottleneck: 'decode' | 'features'
@@ -113,6 +113,6 @@ export async function featurizePlannedBatches(
   const featured = later.reduce((s, b) => s + b.featureMs, 0)
   return {
     device: pipeline ? 'gpu' : 'cpu', adapter: pipeline ? gpuStatus().adapter : null, fallbackReason: reason,
-    decodeThreads: decoder.lanes, batches: summaries, bottleneck: later.length > 0 && waited > 0.05 * featured ? 'decode' : 'features',
+    decodeWorkers: pool ? decoder.lanes : 0, batches: summaries, bottleneck: later.length > 0 && waited > 0.05 * featured ? 'decode' : 'features',
   }
 }

@@ -35,6 +35,10 @@ function fakeClient(total: number) {
     if (kind === 'plan-close') { closed.push(p.session as number); return null as Requests[K]['result'] }
     if (kind === 'plan-batch') return { index: p.index, step: 0, indexInStep: 0, examples: tableToTransfer(examplesTable([{ index: p.index as number, step: 0, indexInStep: 0, examples: [] }], { text: true })) } as unknown as Requests[K]['result']
     if (kind === 'plan-export') return new Uint8Array([1, 2, 3]) as Requests[K]['result']
+    if (kind === 'plan-featurize') {
+      if (p.index === 99) throw new Error('plan: batch 99 has not been streamed yet (5 so far)')
+      return { device: 'cpu', adapter: null, fallbackReason: 'no WebGPU here', decodeWorkers: 0, bottleneck: 'features', batches: [{ index: p.index, examples: 2, failed: [], decoders: ['wasm:flac'], shape: [2, 100], audioSeconds: 1, decodeMs: 1, featureMs: 2, waitMs: 0 }] } as unknown as Requests[K]['result']
+    }
     throw new Error(`unexpected ${kind}`)
   }
   return { calls, closed, request, setHold: (h: boolean) => { hold = h }, release: () => release?.() }
@@ -54,6 +58,22 @@ describe('batches store', () => {
     await store.getState().select(3)
     expect(store.getState().selectedBatch?.index).toBe(3)
     expect([...await store.getState().exportPlan('jsonl')]).toEqual([1, 2, 3])
+  })
+
+  test('decode & featurize: result for the asked batches, errors shown, reset when another batch opens', async () => {
+    const client = fakeClient(5)
+    const store = createBatchesStore(client)
+    await store.getState().run(1, spec, null)
+    await store.getState().select(2)
+    const running = store.getState().featurizeBatches(2, 3, 'gpu')
+    expect(store.getState().featurize.status).toBe('running')
+    await running
+    const f = store.getState().featurize
+    expect([f.status, f.from, f.count, f.result?.batches[0].index, f.result?.batches[0].shape]).toEqual(['done', 2, 3, 2, [2, 100]])
+    await store.getState().featurizeBatches(99, 1, 'cpu')
+    expect(store.getState().featurize).toMatchObject({ status: 'error', error: 'plan: batch 99 has not been streamed yet (5 so far)' })
+    await store.getState().select(3)
+    expect(store.getState().featurize.status).toBe('idle')
   })
 
   test('a new run cancels the stream and closes the old session; stop/resume continue the same session', async () => {

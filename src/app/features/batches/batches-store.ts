@@ -7,6 +7,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
 import type { BatchSummary, ConfigSpec, PlanChunk, PlanStartResult } from '../../../engine/worker/plan-handlers.ts'
+import type { FeaturizeResult } from '../../../engine/worker/featurize-batches-handler.ts'
+import type { FeatureDevice } from '../../../engine/worker/inspect-handlers.ts'
 import { batchFromTransfer } from '../../../engine/plan/arrow.ts'
 
 /** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
@@ -27,6 +29,8 @@ export interface BatchesState {
   /** The open batch's index and, once fetched, its examples. */
   selected: number | null
   selectedBatch: PlannedBatch | null
+  /** The last "decode & featurize" run over streamed batches (the data loader's cost on this machine). */
+  featurize: { status: 'idle' | 'running' | 'done' | 'error'; from: number; count: number; result: FeaturizeResult | null; error: string | null }
 }
 
 export interface BatchesActions {
@@ -38,6 +42,8 @@ export interface BatchesActions {
   resume(): Promise<void>
   /** Opens batch `index` (fetches its examples). */
   select(index: number | null): Promise<void>
+  /** Decodes and featurizes `count` streamed batches from `from` on `device` (cancels a run in flight). */
+  featurizeBatches(from: number, count: number, device: FeatureDevice): Promise<void>
   /** The streamed batches as `batches --jsonl` or Arrow IPC bytes. */
   exportPlan(format: 'jsonl' | 'arrow'): Promise<Uint8Array>
   /** Cancels and closes everything (view unmounted). */
@@ -48,17 +54,21 @@ export type BatchesStore = BatchesState & BatchesActions
 
 export const initialBatchesState: BatchesState = {
   status: 'idle', start: null, batches: [], live: null, rate: null, error: null, selected: null, selectedBatch: null,
+  featurize: { status: 'idle', from: 0, count: 0, result: null, error: null },
 }
 
 /** Creates the store over a worker client (`request` only; a fake in tests) and a clock in ms. */
 export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: () => number = () => performance.now()): StoreApi<BatchesStore> {
   let controller: AbortController | null = null
+  let featurizing: AbortController | null = null
   let session: number | null = null
   let startedAt = 0
 
   function close(): void {
     controller?.abort()
     controller = null
+    featurizing?.abort()
+    featurizing = null
     if (session !== null) void client.request('plan-close', { session }).catch(() => undefined)
     session = null
   }
@@ -125,12 +135,29 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
           set({ selected: null, selectedBatch: null })
           return
         }
-        set({ selected: index, selectedBatch: null })
+        featurizing?.abort()
+        featurizing = null
+        set({ selected: index, selectedBatch: null, featurize: initialBatchesState.featurize })
         try {
           const batch = batchFromTransfer(await client.request('plan-batch', { session, index }))
           if (get().selected === index) set({ selectedBatch: batch })
         } catch (error) {
           if (get().selected === index) set({ error: error instanceof Error ? error.message : String(error) })
+        }
+      },
+
+      async featurizeBatches(from, count, device) {
+        if (session === null) return
+        featurizing?.abort()
+        const own = new AbortController()
+        featurizing = own
+        set({ featurize: { status: 'running', from, count, result: null, error: null } })
+        try {
+          const result = await client.request('plan-featurize', { session, index: from, count, device }, { signal: own.signal })
+          if (featurizing === own) set({ featurize: { status: 'done', from, count, result, error: null } })
+        } catch (error) {
+          if (featurizing !== own || (error instanceof Error && error.name === 'AbortError')) return
+          set({ featurize: { status: 'error', from, count, result: null, error: error instanceof Error ? error.message : String(error) } })
         }
       },
 

@@ -1,7 +1,8 @@
 /**
  * Batches: the batches one rank of the training (or eval) run sees for the config, streamed from the worker in
  * chunks; the bucket table, the mixture with live sampler counts, drops, rank diagnostics; open a batch to see its
- * examples; export the plan as JSONL (`mixscope batches --jsonl`, byte for byte) or Arrow IPC.
+ * examples, and decode + featurize it and the next batches (what the data loader costs on this machine); export
+ * the plan as JSONL (`mixscope batches --jsonl`, byte for byte) or Arrow IPC.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { engineClient } from '../../engine-client.ts'
@@ -10,6 +11,7 @@ import { configSpec, useConfigStore, useResolvedConfig } from '../../stores/conf
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { BatchDetail } from './batch-detail.tsx'
 import { BatchList } from './batch-list.tsx'
+import { LoaderCost } from './loader-cost.tsx'
 import { ConfigForm } from './config-form.tsx'
 import { downloadBytes } from '../../lib/download.ts'
 import { BucketTable, DropsTable, MixtureTable, RankDiagnostics } from './plan-tables.tsx'
@@ -79,6 +81,7 @@ export function BatchesView() {
         <BatchList batches={s.batches} selected={s.selected} onSelect={(i) => void batchesStore.getState().select(i)} />
         {selectedSummary ? <BatchDetail summary={selectedSummary} batch={s.selectedBatch} /> : <p className="hint">Open a batch (click, or Enter) to list its examples.</p>}
       </div>
+      {selectedSummary && <LoaderCost from={selectedSummary.index} streamed={s.batches.length} />}
       {s.start && (
         <div className="plan-tables">
           <section aria-labelledby="buckets-heading"><h3 id="buckets-heading">Length buckets</h3><BucketTable start={s.start} /></section>

@@ -148,7 +148,7 @@ async function featurize(request: FeaturizeRequest): Promise<FeaturizeReply> {
       if (ms < pipelineMs) { pipelineMs = ms; firstWaitMs = first; laterWaitMs = later; checksum = featureChecksum(out) }
     }
     return {
-      kind: 'featurize', decoders: [...decoders], lanes: decoder.lanes, fbankMs, fbankBatchMs, decodeBatchMs, pipelineMs, firstWaitMs, laterWaitMs,
+      kind: 'featurize', decoders: [...decoders], lanes: decoder.lanes, cores: navigator.hardwareConcurrency, fbankMs, fbankBatchMs, decodeBatchMs, pipelineMs, firstWaitMs, laterWaitMs,
       checksum, checksumAlone, failures: failures.slice(0, 5),
     }
   } finally {

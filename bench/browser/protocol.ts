@@ -111,6 +111,8 @@ export interface FeaturizeReply {
   /** Decoder names seen (e.g. `webcodecs:flac`) and the threads the decode stage used. */
   decoders: string[]
   lanes: number
+  /** `navigator.hardwareConcurrency` in the Worker. */
+  cores: number
   /** Fbank of every batch on audio decoded beforehand: the feature stage alone (fastest pass), total and per batch. */
   fbankMs: number
   fbankBatchMs: number[]

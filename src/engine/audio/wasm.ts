@@ -145,26 +145,28 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
 }
 
 /**
- * Idle FLAC decoders kept per thread, one per stream format (rate, channels, bits). Creating one instantiates its
- * WASM module (its `reset()` does too), about as long as decoding a 3 s clip. Frame headers may defer rate and
- * bits to STREAMINFO, so a decoder is only reused for clips of the same format; one that reported an error is
- * freed, never reused. Tests compare reused and fresh decoders sample for sample.
+ * Idle FLAC decoders kept per thread, per stream format (rate, channels, bits), up to `IDLE_FLAC_PER_FORMAT` each
+ * (files decoding at once each hold one). Creating one instantiates its WASM module (its `reset()` does too), about
+ * as long as decoding a 3 s clip. Frame headers may defer rate and bits to STREAMINFO, so a decoder is only reused
+ * for clips of the same format; one that reported an error is freed, never reused. Tests compare reused and fresh
+ * decoders sample for sample.
  */
-const idleFlac = new Map<string, FLACDecoder>()
+const idleFlac = new Map<string, FLACDecoder[]>()
+const IDLE_FLAC_PER_FORMAT = 4
+const IDLE_FLAC_FORMATS = 4
 
 async function takeFlacDecoder(format: string): Promise<FLACDecoder> {
-  const idle = idleFlac.get(format)
-  if (idle) {
-    idleFlac.delete(format)
-    return idle
-  }
+  const idle = idleFlac.get(format)?.pop()
+  if (idle) return idle
   const d = new FLACDecoder()
   await d.ready
   return d
 }
 
 function giveBackFlacDecoder(format: string, d: FLACDecoder, healthy: boolean): void {
-  if (healthy && !idleFlac.has(format) && idleFlac.size < 4) idleFlac.set(format, d)
+  let idle = idleFlac.get(format)
+  if (!idle && healthy && idleFlac.size < IDLE_FLAC_FORMATS) idleFlac.set(format, (idle = []))
+  if (healthy && idle && idle.length < IDLE_FLAC_PER_FORMAT) idle.push(d)
   else d.free()
 }
 

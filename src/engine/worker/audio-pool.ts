@@ -22,7 +22,7 @@ export type HelperReply =
 
 /** Helper Workers plus, for measuring, optionally this worker as one more lane. */
 export interface AudioPool {
-  /** Lanes `measure` runs on at once: the concurrency to give `auditDataset`. */
+  /** Tasks `measure` takes at once (helpers hold a queued one too): the concurrency to give `auditDataset`. */
   lanes: number
   measure: AudioMeasurer
   /** Decodes batches on the helper Workers only, leaving this worker free for features. */
@@ -40,7 +40,14 @@ export interface AudioPoolOptions {
   decode?: DecodeManyOptions
 }
 
-interface Lane { worker: Worker | null; busy: boolean }
+/** A thread that measures: this worker (`worker: null`) or a helper, with the tasks it holds now and at most. */
+interface Lane { worker: Worker | null; inFlight: number; capacity: number }
+
+/**
+ * Row groups a helper holds at once: one measuring and one queued, so that it starts the next as soon as it
+ * finishes instead of waiting for this worker (busy measuring its own row group) to hand one over.
+ */
+const HELPER_QUEUE = 2
 
 /** The deep audit's pool: this worker plus `min(cores, 4) − 1` helpers; `null` with fewer than 2 cores or no Workers. */
 export function createAuditPool(cores = globalThis.navigator?.hardwareConcurrency ?? 1): AudioPool | null {
@@ -58,27 +65,34 @@ export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
   if (typeof Worker === 'undefined') return null
   const helpers: Lane[] = []
   for (let i = 1; i <= Math.max(1, options.helpers); i++) {
-    helpers.push({ worker: new Worker(new URL('./audio-helper.worker.ts', import.meta.url), { type: 'module', name: `mixscope-audio-${i}` }), busy: false })
+    const worker = new Worker(new URL('./audio-helper.worker.ts', import.meta.url), { type: 'module', name: `mixscope-audio-${i}` })
+    helpers.push({ worker, inFlight: 0, capacity: HELPER_QUEUE })
   }
-  const measureLanes = options.selfLane ? [{ worker: null, busy: false }, ...helpers] : helpers
+  const lanes: Lane[] = options.selfLane ? [{ worker: null, inFlight: 0, capacity: 1 }, ...helpers] : helpers
   let nextId = 0
   const waiting: ((lane: Lane) => void)[] = []
-  const acquire = (lanes: Lane[]): Promise<Lane> => {
-    const free = lanes.find((l) => !l.busy)
-    if (free) {
-      free.busy = true
-      return Promise.resolve(free)
+  /** The least loaded lane with room, or null. */
+  const pick = (): Lane | null => {
+    let best: Lane | null = null
+    for (const l of lanes) if (l.inFlight < l.capacity && (!best || l.inFlight < best.inFlight)) best = l
+    return best
+  }
+  const acquire = (): Promise<Lane> => {
+    const lane = pick()
+    if (lane) {
+      lane.inFlight++
+      return Promise.resolve(lane)
     }
-    // any lane that frees up serves the next waiter (a waiter for helpers only never gets the self lane)
-    return new Promise((resolve) => waiting.push((lane) => {
-      if (lanes.includes(lane)) resolve(lane)
-      else { release(lane); void acquire(lanes).then(resolve) }
-    }))
+    return new Promise((resolve) => waiting.push(resolve))
   }
   const release = (lane: Lane) => {
+    lane.inFlight--
     const next = waiting.shift()
-    if (next) next(lane)
-    else lane.busy = false
+    if (next) {
+      const free = pick()!
+      free.inFlight++
+      next(free)
+    }
   }
   const ask = <R>(worker: Worker, request: Omit<HelperRequest, 'id'>, pick: (reply: HelperReply) => R, signal?: AbortSignal): Promise<R> => new Promise((resolve, reject) => {
     const id = nextId++
@@ -99,9 +113,9 @@ export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
   })
   let rotation = 0
   return {
-    lanes: measureLanes.length,
+    lanes: lanes.reduce((n, l) => n + l.capacity, 0),
     async measure(task, signal) {
-      const lane = await acquire(measureLanes)
+      const lane = await acquire()
       try {
         return lane.worker ? await ask(lane.worker, { task }, (r) => ('measures' in r ? r.measures : []), signal) : await measureAudioTask(task, {}, signal)
       } finally {

@@ -19,11 +19,10 @@ export function sourceAsyncBuffer(
   return {
     byteLength: size,
     async slice(start: number, end = size): Promise<ArrayBuffer> {
-      const key = `${path}@${start}-${end}`
-      let bytes = cache?.get(key)
+      let bytes = cache?.getRange(path, start, end)
       if (!bytes) {
         bytes = await source.read(path, start, end, options)
-        cache?.set(key, bytes)
+        cache?.setRange(path, start, bytes)
       }
       return exactArrayBuffer(bytes)
     },

@@ -11,6 +11,13 @@ import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
 import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels, UnsupportedPageError } from './byte-list-column.ts'
 
+/**
+ * Wanted column chunks closer than this are read in one request (the bytes between are read and kept): a range
+ * request costs a round trip, which dominates over HTTP. Small, so that what lies between is at most a page header or
+ * a tiny chunk, never a chunk of audio nobody asked for (planning reads text and audio_size, never audio_bytes).
+ */
+export const MERGE_GAP_BYTES = 4096
+
 /** One column of one row group: values in row order (`rows` long). */
 export type ColumnValues = ArrayLike<unknown>
 
@@ -59,6 +66,7 @@ export class ParquetReader {
     const fast = columns.filter((c) => listLevels(metadata, c) !== null || flatIntLevels(metadata, c) !== null)
     const slow = columns.filter((c) => !fast.includes(c))
     try {
+      await this.prefetch(file, [{ rowGroup, columns }], options)
       for (const c of fast) {
         try {
           parts[c].push({ start: rowStart, data: await this.readByteList(file, metadata, rowGroup, c, options) })
@@ -86,6 +94,35 @@ export class ParquetReader {
     const out: Record<string, ColumnValues> = {}
     for (const c of columns) out[c] = assemble(parts[c], rowStart, rowEnd)
     return out
+  }
+
+  /**
+   * Brings the chunks of the wanted columns of the wanted row groups of `file` into the cache, neighbours (also
+   * across row groups) closer than `MERGE_GAP_BYTES` in one request; chunks already cached are not read again.
+   * `readColumns` does this for its row group; stats does it per file with the columns validation reads next, so
+   * their reads share requests.
+   */
+  async prefetch(file: DatasetFile, wants: { rowGroup: number; columns: string[] }[], options: ReadOptions = {}): Promise<void> {
+    const footer = this.footer(file.path)
+    const ranges: [number, number][] = []
+    for (const { rowGroup, columns } of wants) {
+      const wanted = new Set(columns)
+      for (const c of footer.row_groups[rowGroup]?.columns ?? []) {
+        if (!c.meta_data || !wanted.has(c.meta_data.path_in_schema[0])) continue
+        const [start, end] = chunkRange(c)
+        if (end > start && !this.cache.getRange(file.path, start, end)) ranges.push([start, end])
+      }
+    }
+    ranges.sort((a, b) => a[0] - b[0])
+    const spans: { start: number; end: number; chunks: number }[] = []
+    for (const [start, end] of ranges) {
+      const last = spans[spans.length - 1]
+      if (last && start - last.end <= MERGE_GAP_BYTES) { last.end = Math.max(last.end, end); last.chunks++ } else spans.push({ start, end, chunks: 1 })
+    }
+    // a lone chunk is left to the reader (one request either way); merged runs are read ahead
+    await Promise.all(spans.filter((s) => s.chunks > 1).map(async ({ start, end }) => {
+      this.cache.setRange(file.path, start, await this.source.read(file.path, start, Math.min(end, file.size), options))
+    }))
   }
 
   /**

@@ -39,7 +39,17 @@ async function rowGroupKeys(dataset: OpenDataset, file: DatasetFile, rowGroup: n
  * Computes `stats --json` for an opened dataset.
  * Reads each readable file's `audio_size` column (and split/language/corpus columns when they are not folder keys).
  */
-export async function computeStats(dataset: OpenDataset, options: RunOptions & { concurrency?: number } = {}): Promise<StatsReport> {
+/** Options of `computeStats`. */
+export interface StatsOptions extends RunOptions {
+  concurrency?: number
+  /**
+   * Columns to bring into the chunk cache with each row group's stats read, in the same request when they are
+   * neighbours (validation's row checks, which run next, then read nothing).
+   */
+  alsoRead?: (file: DatasetFile, rowGroup: number) => string[]
+}
+
+export async function computeStats(dataset: OpenDataset, options: StatsOptions = {}): Promise<StatsReport> {
   const { signal, onProgress } = options
   const findings: Finding[] = [...dataset.findings]
   const partitions = new Map<string, Accumulator>()
@@ -65,6 +75,14 @@ export async function computeStats(dataset: OpenDataset, options: RunOptions & {
       // a file without rows still makes its partition folder exist (0 rows), as DuckDB and pyarrow count it
       rows.push({ keys: file.keys, rowGroup: -1, rows: 0, samples: 0 })
       fileFindings.push(finding('warning', 'empty-file', file.path, `${file.path} holds no rows (0 row groups)`))
+    }
+    if (options.alsoRead) {
+      const also = options.alsoRead
+      try {
+        await dataset.parquet.prefetch(file, file.rowGroups.map((g) => ({ rowGroup: g.index, columns: ['audio_size', ...columnKeys, ...also(file, g.index)] })), { signal })
+      } catch (error) {
+        if (signal?.aborted) throw error // otherwise the row groups below are read (and fail) one by one, as findings
+      }
     }
     for (const group of file.rowGroups) {
       if (!hasSize && columnKeys.length === 0) {

@@ -11,7 +11,7 @@ import { toNumber, toText } from '../parquet/reader.ts'
 import { computeStats } from '../stats/stats.ts'
 import { sniffAudio } from '../audio/sniff.ts'
 import { mapLimit } from '../util/map-limit.ts'
-import type { ValidateReport } from '../stats/types.ts'
+import type { StatsReport, ValidateReport } from '../stats/types.ts'
 
 /** Options of `validateDataset`. */
 export interface ValidateOptions extends RunOptions {
@@ -58,8 +58,45 @@ function chunkHasNoNulls(dataset: OpenDataset, file: DatasetFile, rowGroup: numb
  * @returns `validate --json`: files and rows checked, every finding
  */
 export async function validateDataset(dataset: OpenDataset, options: ValidateOptions = {}): Promise<ValidateReport> {
+  return (await checkDataset(dataset, options)).validation
+}
+
+/** The columns the row checks read in one row group of `file` (audio_bytes only when deep or when it may hold nulls). */
+function rowCheckColumns(dataset: OpenDataset, file: DatasetFile, rowGroup: number, deep: boolean): string[] {
+  const columns = checkSchema(file, [])
+  const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
+  return [...columns, ...keyColumns].filter((c) => deep || c !== 'audio_bytes' || !chunkHasNoNulls(dataset, file, rowGroup, c))
+}
+
+/** Compressed bytes of the chunks the row checks read beyond what stats reads (`audio_size`). */
+function rowCheckBytes(dataset: OpenDataset, deep: boolean): number {
+  let total = 0
+  for (const file of dataset.files) {
+    if (!file.readable) continue
+    const footer = dataset.parquet.footer(file.path)
+    for (const group of file.rowGroups) {
+      const wanted = new Set(rowCheckColumns(dataset, file, group.index, deep))
+      wanted.delete('audio_size')
+      for (const c of footer.row_groups[group.index]?.columns ?? []) {
+        if (c.meta_data && wanted.has(c.meta_data.path_in_schema[0])) total += Number(c.meta_data.total_compressed_size)
+      }
+    }
+  }
+  return total
+}
+
+/**
+ * Stats and validation of an opened dataset (what opening shows), sharing reads: when the row checks' columns fit
+ * in half the chunk cache, the stats pass reads them with `audio_size` (one request per row group for both), so the
+ * row checks find them cached.
+ */
+export async function checkDataset(dataset: OpenDataset, options: ValidateOptions = {}): Promise<{ stats: StatsReport; validation: ValidateReport }> {
   const { signal, onProgress, deep = false } = options
-  const stats = await computeStats(dataset, { signal, concurrency: options.concurrency })
+  const share = rowCheckBytes(dataset, deep) <= dataset.parquet.cache.maxBytes / 2
+  const stats = await computeStats(dataset, {
+    signal, onProgress, concurrency: options.concurrency,
+    ...(share ? { alsoRead: (file: DatasetFile, rowGroup: number) => rowCheckColumns(dataset, file, rowGroup, deep) } : {}),
+  })
   const findings: Finding[] = [...stats.findings]
   const readable = dataset.files.filter((f) => f.readable)
   const totalRows = readable.reduce((n, f) => n + f.rows, 0)
@@ -69,12 +106,12 @@ export async function validateDataset(dataset: OpenDataset, options: ValidateOpt
 
   const perFile = await mapLimit(readable, options.concurrency ?? 4, async (file) => {
     const out: Finding[] = []
-    const columns = checkSchema(file, out)
+    checkSchema(file, out)
     const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
     let checked = 0
     const mismatches = new KeyMismatches()
     for (const group of file.rowGroups) {
-      const wanted = [...columns, ...keyColumns].filter((c) => deep || c !== 'audio_bytes' || !chunkHasNoNulls(dataset, file, group.index, c))
+      const wanted = rowCheckColumns(dataset, file, group.index, deep)
       try {
         const data = wanted.length > 0 ? await dataset.parquet.readColumns(file, group.index, wanted, { signal }) : {}
         for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out, mismatches)
@@ -91,11 +128,14 @@ export async function validateDataset(dataset: OpenDataset, options: ValidateOpt
   })
   for (const { out } of perFile) findings.push(...out)
   return {
-    schema_version: 1,
-    root: dataset.root,
-    files_checked: dataset.files.length,
-    rows_checked: perFile.reduce((n, r) => n + r.checked, 0),
-    findings: sortFindings(uniqueFindings(findings)),
+    stats,
+    validation: {
+      schema_version: 1,
+      root: dataset.root,
+      files_checked: dataset.files.length,
+      rows_checked: perFile.reduce((n, r) => n + r.checked, 0),
+      findings: sortFindings(uniqueFindings(findings)),
+    },
   }
 }
 

@@ -1,8 +1,7 @@
 /** Handlers of the foundation's kinds: `open` (discovery, stats, shallow validation) and `close`. */
 import type { RunOptions } from '../dataset.ts'
 import { openDataset } from '../discovery/open.ts'
-import { computeStats } from '../stats/stats.ts'
-import { validateDataset } from '../validate/validate.ts'
+import { checkDataset } from '../validate/validate.ts'
 import type { OpenResult, RequestMessage } from './protocol.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
 
@@ -12,8 +11,7 @@ async function open(message: RequestMessage<'open'>, options: RunOptions, contex
   let rangeIgnored: OpenResult['rangeIgnored'] = null
   const source = context.makeSource(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
   const dataset = await openDataset(source, { ...options, summary: message.summary })
-  const stats = await computeStats(dataset, options)
-  const validation = await validateDataset(dataset, options)
+  const { stats, validation } = await checkDataset(dataset, options)
   const handle = context.nextHandle()
   context.datasets.set(handle, dataset)
   return {

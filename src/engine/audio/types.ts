@@ -33,7 +33,10 @@ export interface DecodeOptions {
    * precision either way (≥ 126 dB SNR), and Opus only through WASM (WebCodecs decodes at 48 kHz: ~11 dB at 16 kHz).
    */
   prefer?: 'webcodecs' | 'wasm'
-  /** Most WebCodecs `AudioDecoder`s one FLAC stream is spread over; default `DEFAULT_STREAM_DECODERS` (4). */
+  /**
+   * WebCodecs `AudioDecoder`s one FLAC stream is spread over (at most one per frame). Default: one per 32 frames
+   * (~8 s at 16 kHz), at most `DEFAULT_STREAM_DECODERS` (4): long files split, training-length clips do not.
+   */
   streamDecoders?: number
   /** Most samples (frames × channels) to decode before giving up; default `defaultMaxSamples`. */
   maxSamples?: number

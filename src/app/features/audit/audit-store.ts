@@ -130,9 +130,10 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       if (!current) return
       deep = null
       current.controller.abort()
-      set({ deepStatus: 'cancelled' })
+      // status and count change together: "Cancelled; N row groups are saved" never shows the count of the last
+      // periodic save (0 when cancelled within the first save interval)
       const groups = await saveState(current.dataset, current.key).catch(() => 0)
-      set({ savedGroups: groups })
+      set({ deepStatus: 'cancelled', savedGroups: groups })
     },
 
     async clearSaved(key) {

@@ -22,7 +22,8 @@ import { downloadBytes } from '../../lib/download.ts'
 export const auditStore = createAuditStore(engineClient, indexedDbPersistence)
 
 /** Rows of the findings table rendered before "Show all". */
-const firstPage = 300
+/** Findings rendered per page: a click adds a page, so a list of 100,000 never renders at once. */
+const pageSize = 300
 
 /** Shows a view; the view store is imported lazily (views.tsx imports this feature: a static import is a cycle). */
 function show(view: string): void {
@@ -50,7 +51,7 @@ export function AuditView() {
   const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'severity', descending: false })
   const [kinds, setKinds] = useState<Set<string>>(new Set())
   const [text, setText] = useState('')
-  const [showAll, setShowAll] = useState(false)
+  const [pages, setPages] = useState(1)
   const dataset = report?.dataset ?? null
   const key = report ? datasetKey(report) : null
 
@@ -72,6 +73,7 @@ export function AuditView() {
   const result = a.result
 
   function toggleKind(kind: string) {
+    setPages(1)
     setKinds((old) => {
       const next = new Set(old)
       if (next.has(kind)) next.delete(kind)
@@ -147,14 +149,14 @@ export function AuditView() {
         <h3 id="all-findings-heading">Findings</h3>
         <div className="row">
           <label htmlFor="audit-filter">Filter</label>
-          <input id="audit-filter" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="text in message, path or kind" />
-          {kinds.size > 0 && <button type="button" onClick={() => setKinds(new Set())}>Show every kind</button>}
+          <input id="audit-filter" type="search" value={text} onChange={(e) => { setText(e.target.value); setPages(1) }} placeholder="text in message, path or kind" />
+          {kinds.size > 0 && <button type="button" onClick={() => { setKinds(new Set()); setPages(1) }}>Show every kind</button>}
           <span className="hint">{formatCount(shown.length)} shown</span>
         </div>
         <table aria-label="Audit findings" className="findings">
           <thead><tr>{header('Severity', 'severity')}{header('Kind', 'kind')}{header('Where', 'where')}{header('Message', 'message')}{header('From', 'source')}</tr></thead>
           <tbody>
-            {(showAll ? shown : shown.slice(0, firstPage)).map((f, i) => (
+            {shown.slice(0, pages * pageSize).map((f, i) => (
               <tr key={i} data-severity={f.severity} data-kind={f.kind}>
                 <td><span className={`severity ${f.severity}`}>{f.severity}</span></td>
                 <td><code>{f.kind}</code></td>
@@ -171,7 +173,11 @@ export function AuditView() {
             ))}
           </tbody>
         </table>
-        {!showAll && shown.length > firstPage && <button type="button" onClick={() => setShowAll(true)}>Show all {formatCount(shown.length)}</button>}
+        {shown.length > pages * pageSize && (
+          <button type="button" onClick={() => setPages(pages + 1)}>
+            Show {formatCount(Math.min(pageSize, shown.length - pages * pageSize))} more ({formatCount(shown.length - pages * pageSize)} not shown)
+          </button>
+        )}
       </section>
     </section>
   )

@@ -1,0 +1,83 @@
+/**
+ * Request control for the HTTP source: a per-request timeout scope joined to the caller's abort, a counting
+ * semaphore for requests in flight, and an abortable sleep between retries.
+ */
+import { throwIfAborted } from './source.ts'
+
+/** The signal's reason, or an AbortError when it has none. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('aborted', 'AbortError')
+}
+
+/** An AbortSignal that fires on the caller's abort or after `ms`; `timedOut()` tells which. */
+export function timeoutScope(outer: AbortSignal | undefined, ms: number) {
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'))
+  }, ms)
+  const onAbort = () => controller.abort(abortReason(outer as AbortSignal))
+  outer?.addEventListener('abort', onAbort, { once: true })
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer)
+      outer?.removeEventListener('abort', onAbort)
+    },
+  }
+}
+
+/** A counting semaphore: resolves to a release function once fewer than `max` holders are active. */
+export function createLimiter(max: number): (signal?: AbortSignal) => Promise<() => void> {
+  let active = 0
+  const waiting: Array<() => void> = []
+  const releaser = () => {
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      const next = waiting.shift()
+      if (next) next()
+      else active--
+    }
+  }
+  return async (signal) => {
+    throwIfAborted(signal)
+    if (active < max) {
+      active++
+      return releaser()
+    }
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      }
+      const onAbort = () => {
+        waiting.splice(waiting.indexOf(wake), 1)
+        reject(abortReason(signal as AbortSignal))
+      }
+      waiting.push(wake)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+    return releaser()
+  }
+}
+
+/** Resolves after `ms`, or rejects with the abort reason as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal))
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortReason(signal as AbortSignal))
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+

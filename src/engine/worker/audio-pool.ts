@@ -64,8 +64,15 @@ export function createDecodePool(cores = globalThis.navigator?.hardwareConcurren
 export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
   if (typeof Worker === 'undefined') return null
   const helpers: Lane[] = []
+  /** Rejecters of the requests each helper holds: a helper that fails to load or crashes fails them, never hangs them. */
+  const pending = new Map<Worker, Set<(error: Error) => void>>()
   for (let i = 1; i <= Math.max(1, options.helpers); i++) {
-    const worker = new Worker(new URL('./audio-helper.worker.ts', import.meta.url), { type: 'module', name: `mixscope-audio-${i}` })
+    const name = `mixscope-audio-${i}`
+    const worker = new Worker(new URL('./audio-helper.worker.ts', import.meta.url), { type: 'module', name })
+    pending.set(worker, new Set())
+    worker.addEventListener('error', (event) => {
+      for (const fail of pending.get(worker)!) fail(new Error(`audio: helper Worker ${name} failed: ${event.message || 'could not load or crashed'}`))
+    })
     helpers.push({ worker, inFlight: 0, capacity: HELPER_QUEUE })
   }
   const lanes: Lane[] = options.selfLane ? [{ worker: null, inFlight: 0, capacity: 1 }, ...helpers] : helpers
@@ -96,17 +103,21 @@ export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
   }
   const ask = <R>(worker: Worker, request: Omit<HelperRequest, 'id'>, pick: (reply: HelperReply) => R, signal?: AbortSignal): Promise<R> => new Promise((resolve, reject) => {
     const id = nextId++
-    const onMessage = (event: MessageEvent<HelperReply>) => {
-      if (event.data.id !== id) return
+    const held = pending.get(worker)!
+    const done = () => {
       worker.removeEventListener('message', onMessage)
       signal?.removeEventListener('abort', onAbort)
+      held.delete(fail)
+    }
+    const fail = (error: unknown) => { done(); reject(error) }
+    const onMessage = (event: MessageEvent<HelperReply>) => {
+      if (event.data.id !== id) return
+      done()
       if ('error' in event.data) reject(new Error(event.data.error))
       else resolve(pick(event.data))
     }
-    const onAbort = () => {
-      worker.removeEventListener('message', onMessage)
-      reject(signal?.reason ?? new DOMException('aborted', 'AbortError'))
-    }
+    const onAbort = () => fail(signal?.reason ?? new DOMException('aborted', 'AbortError'))
+    held.add(fail)
     worker.addEventListener('message', onMessage)
     signal?.addEventListener('abort', onAbort, { once: true })
     worker.postMessage({ id, ...request })

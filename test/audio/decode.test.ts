@@ -146,3 +146,45 @@ describe('FLAC decoder reuse', () => {
     }
   })
 })
+
+describe('Opus through our Ogg demuxer into libopus', () => {
+  it('gives the samples ogg-opus-decoder gives through its own Ogg parser (whole and truncated); skips a corrupted page', async () => {
+    const { decodeWasm } = await import('../../src/engine/audio/wasm.ts')
+    for (const f of fixtures.filter((x) => x.codec === 'opus')) {
+      const whole = fixtureBytes(f.file)
+      for (const [what, bytes] of [['whole', whole], ['truncated', whole.subarray(0, Math.floor(whole.length * 0.6))]] as const) {
+        const sniff = sniffAudio(bytes)
+        const ours = await decodeWasm(bytes, sniff, 1 << 26)
+        const lib = new OggOpusDecoder({ sampleRate: sniff.sampleRate } as ConstructorParameters<typeof OggOpusDecoder>[0])
+        await lib.ready
+        const theirs = { sampleRate: 0, channels: [] as Float32Array[] }
+        try {
+          const out = await lib.decodeFile(bytes)
+          theirs.sampleRate = out.sampleRate
+          theirs.channels = out.channelData.map((c) => c.slice(0, out.samplesDecoded))
+        } finally { lib.free() }
+        expect([ours.sampleRate, ours.channels.length], `${f.file} ${what}`).toEqual([theirs.sampleRate, theirs.channels.length])
+        // whole: theirs stops at the last page's granule, ours is cut there by decodeAudio. Truncated: theirs also
+        // decodes the cut page's missing packets (empty slices: libopus conceals them with made-up audio); ours keeps
+        // the complete packets only, a prefix of theirs (libsndfile, through libogg, drops the whole cut page)
+        if (what === 'truncated') expect(ours.channels[0].length, `${f.file} ${what}`).toBeLessThanOrEqual(theirs.channels[0].length)
+        else expect(ours.channels[0].length, `${f.file} ${what}`).toBeGreaterThanOrEqual(theirs.channels[0].length)
+        const n = Math.min(ours.channels[0].length, theirs.channels[0].length)
+        expect(n, `${f.file} ${what}`).toBeGreaterThan(0)
+        for (let c = 0; c < ours.channels.length; c++) {
+          expect(Buffer.compare(Buffer.from(ours.channels[c].buffer, ours.channels[c].byteOffset, n * 4), Buffer.from(theirs.channels[c].buffer, theirs.channels[c].byteOffset, n * 4)), `${f.file} ${what} channel ${c}`).toBe(0)
+        }
+      }
+      // a page whose CRC-32 fails is skipped with a warning (as libogg does), where ogg-opus-decoder (CRC checks
+      // off) decodes the damaged bytes; when that page held all the audio, the row is a named error
+      const corrupted = whole.slice()
+      for (let i = Math.floor(whole.length * 0.5); i < Math.floor(whole.length * 0.52); i++) corrupted[i] ^= 0x5a
+      const d = await decodeAudio(corrupted, { id: 'c' }).catch((e: Error) => e)
+      if (d instanceof Error) expect(d.message).toBe('audio: c (ogg/opus): wasm:opus decoded no samples')
+      else {
+        expect(d.warnings.some((w) => /fails its CRC-32 and was skipped/.test(w)), `${f.file}: ${JSON.stringify(d.warnings)}`).toBe(true)
+        expect(d.frames).toBeLessThanOrEqual(f.frames)
+      }
+    }
+  })
+})

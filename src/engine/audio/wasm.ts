@@ -1,11 +1,11 @@
 /**
  * The WASM decoder path (Node, and browsers without a usable WebCodecs decoder): `@wasm-audio-decoders/flac`,
- * `@wasm-audio-decoders/ogg-vorbis`, `ogg-opus-decoder`, `mpg123-decoder`. Input is fed in pieces so that decoding
- * stops as soon as the output passes `maxSamples`.
+ * `@wasm-audio-decoders/ogg-vorbis`, `opus-decoder` (libopus, fed packets by our Ogg demuxer), `mpg123-decoder`. Input
+ * is fed in pieces so that decoding stops as soon as the output passes `maxSamples`.
  */
 import { FLACDecoder } from '@wasm-audio-decoders/flac'
 import { OggVorbisDecoder } from '@wasm-audio-decoders/ogg-vorbis'
-import { OggOpusDecoder } from 'ogg-opus-decoder'
+import { OpusDecoder } from 'opus-decoder'
 import { MPEGDecoder } from 'mpg123-decoder'
 import { splitFlacFrames } from './flac-frames.ts'
 import { readOggPackets } from './ogg-packets.ts'
@@ -70,6 +70,18 @@ function quietly<T>(call: () => T): T {
   }
 }
 
+/** OpusHead (RFC 7845 §5.1): channels, pre-skip at 48 kHz, and for mapping family ≥ 1 the stream layout. */
+export function parseOpusHead(p: Uint8Array): { channels: number; preSkip: number; mapping: { streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] } } {
+  if (p.length < 19 || String.fromCharCode(...p.subarray(0, 8)) !== 'OpusHead') throw new Error(`first Ogg packet is not an OpusHead (${p.length} bytes)`)
+  const channels = p[9]
+  if (channels === 0) throw new Error('OpusHead declares 0 channels')
+  const preSkip = p[10] | (p[11] << 8)
+  const family = p[18]
+  if (family === 0) return { channels, preSkip, mapping: {} }
+  if (p.length < 21 + channels) throw new Error(`OpusHead mapping family ${family}: ${p.length} bytes, needs ${21 + channels}`)
+  return { channels, preSkip, mapping: { streamCount: p[19], coupledStreamCount: p[20], channelMappingTable: [...p.subarray(21, 21 + channels)] } }
+}
+
 /**
  * Decodes a FLAC, Ogg Vorbis, Ogg Opus or MP3 file with the WASM decoders.
  *
@@ -122,13 +134,19 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
     } finally { d.free() }
   }
   if (codec === 'opus') {
-    // ogg-opus-decoder can decode at any Opus rate (8/12/16/24/48 kHz), as libsndfile does at the input rate
+    // our Ogg demuxer feeds the packets to libopus (opus-decoder) at the input rate, as libsndfile decodes: the same
+    // samples as ogg-opus-decoder (tested), without its JS Ogg parser (~10% of the time), and a cut or damaged page
+    // is dropped as libogg drops it instead of being decoded from empty or damaged slices
     const rate = sniff.sampleRate ?? 48000
-    const d = new OggOpusDecoder({ sampleRate: rate } as ConstructorParameters<typeof OggOpusDecoder>[0])
+    const ogg = readOggPackets(bytes)
+    warnings.push(...ogg.warnings)
+    if (ogg.packets.length < 2) throw new Error(`Ogg Opus stream has ${ogg.packets.length} packets, needs OpusHead and OpusTags`)
+    const head = parseOpusHead(ogg.packets[0].data)
+    const d = new OpusDecoder({ ...head.mapping, channels: head.channels, preSkip: Math.round((head.preSkip / 48000) * rate), sampleRate: rate } as ConstructorParameters<typeof OpusDecoder>[0])
     try {
       await d.ready
-      for (let i = 0; i < bytes.length; i += CHUNK) col.add(await quietly(() => d.decode(bytes.subarray(i, i + CHUNK)) as Piece | Promise<Piece>))
-      col.add(await quietly(() => d.flush()))
+      const packets = ogg.packets.slice(2).map((p) => p.data)
+      for (let i = 0; i < packets.length; i += 256) col.add(quietly(() => d.decodeFrames(packets.slice(i, i + 256))) as Piece)
       return done(col.planar(), col, 'wasm:opus', warnings)
     } finally { d.free() }
   }

@@ -85,3 +85,22 @@ describe('checkDataset', () => {
     })
   }
 })
+
+describe('footer tails', () => {
+  it('serve the small column chunks just before the footer: stats after discovery reads only what lies outside them', async () => {
+    const demo = join(import.meta.dirname, '../../public/demo/version=0')
+    const source = createCountingSource(await createFsSource(demo))
+    const dataset = await openDataset(source)
+    source.reset()
+    const stats = await computeStats(dataset)
+    // every tail read is at least 4 KiB: an audio_size chunk inside the last 4 KiB is never read again
+    const outside = dataset.files.filter((f) => dataset.parquet.footer(f.path).row_groups.some((g) => {
+      const [start] = chunkRange(g.columns.find((c) => c.meta_data?.path_in_schema[0] === 'audio_size')!)
+      return start < f.size - 4096
+    }))
+    expect(outside.length).toBeLessThan(dataset.files.length / 4)
+    expect(source.counters.requests).toBeLessThanOrEqual(outside.length)
+    expect(new Set(source.reads.map((r) => r.path))).toEqual(new Set(source.reads.map((r) => r.path).filter((p) => outside.some((f) => f.path === p))))
+    expect(stats.partitions.reduce((n, p) => n + p.rows, 0)).toBe(dataset.files.reduce((n, f) => n + f.rows, 0))
+  })
+})

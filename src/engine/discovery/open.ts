@@ -79,7 +79,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     const keys = hiveKeysOf(file.path)
     const base: DatasetFile = { path: file.path, size: file.size, keys, partition: partitionIdOf(keys), rowGroups: [], rows: 0, columns: [], readable: false }
     try {
-      const metadata = await readFooter(source, file.path, file.size, sizer, { signal })
+      const metadata = await readFooter(source, file.path, file.size, sizer, { signal }, parquetReader.cache)
       parquetReader.setFooter(file.path, metadata)
       base.rowGroups = rowGroupsOf(metadata)
       base.rows = base.rowGroups.reduce((n, g) => n + g.rows, 0)

@@ -140,13 +140,16 @@ test.describe('audio decoding in Chromium', () => {
     const item = (file: string, i: number) => ({ id: `${file}:${i}`, base64: readFileSync(join(dir, file)).toString('base64') })
     const batches = [names.map(item), [{ id: 'bad:0', base64: btoa('RIFF....WAVEfmt nothing') }, item(names[0], 1)], names.slice().reverse().map(item)]
     type Out = { lanes: number; batches: { id: string; ok: boolean; frames?: number; decoder?: string; hash?: number; error?: string }[][] }
-    const run = (where: 'pool' | 'in-thread') => page.evaluate(([b, w]) => (window as unknown as { mixscopeHarness: { featurizeThrough: (b: object, w: string) => Promise<unknown> } })
+    const run = (where: 'pool' | 'broken-pool' | 'in-thread') => page.evaluate(([b, w]) => (window as unknown as { mixscopeHarness: { featurizeThrough: (b: object, w: string) => Promise<unknown> } })
       .mixscopeHarness.featurizeThrough(b, w), [batches, where] as const) as Promise<Out>
     const pool = await run('pool')
     const here = await run('in-thread')
     expect(pool.lanes).toBe(2)
     expect(here.lanes).toBe(1)
     expect(pool.batches).toEqual(here.batches)
+    // helpers that cannot load (a CSP without worker-src, a missing script): the pool decodes in this thread instead
+    const broken = await run('broken-pool')
+    expect(broken.batches).toEqual(here.batches)
     expect(pool.batches.map((b) => b.map((r) => r.id))).toEqual(batches.map((b) => b.map((i) => i.id)))
     expect(pool.batches[1][0]).toMatchObject({ ok: false })
     expect(pool.batches[1][0].error).toMatch(/^audio: bad:0 \(wav\): /)

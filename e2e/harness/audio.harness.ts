@@ -3,7 +3,7 @@ import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
 import { hasWebCodecs } from '../../src/engine/audio/webcodecs.ts'
 import { inThreadBatchDecoder, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
 import { featurizeBatches } from '../../src/engine/pipeline/featurize-batches.ts'
-import { createDecodePool } from '../../src/engine/worker/audio-pool.ts'
+import { createAudioPool, createDecodePool } from '../../src/engine/worker/audio-pool.ts'
 import type { DecodeManyOptions } from '../../src/engine/audio/decode.ts'
 import type { DecodeOptions } from '../../src/engine/audio/types.ts'
 
@@ -55,8 +55,9 @@ export function register(h: Record<string, unknown>): void {
   }
   // featurizeBatches with the decode stage on helper Workers (the pool the engine worker starts) or in this thread:
   // per batch, per item: ok, frames, decoder, and an FNV-1a hash of the samples' bytes (compares the two exactly)
-  h.featurizeThrough = async (batches: { id: string; base64: string }[][], where: 'pool' | 'in-thread', helpers = 2) => {
-    const pool = where === 'pool' ? createDecodePool(helpers + 1) : null
+  h.featurizeThrough = async (batches: { id: string; base64: string }[][], where: 'pool' | 'broken-pool' | 'in-thread', helpers = 2) => {
+    const pool = where === 'pool' ? createDecodePool(helpers + 1)
+      : where === 'broken-pool' ? createAudioPool({ helpers, selfLane: false, workerUrl: new URL('/no-such-helper.js', location.href) }) : null
     const decoder: BatchDecoder = pool?.decoder ?? inThreadBatchDecoder()
     const out: { lanes: number; batches: { id: string; ok: boolean; frames?: number; decoder?: string; hash?: number; error?: string }[][] } = { lanes: decoder.lanes, batches: [] }
     try {

@@ -6,8 +6,8 @@
  */
 import { measureAudioTask } from '../audit/measure.ts'
 import type { AudioMeasure, AudioMeasurer, AudioTask } from '../audit/types.ts'
-import { splitByBytes, type BatchDecoder } from '../audio/batch-decoder.ts'
-import type { DecodeItem, DecodeManyOptions, DecodeResult } from '../audio/decode.ts'
+import { DEFAULT_DECODE_CONCURRENCY, splitByBytes, type BatchDecoder } from '../audio/batch-decoder.ts'
+import { decodeMany, type DecodeItem, type DecodeManyOptions, type DecodeResult } from '../audio/decode.ts'
 
 /** Engine worker → helper: one row group to measure, or one run of a batch's files to decode. */
 export type HelperRequest =
@@ -38,6 +38,8 @@ export interface AudioPoolOptions {
   selfLane: boolean
   /** Options for every decode on the helpers. */
   decode?: DecodeManyOptions
+  /** The helpers' script (tests pass one that cannot load, to check that the work then runs in this thread). */
+  workerUrl?: URL
 }
 
 /** A thread that measures: this worker (`worker: null`) or a helper, with the tasks it holds now and at most. */
@@ -66,14 +68,27 @@ export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
   const helpers: Lane[] = []
   /** Rejecters of the requests each helper holds: a helper that fails to load or crashes fails them, never hangs them. */
   const pending = new Map<Worker, Set<(error: Error) => void>>()
+  /** Helpers that failed (could not load, e.g. a CSP without worker-src, or crashed): their work runs in this thread. */
+  const failed = new Set<Worker>()
   for (let i = 1; i <= Math.max(1, options.helpers); i++) {
     const name = `mixscope-audio-${i}`
-    const worker = new Worker(new URL('./audio-helper.worker.ts', import.meta.url), { type: 'module', name })
+    const worker = new Worker(options.workerUrl ?? new URL('./audio-helper.worker.ts', import.meta.url), { type: 'module', name })
     pending.set(worker, new Set())
     worker.addEventListener('error', (event) => {
+      failed.add(worker)
       for (const fail of pending.get(worker)!) fail(new Error(`audio: helper Worker ${name} failed: ${event.message || 'could not load or crashed'}`))
     })
     helpers.push({ worker, inFlight: 0, capacity: HELPER_QUEUE })
+  }
+  /** Runs `remote` on the helper, or `local` here when the helper failed (before or while holding the request). */
+  const onHelper = async <R>(worker: Worker, remote: () => Promise<R>, local: () => Promise<R>, signal?: AbortSignal): Promise<R> => {
+    if (failed.has(worker)) return local()
+    try {
+      return await remote()
+    } catch (error) {
+      if (signal?.aborted || !failed.has(worker)) throw error
+      return local()
+    }
   }
   const lanes: Lane[] = options.selfLane ? [{ worker: null, inFlight: 0, capacity: 1 }, ...helpers] : helpers
   let nextId = 0
@@ -128,7 +143,8 @@ export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
     async measure(task, signal) {
       const lane = await acquire()
       try {
-        return lane.worker ? await ask(lane.worker, { task }, (r) => ('measures' in r ? r.measures : []), signal) : await measureAudioTask(task, {}, signal)
+        const here = () => measureAudioTask(task, {}, signal)
+        return lane.worker ? await onHelper(lane.worker, () => ask(lane.worker!, { task }, (r) => ('measures' in r ? r.measures : []), signal), here, signal) : await here()
       } finally {
         release(lane)
       }
@@ -141,8 +157,13 @@ export function createAudioPool(options: AudioPoolOptions): AudioPool | null {
         // this worker is busy computing features (a helper waiting on this worker's event loop would sit idle)
         const runs = splitByBytes(items, helpers.length)
         const start = rotation++
-        const parts = await Promise.all(runs.map(([a, b], i) => ask(helpers[(start + i) % helpers.length].worker!,
-          { decode: { items: items.slice(a, b), options: options.decode ?? {} } }, (r) => ('results' in r ? r.results : []), signal)))
+        const decodeOptions = { concurrency: DEFAULT_DECODE_CONCURRENCY, ...options.decode }
+        const parts = await Promise.all(runs.map(([a, b], i) => {
+          const worker = helpers[(start + i) % helpers.length].worker!
+          const run = items.slice(a, b)
+          return onHelper(worker, () => ask(worker, { decode: { items: run, options: options.decode ?? {} } }, (r) => ('results' in r ? r.results : []), signal),
+            () => decodeMany(run, decodeOptions), signal)
+        }))
         return parts.flat()
       },
       close() {},

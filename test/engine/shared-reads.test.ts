@@ -86,6 +86,20 @@ describe('checkDataset', () => {
   }
 })
 
+describe('readColumns', () => {
+  it('reads touching chunks in one request when the cache can keep them, else each once: never a byte twice', async () => {
+    for (const [cacheBytes, requests] of [[undefined, 1], [100_000, 3]] as const) {
+      const { dataset, source } = await open('big', cacheBytes)
+      const file = dataset.files[0]
+      const data = await dataset.parquet.readColumns(file, 2, ['text', 'audio_bytes', 'audio_size'])
+      expect(data.audio_size[0]).toBe(1000 + 2 * 2048)
+      const reads = source.readsOf(file.path).map((r) => [r.start, r.end]).sort((a, b) => a[0] - b[0])
+      expect(reads, `cache ${cacheBytes}`).toHaveLength(requests)
+      for (let i = 1; i < reads.length; i++) expect(reads[i][0]).toBeGreaterThanOrEqual(reads[i - 1][1])
+    }
+  })
+})
+
 describe('footer tails', () => {
   it('serve the small column chunks just before the footer: stats after discovery reads only what lies outside them', async () => {
     const demo = join(import.meta.dirname, '../../public/demo/version=0')

@@ -119,8 +119,10 @@ export class ParquetReader {
       const last = spans[spans.length - 1]
       if (last && start - last.end <= MERGE_GAP_BYTES) { last.end = Math.max(last.end, end); last.chunks++ } else spans.push({ start, end, chunks: 1 })
     }
-    // a lone chunk is left to the reader (one request either way); merged runs are read ahead
-    await Promise.all(spans.filter((s) => s.chunks > 1).map(async ({ start, end }) => {
+    // a lone chunk is left to the reader (one request either way); merged runs are read ahead when the cache can
+    // keep them (a run it cannot hold would be read again chunk by chunk: twice the bytes)
+    const keepable = this.cache.maxBytes / 4
+    await Promise.all(spans.filter((s) => s.chunks > 1 && s.end - s.start <= keepable).map(async ({ start, end }) => {
       this.cache.setRange(file.path, start, await this.source.read(file.path, start, Math.min(end, file.size), options))
     }))
   }

@@ -115,9 +115,9 @@ export async function runDecodeBench(): Promise<BenchRow[]> {
       const nativeMs = timeCommand(native.args(file))
       rows.push(row(codec, 'native CLI', native.name, nativeMs, seconds, nativeMs, ''))
       if (codec !== 'mp3') rows.push(row(codec, 'native CLI', 'ffmpeg', timeCommand(ffmpegArgs(file)), seconds, nativeMs, ''))
-      const ways = [{ prefer: 'webcodecs' as const }, { prefer: 'wasm' as const }]
-      if (codec === 'flac') ways.splice(1, 0, { prefer: 'webcodecs', streamDecoders: 1 } as never)
-      for (const way of ways as { prefer: 'webcodecs' | 'wasm'; streamDecoders?: number }[]) {
+      const ways: { prefer: 'webcodecs' | 'wasm'; streamDecoders?: number }[] = [{ prefer: 'webcodecs' }, { prefer: 'wasm' }]
+      if (codec === 'flac') ways.splice(1, 0, { prefer: 'webcodecs', streamDecoders: 1 })
+      for (const way of ways) {
         const [r] = (await browser.call<DecodeReply>({ kind: 'decode', urls: [`/speech/long.${ext}`], ...way, repeats: REPEATS })).files
         const engine = way.streamDecoders === 1 ? `${r.decoder} (1 decoder)` : codec === 'flac' && way.prefer === 'webcodecs' ? `${r.decoder} (${DEFAULT_STREAM_DECODERS} decoders)` : r.decoder
         rows.push(row(codec, `Chromium ${browser.version.split('.')[0]} Worker`, engine, r.bestMs, seconds, nativeMs, r.frames))

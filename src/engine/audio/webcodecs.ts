@@ -64,7 +64,8 @@ function supported(config: AudioDecoderConfig): Promise<boolean> {
   const key = `${config.codec}/${config.sampleRate}/${config.numberOfChannels}`
   let answer = supportCache.get(key)
   if (!answer) {
-    answer = AudioDecoder.isConfigSupported(config).then((r) => r.supported === true)
+    // a rejection counts as "not supported" (WASM then decodes), and is not kept as a rejection for every later file
+    answer = AudioDecoder.isConfigSupported(config).then((r) => r.supported === true, () => false)
     supportCache.set(key, answer)
   }
   return answer

@@ -2,7 +2,7 @@
  * Golden `stats` for a fixture dataset, computed independently of mixscope's reader: files are listed and their
  * hive keys parsed here, every number comes from DuckDB (`parquet_metadata`, `read_parquet`).
  *
- * Rules (CONVENTIONS.md): paths with a component starting with `.` or `_` are ignored; only `*.parquet` files count;
+ * Rules (docs/conventions.md): paths with a component starting with `.` or `_` are ignored; only `*.parquet` files count;
  * files DuckDB cannot open are left out ("readable files only"); `corpus`/`split`/`language` missing as folder
  * keys are taken from a single-valued column of that name when the file has one; samples = Σ audio_size
  * where audio_size is an integer column (else 0); hours = samples / 16000 / 3600.
@@ -109,7 +109,7 @@ export async function duckdbGolden(conn: DuckDBConnection, root: string, label: 
     p.samples = (p.samples as number) + s.samples
     p.hours = (p.samples as number) / 16000 / 3600
   }
-  // partitions in order of their first file in UTF-8 path order (CONVENTIONS: the file order defines everything downstream)
+  // partitions in order of their first file in UTF-8 path order (docs/conventions.md: the file order defines everything downstream)
   const partitions = [...byPath.values()]
   const sum = (k: string): number => partitions.reduce((t, p) => t + (p[k] as number), 0)
   const samples = sum('samples')

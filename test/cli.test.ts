@@ -76,7 +76,7 @@ describe('npx mixscope', () => {
     expect(remote.partitions).toEqual(local.partitions)
     expect(remote.summary.path).toBe('../language_distribution_0.tsv')
   })
-  it('uses the exit codes of CONVENTIONS', async () => {
+  it('uses the exit codes of docs/conventions.md', async () => {
     expect((await mixscope(['stats', join(dir, 'nope')])).code).toBe(2)
     expect((await mixscope(['stats', root, '--bogus'])).code).toBe(2)
     expect((await mixscope(['frobnicate'])).code).toBe(2)

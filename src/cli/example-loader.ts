@@ -1,4 +1,4 @@
-/** Reads an example reference's audio for `decode` and `fbank` (`<dataset>#<file>:<row>`, CONVENTIONS). */
+/** Reads an example reference's audio for `decode` and `fbank` (`<dataset>#<file>:<row>`, docs/conventions.md). */
 import { MixscopeError } from '../engine/findings.ts'
 import { readExample } from '../engine/examples/read-example.ts'
 import { openDatasetArg } from './dataset-arg.ts'

@@ -4,7 +4,7 @@ export interface CliIo {
   stderr: (text: string) => void
 }
 
-/** Exit codes (CONVENTIONS "Findings and exit codes"). */
+/** Exit codes (docs/conventions.md "Findings and exit codes"). */
 export const exitCodes = { ok: 0, findings: 1, usage: 2 } as const
 
 /** Serializes a `--json` document: NaN/±Infinity become `null` (their findings say why), two-space indent. */

@@ -1,5 +1,5 @@
 /**
- * `mixscope <command>`: dispatches to src/cli/commands/<name>.ts. Errors become exit codes (CONVENTIONS):
+ * `mixscope <command>`: dispatches to src/cli/commands/<name>.ts. Errors become exit codes (docs/conventions.md):
  * usage and I/O errors 2, pipeline/data errors 1.
  */
 import { MixscopeError } from '../engine/findings.ts'

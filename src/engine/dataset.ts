@@ -44,7 +44,7 @@ export interface DatasetFile {
   readable: boolean
 }
 
-/** A `language_distribution_*.tsv` as read (CONVENTIONS "Stats TSV"). */
+/** A `language_distribution_*.tsv` as read (docs/conventions.md "Stats TSV"). */
 export interface SummaryTsv {
   /** Where it was found: a path relative to the root (`../name.tsv` for the parent), a URL, or the user's path. */
   path: string

@@ -1,5 +1,5 @@
 /**
- * Findings: every problem mixscope sees, in the one shape other tools parse (CONVENTIONS "Findings").
+ * Findings: every problem mixscope sees, in the one shape other tools parse (docs/conventions.md "Findings").
  */
 
 /** `error`: unreadable data or the reference would crash; `warning`: training silently differs; `info`: worth knowing. */
@@ -50,7 +50,7 @@ export function sortFindings(findings: Finding[]): Finding[] {
 const utf8 = new TextEncoder()
 
 /**
- * Compares two strings by their UTF-8 bytes (CONVENTIONS "Discovery": the order that defines everything downstream).
+ * Compares two strings by their UTF-8 bytes (docs/conventions.md "Discovery": the order that defines everything downstream).
  * Equivalent to comparing code points, which differs from JS `<` on UTF-16 units for astral characters.
  */
 export function compareUtf8(a: string, b: string): number {

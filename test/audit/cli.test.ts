@@ -1,4 +1,4 @@
-/** Spawns `npx mixscope audit` and checks outputs, files and exit codes (CONVENTIONS). */
+/** Spawns `npx mixscope audit` and checks outputs, files and exit codes (docs/conventions.md). */
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -62,7 +62,7 @@ describe('loadRecipe', () => {
   })
 })
 
-describe('presets (REFERENCE §18)', () => {
+describe('presets (docs/reference-pipeline.md §18)', () => {
   it('has the shipped configurations', () => {
     expect(presetNames).toEqual(expect.arrayContaining(['ctc-finetune', 'llm-finetune', 'dataloader-example', 'asr-task-defaults',
       'ctc-from-encoder', 'llm-from-encoder', 'ctc-finetune-recommendation', 'fleurs-mls-mini']))

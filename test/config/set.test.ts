@@ -16,7 +16,7 @@ describe('config schema and defaults', () => {
     expect([...leaves].sort()).toEqual(configFields.map((f) => f.path).sort())
   })
 
-  it('has the reference defaults (REFERENCE §5-§8)', () => {
+  it('has the reference defaults (docs/reference-pipeline.md §5-§8)', () => {
     const c = defaultPipelineConfig()
     expect([c.min_audio_len, c.max_audio_len, c.max_num_elements, c.num_seqs_multiple_of]).toEqual([1, 800_000, 3_200_000, 8])
     expect([c.example_shuffle_window, c.batch_shuffle_window, c.seed, c.sampling_seed]).toEqual([0, 1000, 2, 261])

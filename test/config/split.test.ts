@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isTrainStreaming, parseSplit } from '../../src/engine/config/split.ts'
 
-describe('split strings (REFERENCE §3)', () => {
+describe('split strings (docs/reference-pipeline.md §3)', () => {
   it.each([
     ['train', 'train', null],
     ['train_librispeech', 'train', 'librispeech'],

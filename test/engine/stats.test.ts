@@ -52,7 +52,7 @@ describe('stats', () => {
     }
     expect(report.totals.rows).toBe(expected.reduce((n, e) => n + (e.rows as number), 0))
     expect(report.totals.samples).toBe(expected.reduce((n, e) => n + (e.samples as number), 0))
-    // partitions follow the sorted file list (CONVENTIONS: this order defines everything downstream)
+    // partitions follow the sorted file list (docs/conventions.md: this order defines everything downstream)
     const folders = report.partitions.map((p) => `corpus=${p.corpus}/split=${p.split}/language=${p.language}`)
     expect(folders).toEqual([...folders].sort(compareUtf8))
   })

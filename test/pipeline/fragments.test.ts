@@ -68,7 +68,7 @@ describe('rankFragments', () => {
     expect(take(rankFragments(frags, true, 9, 0, 2), 11)).toEqual(perm.filter((_, i) => i % 2 === 0).map((i) => frags[i]))
   })
 
-  it('seeds follow CONVENTIONS: seed + world_size + i, single stream seed + world_size', () => {
+  it('seeds follow docs/conventions.md: seed + world_size + i, single stream seed + world_size', () => {
     expect(partitionStreamSeed(2, 8, 1)).toBe(11)
     expect(partitionStreamSeed(42, 1, 3)).toBe(46)
     expect(singleStreamSeed(2, 8)).toBe(10)

@@ -10,7 +10,7 @@ const tsv = [
 ]
 
 describe('partitionWeightsFromBetas', () => {
-  it('reproduces the worked example of REFERENCE §4 (betas 0.5)', () => {
+  it('reproduces the worked example of docs/reference-pipeline.md §4 (betas 0.5)', () => {
     const w = partitionWeightsFromBetas(tsv, 0.5, 0.5)
     const by = Object.fromEntries(w.map((x) => [`${x.language}/${x.corpus}`, x]))
     expect(by['deu_Latn/mls'].corpusWeight).toBeCloseTo(0.930456, 6)

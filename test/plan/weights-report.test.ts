@@ -39,7 +39,7 @@ function config(split = 'train', beta = 0.5) {
 }
 
 describe('weightsReport', () => {
-  it('reproduces the worked example of REFERENCE §4, one row per TSV row in TSV order', async () => {
+  it('reproduces the worked example of docs/reference-pipeline.md §4, one row per TSV row in TSV order', async () => {
     const r = await weightsReport(await open(workedTsv), config())
     expect(Object.keys(r)).toEqual(['schema_version', 'root', 'source', 'summary_path', 'weights', 'findings'])
     expect(r.source).toBe('tsv')

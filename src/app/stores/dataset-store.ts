@@ -15,7 +15,7 @@ export interface DatasetRequest {
   description: SourceDescription
   /** e.g. `Demo dataset`, a folder name, a URL. */
   label: string
-  /** A stats TSV the user picked: wins over the one found beside the root (CONVENTIONS "Stats TSV"). */
+  /** A stats TSV the user picked: wins over the one found beside the root (docs/conventions.md "Stats TSV"). */
   summary?: SummaryFile
 }
 

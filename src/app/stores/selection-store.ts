@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import { useStore } from 'zustand'
 
 export interface SelectionState {
-  /** The selected example's id (CONVENTIONS "Example id"), or `null`. */
+  /** The selected example's id (docs/conventions.md "Example id"), or `null`. */
   exampleId: string | null
   /** The selected batch's index in the plan (0-based), or `null`. */
   batchIndex: number | null

@@ -1,6 +1,6 @@
 /**
  * `mixscope batches <dataset> --split S [...]`: the batches rank r of W sees, as the reference builds them
- * (REFERENCE-PIPELINE §1-§9, §15), from `audio_size` and `text` only.
+ * (docs/reference-pipeline.md §1-§9, §15), from `audio_size` and `text` only.
  */
 import { parseArgs } from 'node:util'
 import { readFile, stat, writeFile } from 'node:fs/promises'
@@ -22,7 +22,7 @@ import type { PlannedBatch } from '../../engine/pipeline/plan.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, UsageError, type CliIo } from '../io.ts'
 
-/** Batches printed for an infinite (train) stream when `--max-batches` is not given (CONVENTIONS). */
+/** Batches printed for an infinite (train) stream when `--max-batches` is not given (docs/conventions.md). */
 export const DEFAULT_TRAIN_MAX_BATCHES = 20
 
 export const batchesHelp = `Usage: mixscope batches <dataset> --split S [--summary TSV] [--config FILE|--preset NAME]
@@ -84,7 +84,7 @@ export async function configFromArgs(values: { config?: string; preset?: string;
 /**
  * Which TSV to open: `--summary` wins; else the config's `dataset_summary_path` when it exists here (a URL, a path
  * relative to the working directory, or one relative to the recipe's folder); else the lookup beside the root
- * (CONVENTIONS "Stats TSV"). Returns the path to pass to `openDatasetArg` and a sentence for stderr, or `null` + a
+ * (docs/conventions.md "Stats TSV"). Returns the path to pass to `openDatasetArg` and a sentence for stderr, or `null` + a
  * note when the lookup is used.
  */
 export async function resolveSummary(explicit: string | undefined, config: PipelineConfig, recipePath: string | undefined, summaryFrom: string | null): Promise<{ path: string | undefined; note: string | null }> {

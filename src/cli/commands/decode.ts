@@ -41,7 +41,7 @@ export const loadExampleAudioNotWired: ExampleAudioLoader = async (dataset, file
   throw new MixscopeError(`decode: reading example ${dataset}#${file}:${row} from a dataset is not wired yet; pass an audio file`, 'not-implemented', 'usage')
 }
 
-/** Splits `<dataset>#<file>:<row>` on the last `#`, then the last `:` (CONVENTIONS "example reference"). */
+/** Splits `<dataset>#<file>:<row>` on the last `#`, then the last `:` (docs/conventions.md "example reference"). */
 export function parseExampleReference(arg: string): { dataset: string; file: string; row: number } | null {
   const hash = arg.lastIndexOf('#')
   if (hash <= 0) return null
@@ -120,7 +120,7 @@ async function decodeCommand(argv: string[], io: CliIo, loadExample: ExampleAudi
 }
 
 async function readInput(arg: string, loadExample: ExampleAudioLoader): Promise<{ bytes: Uint8Array; id: string; root: string | null }> {
-  // a local path that exists as written wins over the example-reference reading (CONVENTIONS)
+  // a local path that exists as written wins over the example-reference reading (docs/conventions.md)
   const exists = await stat(arg).then((s) => s.isFile(), () => false)
   if (exists) {
     try {

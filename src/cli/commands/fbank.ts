@@ -77,7 +77,7 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   const exists = await stat(file).then((s) => s.isFile(), () => false)
   const ref = exists ? null : parseExampleReference(file)
   if (ref) {
-    // `<dataset>#<file>:<row>` (CONVENTIONS "example reference"); a local path that exists wins
+    // `<dataset>#<file>:<row>` (docs/conventions.md "example reference"); a local path that exists wins
     bytes = (await loadExampleAudio(ref.dataset, ref.file, ref.row)).bytes
   } else {
     try {

@@ -1,7 +1,7 @@
 /**
  * `mixscope weights <dataset> [--summary TSV] [--beta-corpus B] [--beta-language B] [--split train] [--json]`:
  * the reference's mixture weights per summary TSV row and what the sampler draws with for one split
- * (REFERENCE-PIPELINE §4-§5).
+ * (docs/reference-pipeline.md §4-§5).
  */
 import { parseArgs } from 'node:util'
 import { defaultPipelineConfig } from '../../engine/config/defaults.ts'
@@ -10,7 +10,7 @@ import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 import { summaryLine } from './batches.ts'
 
-/** Betas when none are given: the value every shipped recipe uses (REFERENCE §18). */
+/** Betas when none are given: the value every shipped recipe uses (docs/reference-pipeline.md §18). */
 export const DEFAULT_BETA = 0.5
 
 export const weightsHelp = `Usage: mixscope weights <dataset> [--summary TSV] [--beta-corpus B] [--beta-language B]

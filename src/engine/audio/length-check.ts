@@ -1,6 +1,6 @@
 /**
  * Checks one row's decoded audio against its stored `audio_size` (the dataprep's sample count at 16 kHz, measured
- * before encoding: REFERENCE-PIPELINE §17) and its rate against the 16 kHz the recipes assume.
+ * before encoding: docs/reference-pipeline.md §17) and its rate against the 16 kHz the recipes assume.
  */
 import { finding, type Finding } from '../findings.ts'
 import type { AudioCodec } from './sniff.ts'

@@ -1,5 +1,5 @@
 /**
- * Mono mix as the reference's waveform path does it (REFERENCE-PIPELINE §11): sum the channels left to right into
+ * Mono mix as the reference's waveform path does it (docs/reference-pipeline.md §11): sum the channels left to right into
  * channel 0, then divide by the channel count, in float32.
  */
 

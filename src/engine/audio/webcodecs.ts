@@ -1,6 +1,6 @@
 /**
  * The WebCodecs path (Chromium, in a Worker or a page): demux here, decode with `AudioDecoder`, handling the quirks
- * in BROWSER-NOTES: FLAC needs `fLaC`+STREAMINFO as `description`; Opus needs OpusHead and always outputs 48 kHz
+ * in docs/browser-notes.md: FLAC needs `fLaC`+STREAMINFO as `description`; Opus needs OpusHead and always outputs 48 kHz
  * (the caller trims and resamples); Vorbis needs the Xiph-laced headers; MP3 keeps the encoder delay and padding
  * (the caller trims) and its Xing/Info frame is left out here.
  */

@@ -72,7 +72,7 @@ function rowOf(file: DatasetFile, index: number, rowGroup: number, row: number, 
   }
 }
 
-/** The example id `<file>:<row>` (CONVENTIONS "example id"). */
+/** The example id `<file>:<row>` (docs/conventions.md "example id"). */
 export function exampleId(row: { path: string; row: number }): string {
   return `${row.path}:${row.row}`
 }

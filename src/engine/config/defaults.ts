@@ -1,5 +1,5 @@
 /**
- * Default values: exactly the reference's defaults (REFERENCE §5-§8, §16), i.e. OA `MixtureParquetStorageConfig`
+ * Default values: exactly the reference's defaults (docs/reference-pipeline.md §5-§8, §16), i.e. OA `MixtureParquetStorageConfig`
  * with its explicit `FragmentStreamingConfig` / `FragmentLoadingConfig`, and OA `AsrTaskConfig`.
  * Reader-level keys default to one rank, no accumulation, split `train`, float32.
  */

@@ -1,5 +1,5 @@
 /**
- * Parser for `partition_filters` strings as users write them, without `eval` (REFERENCE §3): the Python subset
+ * Parser for `partition_filters` strings as users write them, without `eval` (docs/reference-pipeline.md §3): the Python subset
  * that the reference's `eval()` + `pq.filters_to_expression()` accept for partition filters.
  *
  * - DNF lists of tuples (pyarrow `filters_to_expression`): `[("language", "in", ["eng_Latn"])]` (AND of tuples)

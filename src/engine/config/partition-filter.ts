@@ -1,8 +1,8 @@
 /**
- * `partition_filters` compiled and evaluated against one partition's hive keys (REFERENCE §3).
+ * `partition_filters` compiled and evaluated against one partition's hive keys (docs/reference-pipeline.md §3).
  *
  * Value comparison (a documented choice): pyarrow types int-looking partition values as `int32`
- * (`infer_dictionary=True`, REFERENCE §2, §21), so `pc.field("year") == 2020` matches folder `year=2020`
+ * (`infer_dictionary=True`, docs/reference-pipeline.md §2, §21), so `pc.field("year") == 2020` matches folder `year=2020`
  * and ordering is numeric there. mixscope keeps keys as strings and compares a key with a literal
  * numerically when both are integers written in decimal (`"007"` equals `7`), else as strings in code point
  * order. Where pyarrow would raise on a type mismatch (an int32 key against a string literal), mixscope

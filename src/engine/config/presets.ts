@@ -1,10 +1,10 @@
 /**
- * Presets for the shipped configurations (REFERENCE §18): the recipe YAMLs under
+ * Presets for the shipped configurations (docs/reference-pipeline.md §18): the recipe YAMLs under
  * OA workflows/recipes/wav2vec2/asr/configs/, the eval config `fleurs-mls-mini`, `dataloader_example.py`,
- * and the bare `AsrTaskConfig` defaults. Values are those REFERENCE §18 lists (read at OA `81f51e2`).
+ * and the bare `AsrTaskConfig` defaults. Values are those docs/reference-pipeline.md §18 lists (read at OA `81f51e2`).
  *
  * Presets leave `dataset_summary_path` `null`: the recipes ship a placeholder path, and mixscope finds the
- * dataset's own `language_distribution_*.tsv` (CONVENTIONS "Stats TSV"). Betas are set, so a found TSV gives
+ * dataset's own `language_distribution_*.tsv` (docs/conventions.md "Stats TSV"). Betas are set, so a found TSV gives
  * the mixture exactly as in training.
  */
 
@@ -23,7 +23,7 @@ export interface ConfigPreset {
 
 type Overrides = Record<string, unknown>
 
-/** Training recipe base (default_config.py + the values every shipped YAML sets, REFERENCE §18). */
+/** Training recipe base (default_config.py + the values every shipped YAML sets, docs/reference-pipeline.md §18). */
 const recipeBase: Overrides = {
   'beta_corpus': 0.5, 'beta_language': 0.5, 'fragment_loading.cache': true,
   'normalize_audio': true, 'batch_shuffle_window': 1, 'seed': 2,
@@ -34,7 +34,7 @@ const finetune: Overrides = { ...recipeBase, min_audio_len: 32_000, max_audio_le
 const recommendation: Overrides = { ...recipeBase, max_audio_len: 960_000, max_num_elements: 7_680_000, example_shuffle_window: 0, num_accumulate: 1 }
 
 const definitions: Array<[string, string, Overrides]> = [
-  ['asr-task-defaults', 'OA AsrTaskConfig and MixtureParquetStorageConfig defaults, unchanged (REFERENCE §8); example_shuffle_window 0 fails in training.', {}],
+  ['asr-task-defaults', 'OA AsrTaskConfig and MixtureParquetStorageConfig defaults, unchanged (docs/reference-pipeline.md §8); example_shuffle_window 0 fails in training.', {}],
   ['ctc-finetune', 'configs/ctc-finetune.yaml: min 32 000, max 960 000, max_num_elements 960 000, example window 1, bf16, 4 accumulated batches.', finetune],
   ['ctc-from-encoder', 'configs/ctc-from-encoder.yaml: same data settings as ctc-finetune.', finetune],
   ['llm-from-encoder', 'configs/llm-from-encoder.yaml: same data settings as ctc-finetune.', finetune],

@@ -1,7 +1,7 @@
 /**
  * Loads a fairseq2 recipe (YAML or JSON) or a flat object of config keys into a `PipelineConfig`.
  *
- * Recipe form (OA workflows/recipes/wav2vec2/asr, REFERENCE §18): `dataset.mixture_parquet_storage_config`,
+ * Recipe form (OA workflows/recipes/wav2vec2/asr, docs/reference-pipeline.md §18): `dataset.mixture_parquet_storage_config`,
  * `dataset.asr_task_config`, `dataset.train_split` / `valid_split`, `common.seed` (the task seed: the recipe
  * overwrites `asr_task_config.seed` with it, default 2), `trainer.mixed_precision.dtype` (default bf16 from
  * `default_config.py`) and `trainer.grad_accumulation.num_batches` (default 4). YAML is read as YAML 1.1 like

@@ -1,5 +1,5 @@
 /**
- * The type of every config field, by dotted path (CONVENTIONS "Config keys"). `set.ts` and `recipe.ts`
+ * The type of every config field, by dotted path (docs/conventions.md "Config keys"). `set.ts` and `recipe.ts`
  * type-check values against it; a test keeps it in step with `defaults.ts`.
  */
 

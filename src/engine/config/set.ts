@@ -1,5 +1,5 @@
 /**
- * `--set key=value` semantics (CONVENTIONS "Config keys"): dotted names for nested fields; an unqualified or
+ * `--set key=value` semantics (docs/conventions.md "Config keys"): dotted names for nested fields; an unqualified or
  * partly qualified name resolves to the one field whose dotted path ends with it (an exact full path always
  * wins, so `seed` is the task seed, not `fragment_streaming.seed`); values are JSON when they parse as JSON,
  * else strings; every value is type-checked against the field.

@@ -1,5 +1,5 @@
 /**
- * Split strings as the reference reads them (REFERENCE §3; OA mixture_parquet_storage.py:201-204, 408-414).
+ * Split strings as the reference reads them (docs/reference-pipeline.md §3; OA mixture_parquet_storage.py:201-204, 408-414).
  */
 
 import type { SyncMode } from './types.ts'
@@ -14,7 +14,7 @@ export interface ParsedSplit {
 
 /**
  * Splits on `_`: with two or more pieces the first is the split and the rest, re-joined with `_`, the corpus.
- * So a split value that itself contains `_` can never be selected (REFERENCE §19.4).
+ * So a split value that itself contains `_` can never be selected (docs/reference-pipeline.md §19.4).
  */
 export function parseSplit(raw: string): ParsedSplit {
   const pieces = raw.split('_')

@@ -1,26 +1,26 @@
 /**
  * Pipeline configuration: the reference's own field names (snake_case), as they appear in a recipe's
- * `dataset.mixture_parquet_storage_config` and `dataset.asr_task_config` sections (CONVENTIONS "Config keys"),
+ * `dataset.mixture_parquet_storage_config` and `dataset.asr_task_config` sections (docs/conventions.md "Config keys"),
  * flattened into one object, plus the reader-level keys mixscope needs (`split`, `rank`, `world_size`,
  * `num_accumulate`, `dtype`) and mixscope's own `features_spec_aug`.
  *
- * Storage fields come from OA `MixtureParquetStorageConfig` (REFERENCE §5-§7), task fields from OA
- * `AsrTaskConfig` (REFERENCE §8). The storage config's own `num_prefetch` (=1) is never read by the reference
- * (REFERENCE §19.16) and would clash with the task's `num_prefetch`, so it is not a field here.
+ * Storage fields come from OA `MixtureParquetStorageConfig` (docs/reference-pipeline.md §5-§7), task fields from OA
+ * `AsrTaskConfig` (docs/reference-pipeline.md §8). The storage config's own `num_prefetch` (=1) is never read by the reference
+ * (docs/reference-pipeline.md §19.16) and would clash with the task's `num_prefetch`, so it is not a field here.
  */
 
 /** fairseq2 `SyncMode`: UNTIL_FIRST (training, the default) or UNTIL_LAST (validation / eval). */
 export type SyncMode = 'UNTIL_FIRST' | 'UNTIL_LAST'
 
-/** OA `BatchingStrategy`: LENGTH = length buckets (REFERENCE §9), STATIC = fixed count. */
+/** OA `BatchingStrategy`: LENGTH = length buckets (docs/reference-pipeline.md §9), STATIC = fixed count. */
 export type BatchingStrategy = 'LENGTH' | 'STATIC'
 
-/** Training dtype of the audio features (CONVENTIONS "Audio and features"). */
+/** Training dtype of the audio features (docs/conventions.md "Audio and features"). */
 export type TrainingDtype = 'float32' | 'bfloat16'
 
 /**
  * `partition_filters` as users write them: a Python expression string (evaluated by the reference with
- * `eval`), or a list of such strings AND-ed together (REFERENCE §3). Parsed by `partition-filter.ts`.
+ * `eval`), or a list of such strings AND-ed together (docs/reference-pipeline.md §3). Parsed by `partition-filter.ts`.
  */
 export type PartitionFiltersSetting = string | string[] | null
 
@@ -32,17 +32,17 @@ export interface FragmentLimitConfig {
   nb_rows: number | null
 }
 
-/** fairseq2 `FragmentStreamingConfig` with OA's explicit defaults (REFERENCE §6). */
+/** fairseq2 `FragmentStreamingConfig` with OA's explicit defaults (docs/reference-pipeline.md §6). */
 export interface FragmentStreamingConfig {
-  /** Base seed of the row-group shuffles; partition `i` streams with `seed + world_size + i` (REFERENCE §5, §16). Default 2. */
+  /** Base seed of the row-group shuffles; partition `i` streams with `seed + world_size + i` (docs/reference-pipeline.md §5, §16). Default 2. */
   seed: number
-  /** Extra partition filter (REFERENCE §3). Default `null`. */
+  /** Extra partition filter (docs/reference-pipeline.md §3). Default `null`. */
   partition_filters: PartitionFiltersSetting
-  /** Forced at runtime to −1 (train streaming) or 0 (REFERENCE §6, §19.2); the configured value is never honoured. Default 0. */
+  /** Forced at runtime to −1 (train streaming) or 0 (docs/reference-pipeline.md §6, §19.2); the configured value is never honoured. Default 0. */
   fragment_shuffle_window: number
-  /** Forced at runtime to `null` (infinite, train streaming) or 1 (REFERENCE §6, §19.2). Default `null`. */
+  /** Forced at runtime to `null` (infinite, train streaming) or 1 (docs/reference-pipeline.md §6, §19.2). Default `null`. */
   nb_epochs: number | null
-  /** Ignored with window −1 (REFERENCE §6). Default false. */
+  /** Ignored with window −1 (docs/reference-pipeline.md §6). Default false. */
   files_circular_shift: boolean
   /** Fragments are row groups. Default true. */
   split_to_row_groups: boolean
@@ -53,7 +53,7 @@ export interface FragmentStreamingConfig {
   limit: FragmentLimitConfig
 }
 
-/** fairseq2 `FragmentLoadingConfig` with OA's explicit defaults (REFERENCE §7). */
+/** fairseq2 `FragmentLoadingConfig` with OA's explicit defaults (docs/reference-pipeline.md §7). */
 export interface FragmentLoadingConfig {
   rename_columns: boolean
   add_fragment_traces: boolean
@@ -66,12 +66,12 @@ export interface FragmentLoadingConfig {
   use_threads: boolean
   nb_prefetch: number
   num_parallel_fragments: number
-  /** Forced false when not train-streaming (REFERENCE §7); no semantic effect. Default true. */
+  /** Forced false when not train-streaming (docs/reference-pipeline.md §7); no semantic effect. Default true. */
   cache: boolean
   cache_dir: string | null
 }
 
-/** mixscope's own SpecAugment options for the feature view (the reference's is unseeded, REFERENCE §12). Off by default. */
+/** mixscope's own SpecAugment options for the feature view (the reference's is unseeded, docs/reference-pipeline.md §12). Off by default. */
 export interface FeaturesSpecAugConfig {
   /** Apply the reference SpecAugment (when `spec_aug_p` draws it) with a seeded RNG instead of Python's global one. */
   enabled: boolean
@@ -82,7 +82,7 @@ export interface FeaturesSpecAugConfig {
 /** Every field mixscope reads; see `defaults.ts` for the values and `schema.ts` for the types. */
 export interface PipelineConfig {
   // ---- storage (OA MixtureParquetStorageConfig + StorageConfig) ----
-  /** Stats TSV path; `null` = no mixture (REFERENCE §4). */
+  /** Stats TSV path; `null` = no mixture (docs/reference-pipeline.md §4). */
   dataset_summary_path: string | null
   beta_corpus: number | null
   beta_language: number | null
@@ -94,10 +94,10 @@ export interface PipelineConfig {
   max_workers: number
   split_column: string
   parquet_path_name: string
-  /** Seed of the partition sampler (REFERENCE §5). Default 261. */
+  /** Seed of the partition sampler (docs/reference-pipeline.md §5). Default 261. */
   sampling_seed: number
 
-  // ---- task (OA AsrTaskConfig, REFERENCE §8) ----
+  // ---- task (OA AsrTaskConfig, docs/reference-pipeline.md §8) ----
   min_audio_len: number
   max_audio_len: number
   batching_strategy: BatchingStrategy
@@ -118,20 +118,20 @@ export interface PipelineConfig {
   example_shuffle_window: number
   batch_shuffle_window: number
   npc: number
-  /** Task seed: example shuffle uses `seed`, batch shuffle `seed + 1` (REFERENCE §16). Recipes overwrite it with `common.seed`. */
+  /** Task seed: example shuffle uses `seed`, batch shuffle `seed + 1` (docs/reference-pipeline.md §16). Recipes overwrite it with `common.seed`. */
   seed: number
   no_padding: boolean
   max_num_batches: number | null
   num_prefetch: number
 
   // ---- reader ----
-  /** Raw split string passed to `create_reader` (REFERENCE §3), e.g. `train`, `train_mls`, `dev`. */
+  /** Raw split string passed to `create_reader` (docs/reference-pipeline.md §3), e.g. `train`, `train_mls`, `dev`. */
   split: string
   /** This data-parallel rank, 0-based. */
   rank: number
   /** Data-parallel size (`gangs.dp.size`). */
   world_size: number
-  /** Batches per step (`trainer.grad_accumulation.num_batches`; 1 for validation, REFERENCE §15). */
+  /** Batches per step (`trainer.grad_accumulation.num_batches`; 1 for validation, docs/reference-pipeline.md §15). */
   num_accumulate: number
   dtype: TrainingDtype
 

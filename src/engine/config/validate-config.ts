@@ -1,6 +1,6 @@
 /**
  * `checkConfig`: what the reference training would do with this config on this dataset, as findings.
- * `error` = the real training crashes (REFERENCE §19 and §8/§9); `warning` = it silently does something the
+ * `error` = the real training crashes (docs/reference-pipeline.md §19 and §8/§9); `warning` = it silently does something the
  * user may not expect; `info` = worth knowing. All findings are config-level (`path: ""`), sorted.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Config checks of the storage side against the dataset (REFERENCE §2-§6, §19): split selection, partition
+ * Config checks of the storage side against the dataset (docs/reference-pipeline.md §2-§6, §19): split selection, partition
  * filters, mixture weights.
  */
 
@@ -71,7 +71,7 @@ export function checkSplitSelection(c: PipelineConfig, context: ConfigCheckConte
   return [...groups.values()]
 }
 
-/** Mixture weights and the per-partition streams (REFERENCE §4-§6). */
+/** Mixture weights and the per-partition streams (docs/reference-pipeline.md §4-§6). */
 export function checkMixture(c: PipelineConfig, context: ConfigCheckContext, groups: { corpus: string; language: string }[], out: Finding[]): void {
   if (!isTrainStreaming(c.split, c.sync_mode)) return
   const fs = c.fragment_streaming

@@ -1,5 +1,5 @@
 /**
- * Config checks of the task side (REFERENCE §8-§14, §19): settings that make the real training crash (`error`)
+ * Config checks of the task side (docs/reference-pipeline.md §8-§14, §19): settings that make the real training crash (`error`)
  * and silent quirks (`warning`). Used by `checkConfig`.
  */
 
@@ -32,7 +32,7 @@ export function checkTaskBasics(c: PipelineConfig): Finding[] {
   return out
 }
 
-/** LENGTH / STATIC batching (REFERENCE §9). */
+/** LENGTH / STATIC batching (docs/reference-pipeline.md §9). */
 export function checkBatching(c: PipelineConfig): Finding[] {
   const out: Finding[] = []
   if (c.batching_strategy === 'STATIC') {
@@ -60,7 +60,7 @@ export function checkBatching(c: PipelineConfig): Finding[] {
   return out
 }
 
-/** Waveform SpecAugment and the fbank path (REFERENCE §11-§13). */
+/** Waveform SpecAugment and the fbank path (docs/reference-pipeline.md §11-§13). */
 export function checkFeatures(c: PipelineConfig): Finding[] {
   const out: Finding[] = []
   const specAugOn = c.spec_aug_p !== null && c.spec_aug_p > 0

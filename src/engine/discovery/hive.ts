@@ -1,5 +1,5 @@
 /**
- * Hive partition keys from paths (CONVENTIONS "Discovery"; REFERENCE §2): every `key=value` folder segment below the
+ * Hive partition keys from paths (docs/conventions.md "Discovery"; docs/reference-pipeline.md §2): every `key=value` folder segment below the
  * root, in any order and at any depth. Values are URI-decoded for display and matching; ids keep the raw path.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Discovery (CONVENTIONS "Discovery"; REFERENCE §2): list the root, drop ignored paths, sort by UTF-8 bytes, parse hive
+ * Discovery (docs/conventions.md "Discovery"; docs/reference-pipeline.md §2): list the root, drop ignored paths, sort by UTF-8 bytes, parse hive
  * keys, read every footer once, find the stats TSV. One bad file never stops the others from being read.
  */
 import { compareUtf8, finding, sortFindings, type Finding, MixscopeError } from '../findings.ts'
@@ -14,7 +14,7 @@ import { hiveKeysOf, partitionIdOf } from './hive.ts'
 import { findSummaryTsv, isSummaryName, parseSummaryTsv } from './summary-tsv.ts'
 import { mapLimit } from '../util/map-limit.ts'
 
-/** Keys the reference needs as folder keys (REFERENCE §2). */
+/** Keys the reference needs as folder keys (docs/reference-pipeline.md §2). */
 export const requiredKeys = ['split', 'language', 'corpus'] as const
 
 /** A dataset plus the reader that keeps its footers and chunk cache (lives in the worker / the CLI process). */

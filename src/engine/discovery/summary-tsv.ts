@@ -1,5 +1,5 @@
 /**
- * The stats TSV `language_distribution_*.tsv` (CONVENTIONS "Stats TSV"; REFERENCE §17): found beside or in the root,
+ * The stats TSV `language_distribution_*.tsv` (docs/conventions.md "Stats TSV"; docs/reference-pipeline.md §17): found beside or in the root,
  * parsed by column name. The reference reads it with pandas, which also types numeric-looking keys as numbers.
  */
 import { compareUtf8, finding, type Finding } from '../findings.ts'

@@ -1,5 +1,5 @@
 /**
- * Frame geometry of Kaldi's fbank at a given sample rate, as kaldi-native-fbank computes it (REFERENCE §13):
+ * Frame geometry of Kaldi's fbank at a given sample rate, as kaldi-native-fbank computes it (docs/reference-pipeline.md §13):
  * lengths are `int(sr · 0.001f · ms)` in float32 arithmetic, snip_edges framing, padding to a power of two.
  */
 

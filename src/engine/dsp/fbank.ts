@@ -1,5 +1,5 @@
 /**
- * Kaldi log-mel filter bank, as fairseq2's `WaveformToFbankConverter` computes it with kaldi-native-fbank (REFERENCE §13).
+ * Kaldi log-mel filter bank, as fairseq2's `WaveformToFbankConverter` computes it with kaldi-native-fbank (docs/reference-pipeline.md §13).
  * Per frame: copy (waveform × 32768, float32) → DC removal → pre-emphasis → Povey window → zero-pad → real FFT (double)
  * → power |X_k|², k < padded/2 → mel → `ln(max(E, FLT_EPSILON))`. Stages between are held in double; values Kaldi stores
  * as float (scaled samples, window, windowed frame, output) are rounded to float32 here too.

@@ -1,5 +1,5 @@
 /**
- * Waveform normalization of the reference's waveform path (REFERENCE §11): mono mean, then
+ * Waveform normalization of the reference's waveform path (docs/reference-pipeline.md §11): mono mean, then
  * `layer_norm(x, x.shape)` without weight/bias: `(x − mean) / sqrt(var_pop + eps)`, eps 1e-5, output float32.
  * Statistics are accumulated in double (torch accumulates float32 input in higher precision too).
  */
@@ -8,7 +8,7 @@
 export const LAYER_NORM_EPS = 1e-5
 
 /**
- * Mean of the channels, sample by sample, summed left to right in float32 then divided by C (REFERENCE §11 step 1):
+ * Mean of the channels, sample by sample, summed left to right in float32 then divided by C (docs/reference-pipeline.md §11 step 1):
  * the audio module's `toMono`, re-exported under the name the DSP tests use.
  */
 export { toMono as monoMean } from '../audio/mono.ts'

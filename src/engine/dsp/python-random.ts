@@ -2,7 +2,7 @@
  * Python's `random` module: MT19937 seeded like `random.seed(int)` (init_by_array over the 32-bit words of |seed|),
  * `random()` (53-bit float from two outputs), `getrandbits(k)`, and `randint(a, b)` by rejection sampling with
  * `getrandbits(bit_length(n))`. With the same integer seed it reproduces CPython 3's draws exactly, so a user can
- * replay what `random.seed(s)` would have given the reference SpecAugment (which itself never seeds: REFERENCE §12, §16).
+ * replay what `random.seed(s)` would have given the reference SpecAugment (which itself never seeds: docs/reference-pipeline.md §12, §16).
  * See CPython Modules/_randommodule.c and Lib/random.py.
  */
 

@@ -1,7 +1,7 @@
 /**
  * SpecAugment, two variants.
  *
- * `reference`: what Omnilingual ASR runs on the waveform path (REFERENCE §12), bugs included: STFT (n_fft 400, hop 200,
+ * `reference`: what Omnilingual ASR runs on the waveform path (docs/reference-pipeline.md §12), bugs included: STFT (n_fft 400, hop 200,
  * periodic Hann, center reflect) → a "frequency" mask that zeroes TIME frames `s .. s+L−1`, L = randint(20, freqMaskParam),
  * s = randint(0, 201 − L − 1) → a time mask with L = randint(0, min(120, ⌊T/4⌋)), s = randint(0, T − L − 1) → iSTFT, which
  * truncates to 200·⌊N/200⌋ samples. Applied when `random() < p`. The reference draws from Python's unseeded global

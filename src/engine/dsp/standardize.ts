@@ -1,5 +1,5 @@
 /**
- * fairseq2's fbank standardization (REFERENCE §13): per mel bin, over the frames of one utterance,
+ * fairseq2's fbank standardization (docs/reference-pipeline.md §13): per mel bin, over the frames of one utterance,
  * `(x − mean) / std` with the **unbiased** std (divide by T − 1) and **no epsilon**, as `at::std_mean(fbank, 0)`.
  * Where that is undefined (one frame, a constant bin) the reference produces NaN/±inf; this module computes the same
  * values and reports the bins so callers can emit a finding (NaN is never shown as data: JSON null).

@@ -1,5 +1,5 @@
 /**
- * One example by id (`<file>:<row>`, CONVENTIONS "example id"): its row group, stored length, text and encoded audio,
+ * One example by id (`<file>:<row>`, docs/conventions.md "example id"): its row group, stored length, text and encoded audio,
  * read through the dataset's parquet reader (so neighbours come from the chunk cache).
  */
 import { MixscopeError } from '../findings.ts'

@@ -1,6 +1,6 @@
 /**
  * `audio_bytes` cells as the encoded file's bytes. The column may be `binary` (a Uint8Array per row) or
- * `list<int8>` / `large_list<int8>` (the dataprep's signed bytes, REFERENCE §17: reinterpret as uint8 to get the file).
+ * `list<int8>` / `large_list<int8>` (the dataprep's signed bytes, docs/reference-pipeline.md §17: reinterpret as uint8 to get the file).
  */
 
 /** Column types `audio_bytes` may have. */

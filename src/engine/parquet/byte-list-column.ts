@@ -1,5 +1,5 @@
 /**
- * Fast path for `audio_bytes` stored as `list<int8>` (the dataprep's layout, REFERENCE §17). hyparquet assembles
+ * Fast path for `audio_bytes` stored as `list<int8>` (the dataprep's layout, docs/reference-pipeline.md §17). hyparquet assembles
  * nested lists value by value into JS arrays (measured ~50–120 ns per byte, see bench/); this reader decodes the
  * column chunk's pages itself (levels with the RLE/bit-packed hybrid, PLAIN or dictionary INT32 values) and writes
  * each row straight into one `Uint8Array` (~2–4 ns per byte). Hand-written because no maintained library exposes

@@ -1,5 +1,5 @@
 /**
- * Footer reads that fetch only what is needed (CONVENTIONS "HTTP datasets"): a small tail read sized from the footers
+ * Footer reads that fetch only what is needed (docs/conventions.md "HTTP datasets"): a small tail read sized from the footers
  * seen so far, and a second read only when the metadata is longer. hyparquet's own default (512 KiB) would read small
  * files whole.
  */

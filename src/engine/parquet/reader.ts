@@ -46,7 +46,7 @@ export class ParquetReader {
   /**
    * Reads `columns` of row group `rowGroup` of `file`.
    * Byte-array columns that are not strings come back as `Uint8Array`s (never decoded as text); INT64 as Numbers
-   * (CONVENTIONS: plain JSON numbers; exact below 2^53, far above any sample count).
+   * (docs/conventions.md: plain JSON numbers; exact below 2^53, far above any sample count).
    * @returns values per column, each `rows` long
    * @throws MixscopeError (`unreadable-row-group`) naming file, row group and column
    */

@@ -1,5 +1,5 @@
 /**
- * fairseq2 `bucket_by_length` (FS2:native/src/fairseq2n/data/bucket_by_length_data_source.cc; REFERENCE-PIPELINE §9.4).
+ * fairseq2 `bucket_by_length` (FS2:native/src/fairseq2n/data/bucket_by_length_data_source.cc; docs/reference-pipeline.md §9.4).
  */
 import type { BucketSize } from './buckets.ts'
 import { asyncIteratorOf, type ItemSource } from './iterables.ts'

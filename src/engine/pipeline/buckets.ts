@@ -1,6 +1,6 @@
 /**
  * Bucket tables for LENGTH batching: fairseq2/OA `create_bucket_sizes`, the `max_num_elements` rounding and the
- * `max_bucket_size` cap (REFERENCE-PIPELINE §9 steps 1-3).
+ * `max_bucket_size` cap (docs/reference-pipeline.md §9 steps 1-3).
  */
 import { referenceError } from './errors.ts'
 

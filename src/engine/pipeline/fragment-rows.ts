@@ -1,5 +1,5 @@
 /**
- * Fragment loading (REFERENCE-PIPELINE §7) for planning: each row group's `audio_size` and `text`, turned into
+ * Fragment loading (docs/reference-pipeline.md §7) for planning: each row group's `audio_size` and `text`, turned into
  * examples in row order, with a bounded read-ahead.
  */
 import type { PlannedExample } from './example.ts'

@@ -1,6 +1,6 @@
 /**
  * Fragment (row-group) streams of fairseq2's `ParquetFragmentStreamer` as OA configures it
- * (REFERENCE-PIPELINE §6): train = 100 precomputed numpy permutations replayed forever, eval = one pass in order;
+ * (docs/reference-pipeline.md §6): train = 100 precomputed numpy permutations replayed forever, eval = one pass in order;
  * both sharded by rank at row-group level.
  */
 import { NumpyRandomState } from './rng/numpy-random-state.ts'

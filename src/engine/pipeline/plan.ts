@@ -1,6 +1,6 @@
 /**
  * The planner: the batches one rank of the reference training (or validation) run sees, in order, without audio
- * (REFERENCE-PIPELINE §1, §5-§9, §15). Pure: all I/O goes through `readFragmentMeta`.
+ * (docs/reference-pipeline.md §1, §5-§9, §15). Pure: all I/O goes through `readFragmentMeta`.
  */
 import { DropCounter } from './drops.ts'
 import { referenceError } from './errors.ts'
@@ -42,7 +42,7 @@ export interface PlanInput {
   partitions: MixturePartition[]
   /** Weights from the stats TSV, or `null` when there is no TSV (then no mixture). */
   weights: WeightEntry[] | null
-  /** `"train" in split` and sync mode UNTIL_FIRST (REFERENCE §3): infinite shuffled streams. */
+  /** `"train" in split` and sync mode UNTIL_FIRST (docs/reference-pipeline.md §3): infinite shuffled streams. */
   trainStreaming: boolean
   /** Split value for the examples (the parsed split, e.g. `train`). */
   split: string

@@ -1,6 +1,6 @@
 /**
  * fairseq2 `DataPipeline.sample(pipelines, weights, seed, allow_repeats=True)`
- * (FS2:native/src/fairseq2n/data/sample_data_source.cc; REFERENCE-PIPELINE §5).
+ * (FS2:native/src/fairseq2n/data/sample_data_source.cc; docs/reference-pipeline.md §5).
  */
 import { referenceError } from './errors.ts'
 import { TorchGenerator } from './rng/torch-generator.ts'

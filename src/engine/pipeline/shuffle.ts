@@ -1,5 +1,5 @@
 /**
- * fairseq2's `shuffle(window, seed)` (FS2:native/src/fairseq2n/data/shuffle_data_source.cc; REFERENCE-PIPELINE §16):
+ * fairseq2's `shuffle(window, seed)` (FS2:native/src/fairseq2n/data/shuffle_data_source.cc; docs/reference-pipeline.md §16):
  * a cyclic buffer of `window` items, re-shuffled in place with the torch CPU generator every time the read position
  * comes back to the buffer start.
  */

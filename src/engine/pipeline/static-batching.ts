@@ -1,6 +1,6 @@
 /**
  * STATIC batching: fairseq2 `bucket(batch_size, drop_remainder)` (FS2:native/src/fairseq2n/data/bucket_data_source.cc;
- * REFERENCE-PIPELINE §9 STATIC).
+ * docs/reference-pipeline.md §9 STATIC).
  */
 import { MixscopeError } from '../findings.ts'
 import type { ItemSource } from './iterables.ts'

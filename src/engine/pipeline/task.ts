@@ -1,5 +1,5 @@
 /**
- * OA `AsrTask.apply_processing_pipeline` up to the batch shuffle (OA:datasets/tasks/asr_task.py; REFERENCE-PIPELINE §8):
+ * OA `AsrTask.apply_processing_pipeline` up to the batch shuffle (OA:datasets/tasks/asr_task.py; docs/reference-pipeline.md §8):
  * which examples survive and how they are grouped into batches. Audio decoding and collation do not change that.
  */
 import { bucketByLength } from './bucket-by-length.ts'

@@ -1,6 +1,6 @@
 /**
  * Plans one rank's batches on an opened dataset: config checks, selection, mixture weights from the summary TSV,
- * and `planBatches` fed with row groups' `audio_size` and `text` only (REFERENCE-PIPELINE §1-§9, §15).
+ * and `planBatches` fed with row groups' `audio_size` and `text` only (docs/reference-pipeline.md §1-§9, §15).
  */
 import { finding, MixscopeError, sortFindings, type Finding } from '../findings.ts'
 import type { DatasetFile } from '../dataset.ts'

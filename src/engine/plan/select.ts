@@ -1,5 +1,5 @@
 /**
- * Which files a reader of split `S` reads, grouped into mixture partitions (REFERENCE-PIPELINE §2-§3;
+ * Which files a reader of split `S` reads, grouped into mixture partitions (docs/reference-pipeline.md §2-§3;
  * OA mixture_parquet_storage.py:201-234, 303-335, 408-429; fairseq2 streamer re-filtering, §3 "Quirk").
  */
 import { compareUtf8, MixscopeError } from '../findings.ts'
@@ -45,7 +45,7 @@ export interface Selection {
  * 1. `split == S` (first `_` piece), 2. `partition_filters` (only when train streaming), 3. `corpus == C` (suffix);
  * no file → the reference's `AssertionError("No parquet files found for the current split <raw>.")`;
  * 4. group by (language, corpus) in first-appearance order; 5. the fragment streamer re-applies `partition_filters`
- * to the selected files for every split, so eval data is filtered too (REFERENCE §3, §19.5).
+ * to the selected files for every split, so eval data is filtered too (docs/reference-pipeline.md §3, §19.5).
  * Unreadable files stay selected with no row groups (the reference would fail reading them; `planDataset` refuses).
  * @throws MixscopeError `no-parquet-files-for-split` (the reference's AssertionError), `partition-filter-invalid`,
  *   `missing-partition-key` when a selected file lacks the `language` or `corpus` key.

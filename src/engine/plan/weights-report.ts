@@ -1,6 +1,6 @@
 /**
  * The `weights --json` document (issue 3): the reference's two-level mixture weights per summary TSV row
- * (REFERENCE-PIPELINE §4) next to the probability the sampler really draws each partition with for one split (§5).
+ * (docs/reference-pipeline.md §4) next to the probability the sampler really draws each partition with for one split (§5).
  */
 import { compareUtf8, finding, MixscopeError, sortFindings, uniqueFindings, type Finding } from '../findings.ts'
 import type { OpenDataset } from '../discovery/open.ts'
@@ -92,7 +92,7 @@ export async function weightsReport(dataset: OpenDataset, config: PipelineConfig
 }
 
 /**
- * What the sampler draws with (REFERENCE §5): train streaming with more than one partition in the split → partitions
+ * What the sampler draws with (docs/reference-pipeline.md §5): train streaming with more than one partition in the split → partitions
  * with a TSV weight, in partition-dict order, through `samplingDistribution`; one partition → 1; eval → none.
  * A sampler the reference cannot build (zero or invalid weights, nothing matching) gives none.
  */

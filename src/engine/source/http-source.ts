@@ -1,5 +1,5 @@
 /**
- * HTTP source: a dataset on a static web server (CONVENTIONS "HTTP datasets").
+ * HTTP source: a dataset on a static web server (docs/conventions.md "HTTP datasets").
  * The file list is `<root>_manifest.json`; bytes come from explicit `Range: bytes=a-b` requests, checked
  * against what was asked, with bounded retries, a per-request timeout and a cap on requests in flight.
  */

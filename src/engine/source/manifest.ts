@@ -1,5 +1,5 @@
 /**
- * The HTTP dataset manifest `<root>_manifest.json` (CONVENTIONS "HTTP datasets"): the file list a static host cannot give.
+ * The HTTP dataset manifest `<root>_manifest.json` (docs/conventions.md "HTTP datasets"): the file list a static host cannot give.
  */
 import { compareUtf8, MixscopeError } from '../findings.ts'
 import type { SourceFile } from './source.ts'

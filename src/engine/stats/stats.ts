@@ -1,6 +1,6 @@
 /**
  * Stats from footers plus the `audio_size` column only (never audio bytes): per partition folder files, row groups,
- * rows, samples and hours = samples / 16000 / 3600; compared with the stats TSV (CONVENTIONS "Stats TSV").
+ * rows, samples and hours = samples / 16000 / 3600; compared with the stats TSV (docs/conventions.md "Stats TSV").
  */
 import { compareUtf8, finding, sortFindings, uniqueFindings, type Finding } from '../findings.ts'
 import type { DatasetFile, RunOptions } from '../dataset.ts'

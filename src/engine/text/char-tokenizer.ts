@@ -1,7 +1,7 @@
 /**
  * A character tokenizer for when the training SentencePiece model is not at hand: one token per character,
  * text prepared the way a SentencePiece *char* model prepares it (the omniASR tokenizers are char models,
- * REFERENCE §8 step 5): NFKC, spaces trimmed and collapsed, a leading `▁`, spaces as `▁`, and consecutive
+ * docs/reference-pipeline.md §8 step 5): NFKC, spaces trimmed and collapsed, a leading `▁`, spaces as `▁`, and consecutive
  * unknown characters merged into one `<unk>` token as SentencePiece does.
  *
  * Differences to a real model: the vocabulary comes from the dataset's own texts, so no character of those
@@ -19,7 +19,7 @@ export interface CharVocabulary {
   /** Token strings in id order. */
   tokens: readonly string[]
   unkIndex: number
-  /** `null` when the vocabulary has no pad token (text collation then cannot pad, REFERENCE §21). */
+  /** `null` when the vocabulary has no pad token (text collation then cannot pad, docs/reference-pipeline.md §21). */
   padIndex: number | null
   /** Id of each non-special token. */
   indexOf: ReadonlyMap<string, number>

@@ -1,7 +1,7 @@
 /**
  * The training tokenizer: a SentencePiece `.model` run through @sctg/sentencepiece-js (SentencePiece compiled
  * to WebAssembly), encoding like fairseq2's raw encoder for the omniASR tokenizers: plain `EncodeAsIds`, no
- * BOS/EOS, no sampling (REFERENCE §8 step 5). `unkId` / `padId` follow sentencepiece's `unk_id()` /
+ * BOS/EOS, no sampling (docs/reference-pipeline.md §8 step 5). `unkId` / `padId` follow sentencepiece's `unk_id()` /
  * `pad_id()`: the id of the trainer spec's unk / pad piece when that piece has the UNKNOWN / CONTROL type.
  *
  * Bytes in, no file system: the package's own loaders read files (`load`) or use Node's `Buffer`

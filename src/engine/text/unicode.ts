@@ -1,6 +1,6 @@
 /**
  * Unicode helpers that match Python's view of strings: the reference counts characters with `len(str)`, i.e.
- * code points, where JavaScript's `.length` counts UTF-16 units (REFERENCE §8 empty-text and fast-speech filters).
+ * code points, where JavaScript's `.length` counts UTF-16 units (docs/reference-pipeline.md §8 empty-text and fast-speech filters).
  */
 
 /** Number of code points, as Python's `len(text)` (an astral character counts 1; a lone surrogate counts 1). */

@@ -35,7 +35,7 @@ export interface ExampleSample {
 
 /** One listed example: its id and metadata, the transcript cut to `textChars` characters. */
 export interface ExampleSummary {
-  /** `<file>:<row>` (CONVENTIONS "example id"). */
+  /** `<file>:<row>` (docs/conventions.md "example id"). */
   id: string
   path: string
   row: number

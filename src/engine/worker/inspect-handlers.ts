@@ -1,10 +1,10 @@
 /**
  * The Inspector's engine side, for one example: decode (WebCodecs first where the runtime has it), a 16-bit WAV for
  * the `<audio>` element, the mono display waveform and display spectrogram, and the model input as training would
- * receive it (CONVENTIONS "Audio and features", REFERENCE §11-§13) on the worker's GPU or the CPU:
+ * receive it (docs/conventions.md "Audio and features", docs/reference-pipeline.md §11-§13) on the worker's GPU or the CPU:
  *   waveform configs: mono mean → layer norm when `normalize_audio` → reference SpecAugment when `spec_aug_p` → dtype;
  *   fbank configs:    channel 0 → Kaldi fbank (80 bins, own rate) → standardize → dtype.
- * SpecAugment draws come from Python's `random.Random(seed)` (the reference's own RNG is unseeded, REFERENCE §12), so
+ * SpecAugment draws come from Python's `random.Random(seed)` (the reference's own RNG is unseeded, docs/reference-pipeline.md §12), so
  * the seed is part of the request. Also: transcript tokens (char vocabulary or a loaded SentencePiece model), the
  * example's findings, the worker's GPU status and the dataset's I/O counters.
  */
@@ -123,7 +123,7 @@ export interface ModelInput {
     seed: number
     p: number
     applied: boolean
-    /** Both reference masks zero TIME frames of this STFT (REFERENCE §12). */
+    /** Both reference masks zero TIME frames of this STFT (docs/reference-pipeline.md §12). */
     masks: Mask[]
     stft: DisplaySpectrogram
     /** Samples after the iSTFT (200·⌊N/200⌋ when applied). */

@@ -26,7 +26,7 @@ export type SourceDescription =
   /** The bundled demo; `url` is its root (`<base>/demo/version=0/`), resolved by the page, which knows its base. */
   | { type: 'demo'; url: string; allowWholeFileReads?: boolean }
 
-/** A stats TSV the user picked, overriding the lookup beside the root (CONVENTIONS "Stats TSV"). */
+/** A stats TSV the user picked, overriding the lookup beside the root (docs/conventions.md "Stats TSV"). */
 export interface SummaryFile {
   path: string
   bytes: Uint8Array

@@ -65,7 +65,7 @@ function Controls({ config: resolved }: { config: InspectConfig }) {
 export function ModelInputPanel({ result, config }: { result: InspectResult; config: InspectConfig }) {
   const input = result.modelInput
   const sa = input.specAugment
-  const referenceMasks: HeatmapMask[] = sa?.applied ? sa.masks.map((m, i) => ({ ...m, label: i === 0 ? '"frequency" mask (zeroes time frames, REFERENCE §12)' : 'time mask' })) : []
+  const referenceMasks: HeatmapMask[] = sa?.applied ? sa.masks.map((m, i) => ({ ...m, label: i === 0 ? '"frequency" mask (zeroes time frames, docs/reference-pipeline.md §12)' : 'time mask' })) : []
   const featureMasks: HeatmapMask[] = input.featureMasks?.applied ? input.featureMasks.masks.map((m) => ({ ...m, label: `features ${m.axis} mask (outlined only)` })) : []
   return (
     <section className="model-input" aria-labelledby="model-input-heading">

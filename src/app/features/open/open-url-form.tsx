@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
 
-/** Resolves what the user typed; a root URL without a trailing `/` that is not a `.parquet` gets one (CONVENTIONS). */
+/** Resolves what the user typed; a root URL without a trailing `/` that is not a `.parquet` gets one (docs/conventions.md). */
 export function normalizeDatasetUrl(value: string, base: string): string {
   const url = new URL(value.trim(), base)
   if (!url.pathname.endsWith('/') && !url.pathname.toLowerCase().endsWith('.parquet')) url.pathname += '/'

@@ -1,7 +1,7 @@
 /**
  * Length check: duration histogram per language against the task's `min_audio_len` / `max_audio_len` (inclusive
- * bounds on the stored `audio_size`, REFERENCE §8 stage 1), and how the training split fills the LENGTH buckets
- * (REFERENCE §9).
+ * bounds on the stored `audio_size`, docs/reference-pipeline.md §8 stage 1), and how the training split fills the LENGTH buckets
+ * (docs/reference-pipeline.md §9).
  */
 import { compareUtf8, finding } from '../../findings.ts'
 import { taskBucketSizes, type LengthBucketConfig } from '../../pipeline/buckets.ts'

@@ -1,5 +1,5 @@
 /**
- * Mixture check: the stats TSV against the data (REFERENCE §4, §17). Partitions with data but no TSV row are dropped
+ * Mixture check: the stats TSV against the data (docs/reference-pipeline.md §4, §17). Partitions with data but no TSV row are dropped
  * from the training mixture silently; TSV hours that disagree with the data skew the weights; TSV hours include
  * dev and test, so held-out data raises a partition's weight.
  */

@@ -1,6 +1,6 @@
 /**
  * Ranks check: row groups (fragments, the reference's unit of sharding) per mixture partition of the selected split
- * against `world_size` (REFERENCE §6), and row-group sizes against the ≤ 100 rows the dataprep writes (§17).
+ * against `world_size` (docs/reference-pipeline.md §6), and row-group sizes against the ≤ 100 rows the dataprep writes (§17).
  */
 import { compareUtf8, finding } from '../../findings.ts'
 import type { DatasetFile } from '../../dataset.ts'

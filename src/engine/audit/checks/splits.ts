@@ -1,6 +1,6 @@
 /**
  * Splits check: mixture partitions (corpus, language) without a dev or test split, and split values the reference
- * can never select because its split string is cut at the first `_` (REFERENCE §3, §19.4).
+ * can never select because its split string is cut at the first `_` (docs/reference-pipeline.md §3, §19.4).
  */
 import { compareUtf8, finding } from '../../findings.ts'
 import { groupRows, rowHours, samplesOf } from '../rows.ts'

@@ -1,5 +1,5 @@
 /**
- * Text checks that need only `text` and `audio_size`: empty transcripts (REFERENCE §8 stage 3), rows the
+ * Text checks that need only `text` and `audio_size`: empty transcripts (docs/reference-pipeline.md §8 stage 3), rows the
  * `min_samples_per_char` filter drops (stage 4, code points as Python's `len`), and speaking-rate outliers per
  * language by a robust z-score (median / MAD).
  */

@@ -1,6 +1,6 @@
 /**
  * Unknown-token check (when a tokenizer is given): the share of `unk` tokens per language, and rows whose tokens
- * are all unknown, which the all-unknown filter drops (REFERENCE §8 stages 5-6).
+ * are all unknown, which the all-unknown filter drops (docs/reference-pipeline.md §8 stages 5-6).
  */
 import { compareUtf8, finding } from '../../findings.ts'
 import { exampleId, groupRows, rowItem } from '../rows.ts'

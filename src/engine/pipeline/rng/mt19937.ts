@@ -1,7 +1,7 @@
 /**
  * MT19937, the 32-bit Mersenne Twister (Matsumoto & Nishimura 1998), seeded with the standard `init_genrand`.
  * Both RNGs of the reference use it: numpy's legacy `RandomState(seed)` (integer seeds go through `init_genrand`)
- * and PyTorch's CPU generator (`at::mt19937`, `init_with_uint32`). REFERENCE-PIPELINE §16.
+ * and PyTorch's CPU generator (`at::mt19937`, `init_with_uint32`). docs/reference-pipeline.md §16.
  */
 
 const N = 624

@@ -1,6 +1,6 @@
 /**
  * numpy's legacy `RandomState(seed)`, only what the reference uses: `permutation(n)`.
- * Verified against numpy (test/fixtures/rng/make_rng_fixtures.py). REFERENCE-PIPELINE §6 step 2.
+ * Verified against numpy (test/fixtures/rng/make_rng_fixtures.py). docs/reference-pipeline.md §6 step 2.
  */
 import { Mt19937 } from './mt19937.ts'
 

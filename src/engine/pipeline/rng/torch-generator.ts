@@ -2,7 +2,7 @@
  * PyTorch's CPU generator (`at::CPUGeneratorImpl`) as fairseq2's native data sources use it:
  * MT19937 seeded with `manual_seed(seed)`; `random()` = one output; `random64()` = two outputs, the first
  * one being the high 32 bits; `uniform_real<float>(random(), 0, 1)` = `(x & 0xFFFFFF) * 2^-24`.
- * REFERENCE-PIPELINE §5 and §16; verified against torch (test/fixtures/rng/make_rng_fixtures.py).
+ * docs/reference-pipeline.md §5 and §16; verified against torch (test/fixtures/rng/make_rng_fixtures.py).
  */
 import { Mt19937 } from './mt19937.ts'
 

@@ -61,6 +61,13 @@ describe('npx mixscope weights', () => {
 })
 
 describe('npx mixscope batches', () => {
+  it('trains with dataloader_example.py\'s settings on the small demo split (example window 1000 > three passes)', async () => {
+    const r = await mixscope(['batches', demo, '--split', 'train', '--preset', 'dataloader-example', '--max-batches', '3', '--jsonl'])
+    expect(r.stderr).not.toMatch(/no example passed/)
+    expect(r.code).toBe(0)
+    expect(r.stdout.trim().split('\n')).toHaveLength(3)
+  })
+
   it('prints help', async () => {
     const r = await mixscope(['batches', '--help'])
     expect(r.code).toBe(0)

@@ -2,14 +2,14 @@
  * The planner: the batches one rank of the reference training (or validation) run sees, in order, without audio
  * (docs/reference-pipeline.md §1, §5-§9, §15). Pure: all I/O goes through `readFragmentMeta`.
  */
-import { DropCounter } from './drops.ts'
+import { DropCounter, type DropReason } from './drops.ts'
 import { referenceError } from './errors.ts'
 import { MixscopeError } from '../findings.ts'
 import type { PlannedExample } from './example.ts'
 import { fragmentRows, type ReadFragmentMeta, type RowLabels } from './fragment-rows.ts'
 import { partitionStreamSeed, rankFragments, singleStreamSeed, type FragmentRef } from './fragments.ts'
 import { weightedSample } from './sampler.ts'
-import { asrTaskBatches, checkTaskConfig, type TaskConfig, type TaskTokenizer } from './task.ts'
+import { asrTaskBatches, checkTaskConfig, rowDropReason, type TaskConfig, type TaskTokenizer } from './task.ts'
 import { partitionKey, samplingDistribution } from './weights.ts'
 
 /** A mixture partition of the selected files: files in sorted path order, row groups in order. */
@@ -121,22 +121,18 @@ export function planBatches(input: PlanInput): Plan {
   checkTaskConfig(config)
   const drops = new DropCounter()
   const io = { fragments: 0, rows: 0 }
-  // an infinite (train) stream whose every row is dropped would make the reference wait forever: stop with the
-  // drop counts once three passes' worth of rows produced nothing
+  // an infinite (train) stream whose every row is dropped by the per-row filters would make the reference wait
+  // forever: once three passes' worth of rows entered the task and none passed those filters, stop with the drop
+  // counts. Rows are judged as they are read (`rowDropReason`), not as they leave the example shuffle window, so a
+  // window larger than the data never trips the guard.
   const selectedRows = partitions.reduce((n, p) => n + p.fragments.reduce((m, f) => m + f.rows, 0), 0)
-  let passed = 0
+  const guard = input.trainStreaming ? passGuard(rowDropReason(config, input.tokenizer), selectedRows) : null
   const rowOptions = {
     prefetch: input.prefetchFragments ?? 1,
     signal: input.signal,
     onFragmentRead: (_f: FragmentRef, rows: number) => {
       io.fragments++
       io.rows += rows
-      if (input.trainStreaming && passed === 0 && io.rows > 3 * selectedRows) {
-        const reasons = new Map<string, number>()
-        for (const d of drops.list()) reasons.set(d.reason, (reasons.get(d.reason) ?? 0) + d.count)
-        throw new MixscopeError(`pipeline: no example passed the filters after ${io.rows} rows (three passes over the ${selectedRows} selected rows): ` +
-          `${[...reasons].map(([r, n]) => `${r} ${n}`).join(', ')}; the training stream would never yield a batch (check min_audio_len, max_audio_len, min_samples_per_char)`, 'everything-dropped')
-      }
     },
   }
   const { rank, world_size: worldSize } = config
@@ -178,8 +174,36 @@ export function planBatches(input: PlanInput): Plan {
     rows = fragmentRows(rankFragments(all, input.trainStreaming, seed, rank, worldSize), input.readFragmentMeta,
       (f) => labelOf.get(f) as RowLabels, rowOptions)
   }
-  const batches = numberBatches(asrTaskBatches(rows, config, { drops, tokenizer: input.tokenizer, onExample: () => { passed++ } }), config)
+  const batches = numberBatches(asrTaskBatches(guard ? guard(rows, drops) : rows, config, { drops, tokenizer: input.tokenizer }), config)
   return { batches, drops, mixture, unweighted, diagnostics: rankDiagnostics(partitions, input.trainStreaming, rank, worldSize), io }
+}
+
+/**
+ * The planner's "does anything pass?" guard for infinite streams: forwards rows, judging each with the task's per-row
+ * filters until one passes; when more than `3 × selectedRows` rows entered and none passed, throws
+ * `everything-dropped` with the verdicts so far. After the first passing row it only forwards.
+ */
+function passGuard(dropReason: (e: PlannedExample) => DropReason | null, selectedRows: number) {
+  return async function* (rows: AsyncGenerator<PlannedExample>, drops: DropCounter): AsyncGenerator<PlannedExample> {
+    let failed = 0
+    let open = true
+    const verdicts = new Map<DropReason, number>()
+    for await (const e of rows) {
+      if (open) {
+        const reason = dropReason(e)
+        if (reason === null) open = false
+        else {
+          verdicts.set(reason, (verdicts.get(reason) ?? 0) + 1)
+          if (++failed > 3 * selectedRows) {
+            const warmUp = drops.total('warm-up')
+            throw new MixscopeError(`pipeline: no example passed the filters in ${failed} rows (three passes over the ${selectedRows} selected rows): ` +
+              `${[...verdicts].map(([r, n]) => `${r} ${n}`).join(', ')}${warmUp ? ` (and warm-up ${warmUp})` : ''}; the training stream would never yield a batch (check min_audio_len, max_audio_len, min_samples_per_char)`, 'everything-dropped')
+          }
+        }
+      }
+      yield e
+    }
+  }
 }
 
 /** OA's warm-up `next()` on a partition stream with no rows raises `StopIteration` (re-raised by the thread pool). */

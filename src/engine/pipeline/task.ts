@@ -46,8 +46,6 @@ export interface TaskOptions {
   drops: DropCounter
   /** Without a tokenizer the all-unknown and long-text filters are not applied. */
   tokenizer?: TaskTokenizer
-  /** Called for every example that passes stages 1-7 (before bucketing). */
-  onExample?: () => void
 }
 
 type Stage = (source: ItemSource<PlannedExample>) => AsyncGenerator<PlannedExample>
@@ -89,33 +87,55 @@ export function checkTaskConfig(config: TaskConfig): BucketSize[] | null {
   return sizes
 }
 
+/** Stage 1: the length filter on the stored `audio_size` (docs/reference-pipeline.md §8). */
+function lengthReason(e: PlannedExample, config: TaskConfig): DropReason | null {
+  return e.length < config.min_audio_len ? 'length-below-min' : e.length > config.max_audio_len ? 'length-above-max' : null
+}
+
+/** Stages 3-4: empty text, then fast speech (`length / characters < min_samples_per_char`). */
+function textReasons(config: TaskConfig): ((e: PlannedExample) => DropReason | null)[] {
+  return [
+    (e) => (codePointLength(e.text) > 0 ? null : 'empty-text'),
+    (e) => (e.length / codePointLength(e.text) >= config.min_samples_per_char ? null : 'fast-speech'),
+  ]
+}
+
+/** Stages 5-7: tokenize, all-unknown, long text (only with a tokenizer). */
+function tokenReason(config: TaskConfig, tokenizer: TaskTokenizer): (e: PlannedExample) => DropReason | null {
+  const threshold = config.filter_long_text_threshold
+  return (e) => {
+    const tokens = tokenizer.encode(e.text)
+    let known = false
+    for (let i = 0; i < tokens.length && !known; i++) known = tokens[i] !== tokenizer.unkIdx
+    if (!known) return 'all-unknown'
+    return threshold !== null && tokens.length > threshold ? 'long-text' : null
+  }
+}
+
+/**
+ * Why the task's per-row filters (stages 1 and 3-7) would drop an example, or `null` when it passes them all. The
+ * example shuffle between stages 1 and 3 only reorders, so this is the verdict the stages give, known as soon as a
+ * row is read (the planner's "does anything pass?" guard uses it before rows leave the shuffle window).
+ */
+export function rowDropReason(config: TaskConfig, tokenizer?: TaskTokenizer): (e: PlannedExample) => DropReason | null {
+  const checks = [(e: PlannedExample) => lengthReason(e, config), ...textReasons(config), ...(tokenizer ? [tokenReason(config, tokenizer)] : [])]
+  return (e) => {
+    for (const check of checks) {
+      const reason = check(e)
+      if (reason !== null) return reason
+    }
+    return null
+  }
+}
+
 /** Stages 1-7 of §8: length filter, example shuffle, empty text, fast speech, tokenize + all-unknown, long text. */
 export function taskExamples(source: ItemSource<PlannedExample>, config: TaskConfig, options: TaskOptions): AsyncGenerator<PlannedExample> {
   const { drops, tokenizer } = options
-  let s = filterStage((e) => (e.length < config.min_audio_len ? 'length-below-min' : e.length > config.max_audio_len ? 'length-above-max' : null), drops)(source)
+  let s = filterStage((e) => lengthReason(e, config), drops)(source)
   s = shuffleWindow(s, config.example_shuffle_window, config.seed)
-  s = filterStage((e) => (codePointLength(e.text) > 0 ? null : 'empty-text'), drops)(s)
-  s = filterStage((e) => (e.length / codePointLength(e.text) >= config.min_samples_per_char ? null : 'fast-speech'), drops)(s)
-  if (tokenizer) {
-    const threshold = config.filter_long_text_threshold
-    s = filterStage((e) => {
-      const tokens = tokenizer.encode(e.text)
-      let known = false
-      for (let i = 0; i < tokens.length && !known; i++) known = tokens[i] !== tokenizer.unkIdx
-      if (!known) return 'all-unknown'
-      return threshold !== null && tokens.length > threshold ? 'long-text' : null
-    }, drops)(s)
-  }
+  for (const reason of textReasons(config)) s = filterStage(reason, drops)(s)
+  if (tokenizer) s = filterStage(tokenReason(config, tokenizer), drops)(s)
   return s
-}
-
-/** Passes examples through, calling `onExample` for each (the planner's "anything passes?" check). */
-async function* counted(examples: AsyncGenerator<PlannedExample>, onExample?: () => void): AsyncGenerator<PlannedExample> {
-  if (!onExample) return yield* examples
-  for await (const e of examples) {
-    onExample()
-    yield e
-  }
 }
 
 /**
@@ -126,7 +146,7 @@ async function* counted(examples: AsyncGenerator<PlannedExample>, onExample?: ()
 export function asrTaskBatches(source: ItemSource<PlannedExample>, config: TaskConfig, options: TaskOptions): AsyncGenerator<PlannedExample[]> {
   const sizes = checkTaskConfig(config)
   const { drops } = options
-  const examples = counted(taskExamples(source, config, options), options.onExample)
+  const examples = taskExamples(source, config, options)
   const dropAll = (items: PlannedExample[]) => { for (const e of items) drops.add('drop-remainder', e.corpus, e.language, e.length) }
   let batches: AsyncGenerator<PlannedExample[]>
   if (sizes) {

@@ -88,3 +88,29 @@ describe('openDataset', () => {
     expect(sortFindings([a, b, c])).toEqual([c, b, a])
   })
 })
+
+describe('empty partition folders', () => {
+  it('reports the outermost folder with no parquet file below it (empty, or only ignored files), never ignored folders', async () => {
+    const { mkdtemp, mkdir, copyFile, writeFile, rm } = await import('node:fs/promises')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { createFsSource } = await import('../../src/engine/node/fs-source.ts')
+    const root = await mkdtemp(join(tmpdir(), 'mixscope-empty-'))
+    try {
+      const part = join(import.meta.dirname, '../../public/demo/version=0/corpus=mls/split=train/language=eng_Latn/part-0.parquet')
+      await mkdir(join(root, 'split=train/language=en'), { recursive: true })
+      await copyFile(part, join(root, 'split=train/language=en/part-0.parquet'))
+      await mkdir(join(root, 'split=dev/language=en'), { recursive: true })
+      await mkdir(join(root, 'split=train/language=fr'), { recursive: true })
+      await writeFile(join(root, 'split=train/language=fr/_SUCCESS'), '')
+      await mkdir(join(root, '_tmp/split=x'), { recursive: true })
+      const dataset = await openDataset(await createFsSource(root))
+      const empty = dataset.findings.filter((f) => f.kind === 'empty-folder')
+      expect(empty.map((f) => [f.path, f.severity])).toEqual([['split=dev/', 'warning'], ['split=train/language=fr/', 'warning']])
+      expect(empty[0].message).toMatch(/^split=dev\/ is empty: .*split=dev contributes no rows/)
+      expect(empty[1].message).toMatch(/holds no parquet file \(only 1 ignored file\).*split=train, language=fr contributes no rows/)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+})

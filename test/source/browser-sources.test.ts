@@ -21,7 +21,9 @@ function fakeDirectory(name: string, files: Record<string, Uint8Array<ArrayBuffe
   const own: HandleLike[] = []
   for (const [path, data] of Object.entries(files)) {
     const [head, ...rest] = path.split('/')
-    if (rest.length === 0) {
+    if (rest.length === 1 && rest[0] === '') {
+      if (!children.has(head)) children.set(head, {}) // "name/": an empty folder
+    } else if (rest.length === 0) {
       own.push({ kind: 'file', name: head, getFile: async () => { calls.getFile++; return new File([data], head) } } as FileHandleLike)
     } else {
       if (!children.has(head)) children.set(head, {})
@@ -31,6 +33,14 @@ function fakeDirectory(name: string, files: Record<string, Uint8Array<ArrayBuffe
   for (const [child, sub] of children) own.push(fakeDirectory(child, sub, calls))
   return { kind: 'directory', name, async *values() { yield* own } }
 }
+
+describe('directory-handle folders', () => {
+  test('listFolders gives every folder below the root, empty ones included', async () => {
+    const source = createDirectoryHandleSource(fakeDirectory('r', { 'a/b/x.bin': bytes(1, 1), 'a/empty/': bytes(0, 0), 'c/': bytes(0, 0) }))
+    expect((await source.listFolders!()).sort()).toEqual(['a', 'a/b', 'a/empty', 'c'])
+    expect((await source.list()).map((f) => f.path)).toEqual(['a/b/x.bin'])
+  })
+})
 
 describe('memory source', () => {
   test('lists, reads copies, clamps, counts; siblings when given', async () => {

@@ -102,10 +102,51 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   }
 
   findings.push(...keyFindings(files))
+  if (source.listFolders) findings.push(...emptyFolderFindings(await source.listFolders({ signal }), listed))
   if (files.length === 0) {
     findings.push(finding('error', 'no-parquet-files', '', `no parquet files found under ${source.root} (${listed.length} files listed, ${ignored.length} ignored)`))
   }
   return { root: source.root, source, files, ignored, stray, summary, findings: sortFindings(findings), parquet: parquetReader }
+}
+
+/**
+ * `empty-folder` warnings: the outermost non-ignored folders below the root that hold no parquet file anywhere
+ * beneath them (empty, or only ignored or stray files). pyarrow finds no fragment there, so a partition the layout
+ * promises (e.g. `split=dev/language=en/`) contributes no data; the finding says what the folder does hold.
+ */
+export function emptyFolderFindings(folders: string[], listed: SourceFile[]): Finding[] {
+  const holdsData = new Set<string>()
+  const contents = new Map<string, { ignored: number; other: number }>()
+  const ancestors = (path: string) => {
+    const parts = path.split('/')
+    return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'))
+  }
+  for (const file of listed) {
+    const data = !isIgnoredPath(file.path) && isParquetName(file.path)
+    for (const folder of ancestors(file.path)) {
+      if (data) holdsData.add(folder)
+      else {
+        const c = contents.get(folder) ?? { ignored: 0, other: 0 }
+        if (isIgnoredPath(file.path)) c.ignored++
+        else c.other++
+        contents.set(folder, c)
+      }
+    }
+  }
+  const out: Finding[] = []
+  for (const folder of [...folders].sort(compareUtf8)) {
+    if (isIgnoredPath(folder) || holdsData.has(folder)) continue
+    const parent = ancestors(folder).pop()
+    // report only the outermost empty folder of an empty subtree
+    if (parent !== undefined && !holdsData.has(parent)) continue
+    const c = contents.get(folder) ?? { ignored: 0, other: 0 }
+    const holds = c.ignored + c.other === 0 ? 'is empty'
+      : `holds no parquet file (only ${[c.ignored ? `${c.ignored} ignored` : '', c.other ? `${c.other} non-parquet` : ''].filter(Boolean).join(' and ')} file${c.ignored + c.other > 1 ? 's' : ''})`
+    const keys = Object.entries(hiveKeysOf(folder + '/x')).map(([k, v]) => `${k}=${v}`).join(', ')
+    out.push(finding('warning', 'empty-folder', `${folder}/`,
+      `${folder}/ ${holds}: the reference finds no data there${keys ? `, so ${keys} contributes no rows` : ''} (a partition the data prep should have written may be missing)`))
+  }
+  return out
 }
 
 /** Findings about hive keys: required keys missing from folders, several versions merged. */

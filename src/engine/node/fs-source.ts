@@ -30,6 +30,14 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
   const parent = dirname(absolute)
   const counters = newCounters()
   const files = new FileCache()
+  /** Folders seen by the last walk (`list()` walks; `listFolders()` reuses it). */
+  let folders: string[] | null = null
+  const walkTree = async (signal?: AbortSignal): Promise<Tree> => {
+    const tree: Tree = { files: [], folders: [] }
+    await walk(absolute, '', tree, new Set([dirKey(info)]), signal)
+    folders = tree.folders
+    return tree
+  }
   const fullPath = (path: string): string => {
     if (singleFile) {
       if (path !== singleFile) throw new MixscopeError(`fs: no file "${path}" in one-file dataset "${rootPath}"`, 'file-not-found', 'io')
@@ -48,9 +56,12 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
     async list(options?: ReadOptions): Promise<SourceFile[]> {
       throwIfAborted(options?.signal)
       if (singleFile) return [{ path: singleFile, size: info.size }]
-      const files: SourceFile[] = []
-      await walk(absolute, '', files, new Set([dirKey(info)]), options?.signal)
-      return files
+      return (await walkTree(options?.signal)).files
+    },
+    async listFolders(options?: ReadOptions): Promise<string[]> {
+      throwIfAborted(options?.signal)
+      if (singleFile) return []
+      return [...(folders ?? (await walkTree(options?.signal)).folders)]
     },
     async read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array> {
       throwIfAborted(options?.signal)
@@ -176,11 +187,17 @@ function dirKey(info: { dev: number; ino: number }): string {
   return `${info.dev}:${info.ino}`
 }
 
+/** What a walk collects: files and folders below the root. */
+interface Tree {
+  files: SourceFile[]
+  folders: string[]
+}
+
 /**
- * Appends every file below `dir` to `out`, with paths prefixed by `prefix`. Symlinks are followed
+ * Appends every file and folder below `dir` to `out`, with paths prefixed by `prefix`. Symlinks are followed
  * (as pyarrow does); a link back into a folder already on the way down, or a dangling link, is skipped.
  */
-async function walk(dir: string, prefix: string, out: SourceFile[], above: Set<string>, signal?: AbortSignal): Promise<void> {
+async function walk(dir: string, prefix: string, out: Tree, above: Set<string>, signal?: AbortSignal): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true })
   for (const entry of entries) {
     throwIfAborted(signal)
@@ -188,8 +205,9 @@ async function walk(dir: string, prefix: string, out: SourceFile[], above: Set<s
     const path = prefix + entry.name
     const info = await stat(full).catch(() => null)
     if (!info) continue
-    if (info.isFile()) out.push({ path, size: info.size })
+    if (info.isFile()) out.files.push({ path, size: info.size })
     else if (info.isDirectory() && !above.has(dirKey(info))) {
+      out.folders.push(path)
       await walk(full, path + '/', out, new Set([...above, dirKey(info)]), signal)
     }
   }

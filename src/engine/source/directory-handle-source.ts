@@ -32,8 +32,8 @@ export interface DirectoryHandleLike extends HandleLike {
  */
 export function createDirectoryHandleSource(handle: DirectoryHandleLike): DatasetSource {
   const counters = newCounters()
-  let walked: Promise<Map<string, Blob>> | null = null
-  const walk = (signal?: AbortSignal): Promise<Map<string, Blob>> => {
+  let walked: Promise<WalkedDirectory> | null = null
+  const walk = (signal?: AbortSignal): Promise<WalkedDirectory> => {
     if (!walked) {
       walked = walkDirectory(handle, signal)
       walked.catch(() => { walked = null })
@@ -47,13 +47,17 @@ export function createDirectoryHandleSource(handle: DirectoryHandleLike): Datase
     counters,
     async list(options?: ReadOptions): Promise<SourceFile[]> {
       throwIfAborted(options?.signal)
-      const files = await walk(options?.signal)
+      const { files } = await walk(options?.signal)
       return [...files].map(([path, file]) => ({ path, size: file.size }))
+    },
+    async listFolders(options?: ReadOptions): Promise<string[]> {
+      throwIfAborted(options?.signal)
+      return [...(await walk(options?.signal)).folders]
     },
     async read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array> {
       throwIfAborted(options?.signal)
       checkReadRange(path, start, end)
-      const file = (await walk(options?.signal)).get(path)
+      const file = (await walk(options?.signal)).files.get(path)
       if (!file) throw new MixscopeError(`directory-handle: no file "${path}" under "${handle.name}"`, 'file-not-found', 'io')
       const bytes = new Uint8Array(await file.slice(start, Math.min(end, file.size)).arrayBuffer())
       throwIfAborted(options?.signal)
@@ -67,17 +71,27 @@ export function createDirectoryHandleSource(handle: DirectoryHandleLike): Datase
   }
 }
 
-/** Walks `root` depth-first; returns relative path → File snapshot. */
-async function walkDirectory(root: DirectoryHandleLike, signal?: AbortSignal): Promise<Map<string, Blob>> {
+/** A walked directory: relative path → File snapshot, and every folder's relative path. */
+interface WalkedDirectory {
+  files: Map<string, Blob>
+  folders: string[]
+}
+
+/** Walks `root` depth-first. */
+async function walkDirectory(root: DirectoryHandleLike, signal?: AbortSignal): Promise<WalkedDirectory> {
   const files = new Map<string, Blob>()
+  const folders: string[] = []
   const visit = async (dir: DirectoryHandleLike, prefix: string): Promise<void> => {
     for await (const entry of dir.values()) {
       throwIfAborted(signal)
       const path = prefix + entry.name
-      if (entry.kind === 'directory') await visit(entry as DirectoryHandleLike, path + '/')
+      if (entry.kind === 'directory') {
+        folders.push(path)
+        await visit(entry as DirectoryHandleLike, path + '/')
+      }
       else files.set(path, await (entry as FileHandleLike).getFile())
     }
   }
   await visit(root, '')
-  return files
+  return { files, folders }
 }

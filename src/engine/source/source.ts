@@ -40,6 +40,12 @@ export interface DatasetSource {
    * HTTP sources return what `_manifest.json` lists.
    */
   list(options?: ReadOptions): Promise<SourceFile[]>
+  /**
+   * Every folder below the root (relative, `/`-separated, no trailing `/`), ignored ones included, in any order; for
+   * sources that can see folders (a local folder, a directory handle). HTTP manifests and FileLists list files only.
+   * Lets validation report a partition folder that holds no data.
+   */
+  listFolders?(options?: ReadOptions): Promise<string[]>
   /** Bytes `[start, end)` of `path`. `end` is clamped to the file size. */
   read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array>
   /**

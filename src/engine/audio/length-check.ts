@@ -15,33 +15,64 @@ export const lengthTolerance: Record<AudioCodec, number> = { pcm: 0, float: 0, f
 /** The rate the reference recipes and `audio_size` assume, in Hz. */
 export const TRAINING_RATE = 16000
 
+/** Options of `audioLengthFindings`. */
+export interface LengthCheckOptions {
+  /** Prefix for messages (e.g. `file:row (flac)`), followed by a space. */
+  label?: string
+  /** Allowed difference in samples at the audio's own rate; default the codec's `lengthTolerance`. */
+  tolerance?: number
+}
+
 /**
+ * Checks a row's audio length and rate against its `audio_size`.
+ *
+ * What `audio_size` means for a row that is not 16 kHz (docs/interpretations.md "Audio"): the reference dataprep
+ * resamples to 16 kHz before counting, so in its output every row is 16 kHz; training never resamples, filters and
+ * buckets on `audio_size`, and counts hours as `audio_size / 16000`. For other rows either reading can hold, and each
+ * is wrong somewhere, so the `non-16k-audio` warning says which one the row follows:
+ * - `audio_size` = the samples at the native rate: the length filter and batch budget see what the model gets, but
+ *   hours are off by `rate / 16000`;
+ * - `audio_size` = the length at 16 kHz (`ceil` or rounded, ±1): hours are right, but the model gets `rate / 16000`
+ *   times the samples the filter and `max_num_elements` budget assume;
+ * - neither: an `audio-length-mismatch` warning as well.
  * @param where the row: `path` relative to the dataset root, `row`, `row_group`
  * @param audioSize the row's `audio_size` column (INT64 may arrive as bigint), or `null` when absent
- * @param audio the decoded audio's rate, length and codec
- * @returns `non-16k-audio` (warning) when the rate is not 16 kHz; `audio-length-mismatch` (warning) when the length
- * at 16 kHz differs from `audio_size` by more than the codec's tolerance
+ * @param audio the audio's rate, length in samples at that rate (`null` when unknown, e.g. a header without a count)
+ *   and codec
+ * @returns at most one `non-16k-audio` and one `audio-length-mismatch` warning
  */
 export function audioLengthFindings(
   where: { path: string; row: number | null; row_group?: number | null },
   audioSize: number | bigint | null,
-  audio: { sampleRate: number; frames: number; codec: AudioCodec | null },
+  audio: { sampleRate: number; frames: number | null; codec: AudioCodec | null },
+  options: LengthCheckOptions = {},
 ): Finding[] {
   const out: Finding[] = []
   const at = { row: where.row, row_group: where.row_group ?? null }
-  if (audio.sampleRate !== TRAINING_RATE) {
-    out.push(finding('warning', 'non-16k-audio', where.path,
-      `audio is ${audio.sampleRate} Hz, expected ${TRAINING_RATE} Hz: the reference trains on it without resampling`, at))
+  const label = options.label ? `${options.label} ` : ''
+  const { sampleRate: rate, frames, codec } = audio
+  const tolerance = options.tolerance ?? (codec ? lengthTolerance[codec] : 0)
+  const stored = audioSize === null ? null : Number(audioSize)
+  const known = stored !== null && frames !== null
+  if (rate !== TRAINING_RATE) {
+    const ratio = String(Number((rate / TRAINING_RATE).toFixed(3)))
+    const at16k = known ? frames * TRAINING_RATE / rate : 0
+    let message = `${label}audio is ${rate} Hz, expected ${TRAINING_RATE} Hz: the reference trains on it without resampling`
+    if (known && Math.abs(frames - stored) <= tolerance) {
+      message += `; audio_size ${stored} counts its samples at ${rate} Hz, so the length filter and batch budget see what the model gets, but hours (audio_size / 16000) overstate its ${(frames / rate).toFixed(2)} s by ${ratio}×`
+    } else if (known && Math.abs(at16k - stored) <= tolerance * TRAINING_RATE / rate + 1) {
+      message += `; audio_size ${stored} is its length at 16 kHz, so hours are right, but the model receives ${frames} samples, ${ratio}× what the length filter and max_num_elements budget assume`
+    }
+    out.push(finding('warning', 'non-16k-audio', where.path, message, at))
+    if (known && Math.abs(frames - stored) > tolerance && Math.abs(at16k - stored) > tolerance * TRAINING_RATE / rate + 1) {
+      out.push(finding('warning', 'audio-length-mismatch', where.path,
+        `${label}audio_size is ${stored} but the audio holds ${frames} samples at ${rate} Hz (${Math.round(at16k)} at 16 kHz): it matches neither count; ${codec ?? 'unknown codec'} allows a difference of ${tolerance}`, at))
+    }
+    return out
   }
-  if (audioSize === null) return out
-  const stored = Number(audioSize)
-  const at16k = audio.sampleRate === TRAINING_RATE ? audio.frames : Math.round(audio.frames * TRAINING_RATE / audio.sampleRate)
-  // a rate other than 16 kHz adds up to one sample of rounding
-  const tolerance = (audio.codec ? lengthTolerance[audio.codec] : 0) + (audio.sampleRate === TRAINING_RATE ? 0 : 1)
-  if (Math.abs(at16k - stored) > tolerance) {
-    const rate = audio.sampleRate === TRAINING_RATE ? '' : ` (${audio.frames} at ${audio.sampleRate} Hz)`
+  if (known && Math.abs(frames - stored) > tolerance) {
     out.push(finding('warning', 'audio-length-mismatch', where.path,
-      `audio_size is ${stored} samples but the audio decodes to ${at16k} samples at 16 kHz${rate}; ${audio.codec ?? 'unknown codec'} allows a difference of ${tolerance}`, at))
+      `${label}audio_size is ${stored} samples but the audio decodes to ${frames} samples at 16 kHz; ${codec ?? 'unknown codec'} allows a difference of ${tolerance}`, at))
   }
   return out
 }

@@ -10,6 +10,7 @@ import { audioBytesOf, isAudioBytesType } from '../parquet/audio-bytes.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
 import { computeStats } from '../stats/stats.ts'
 import { sniffAudio } from '../audio/sniff.ts'
+import { audioLengthFindings } from '../audio/length-check.ts'
 import { mapLimit } from '../util/map-limit.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
 
@@ -204,19 +205,17 @@ function sniffFindings(id: string, path: string, bytes: Uint8Array, storedSize: 
   if (s.problems.length > 0) {
     out.push(finding('error', 'bad-audio-header', path, `${id} (${what}): ${s.problems.join('; ')}`, at))
   }
-  if (s.sampleRate !== null && s.sampleRate !== 16000) {
-    out.push(finding('warning', 'non-16k-audio', path, `${id} (${what}) is ${s.sampleRate} Hz; the reference does not resample, and audio_size assumes 16 kHz`, at))
-  }
   if (s.channels !== null && s.channels > 1) {
     out.push(finding('info', 'multichannel-audio', path, `${id} (${what}) has ${s.channels} channels; the waveform path averages them, the fbank path uses channel 0`, at))
   }
-  if (storedSize !== null && s.declaredFrames !== null && s.declaredFramesRate) {
-    const at16k = s.declaredFrames * 16000 / s.declaredFramesRate
+  const rate = s.sampleRate ?? s.declaredFramesRate
+  if (rate) {
+    // the header's count may be at another rate (Opus granules are 48 kHz): bring it to the stream's rate
+    const frames = s.declaredFrames === null ? null
+      : s.declaredFramesRate && s.declaredFramesRate !== rate ? s.declaredFrames * rate / s.declaredFramesRate : s.declaredFrames
+    // header counts of lossy streams are estimates (granules, frame counts): allow a frame of slack there
     const tolerance = s.codec === 'pcm' || s.codec === 'float' || s.codec === 'flac' ? 0 : s.codec === 'opus' ? 2 : 1152
-    if (Math.abs(at16k - storedSize) > tolerance) {
-      out.push(finding('warning', 'audio-length-mismatch', path,
-        `${id} (${what}) header declares ${s.declaredFrames} samples at ${s.declaredFramesRate} Hz (${Math.round(at16k)} at 16 kHz) but audio_size is ${storedSize}`, at))
-    }
+    out.push(...audioLengthFindings({ path, ...at }, storedSize, { sampleRate: rate, frames, codec: s.codec }, { label: `${id} (${what})`, tolerance }))
   }
   return out
 }

@@ -3,11 +3,16 @@ import { expect, test } from '@playwright/test'
 import { contentSecurityPolicy } from '../vite.config.ts'
 import { waitForDataset } from './fixtures/overview-page.ts'
 
-test('the built page has the CSP meta and loading the demo reports no violation', async ({ page }) => {
+test('the built page has the CSP meta and loading the demo reports no violation, no console error and no failed request', async ({ page }) => {
   const consoleViolations: string[] = []
+  const consoleErrors: string[] = []
+  const failed: string[] = []
   page.on('console', (message) => {
     if (/Content[- ]Security[- ]Policy/i.test(message.text())) consoleViolations.push(message.text())
+    if (message.type() === 'error') consoleErrors.push(message.text())
   })
+  page.on('response', (response) => { if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`) })
+  page.on('requestfailed', (request) => failed.push(`${request.failure()?.errorText} ${request.url()}`))
   await page.addInitScript(() => {
     const seen: string[] = []
     ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
@@ -23,6 +28,11 @@ test('the built page has the CSP meta and loading the demo reports no violation'
   const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
   expect(violations).toEqual([])
   expect(consoleViolations).toEqual([])
+  // the icon is shipped (no /favicon.ico 404 on every load)
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg')
+  expect((await page.request.get('/favicon.svg')).status()).toBe(200)
+  expect(consoleErrors).toEqual([])
+  expect(failed).toEqual([])
   // no inline <script> in the built HTML
   const inlineScripts = await page.locator('script:not([src])').count()
   expect(inlineScripts).toBe(0)

@@ -1,5 +1,5 @@
 /**
- * Findings: every problem mixscope sees, in the one shape other tools parse (docs/conventions.md "Findings").
+ * Findings: every problem mixscope sees, in the one shape other tools parse (docs/conventions.md "Findings and exit codes").
  */
 
 /** `error`: unreadable data or the reference would crash; `warning`: training silently differs; `info`: worth knowing. */

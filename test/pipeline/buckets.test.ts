@@ -3,7 +3,7 @@ import { capBucketSizes, createBucketSizes, roundMaxNumElements, taskBucketSizes
 
 const pairs = (sizes: BucketSize[]) => sizes.map((b) => [b.batchSize, b.seqLen])
 
-// docs/reference-pipeline.md §9, "Bucket tables produced by this algorithm"
+// docs/reference-pipeline.md §9 "Bucket tables"
 const tables = [
   { name: 'AsrTaskConfig defaults', cfg: { max_num_elements: 3_200_000, max_audio_len: 800_000, min_audio_len: 1 }, m: 3_200_000, count: 3573,
     first: [[3200000, 1], [1600000, 2], [1066664, 3]], last: [[6, 533333], [5, 640000], [4, 800000]] },

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { decodeAudio } from '../../engine/audio/decode.ts'
 import { toMono } from '../../engine/audio/mono.ts'
-import { toNpyFloat32 } from '../../engine/audio/npy.ts'
+import { npyEncode } from '../../engine/util/npy.ts'
 import { resampleChannels } from '../../engine/audio/resample.ts'
 import { toWavFloat32 } from '../../engine/audio/wav-encode.ts'
 import { MixscopeError } from '../../engine/findings.ts'
@@ -143,7 +143,7 @@ async function writeOutput(out: string, channels: Float32Array[], rate: number):
     const count = channels.length
     const inter = new Float32Array(frames * count)
     for (let c = 0; c < count; c++) for (let i = 0; i < frames; i++) inter[i * count + c] = channels[c][i]
-    bytes = toNpyFloat32(inter, count === 1 ? [frames] : [frames, count])
+    bytes = npyEncode({ data: inter, shape: count === 1 ? [frames] : [frames, count] })
   }
   try {
     await writeFile(out, bytes)

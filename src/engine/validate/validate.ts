@@ -203,6 +203,8 @@ function sniffFindings(id: string, path: string, bytes: Uint8Array, storedSize: 
   const what = `${s.container}${s.codec ? `/${s.codec}` : ''}`
   if (s.problems.length > 0) {
     out.push(finding('error', 'bad-audio-header', path, `${id} (${what}): ${s.problems.join('; ')}`, at))
+  } else if (s.untrainable) {
+    out.push(finding('error', 'untrainable-audio', path, `${id} (${what}): ${s.untrainable}`, at))
   }
   if (s.sampleRate !== null && s.sampleRate !== 16000) {
     out.push(finding('warning', 'non-16k-audio', path, `${id} (${what}) is ${s.sampleRate} Hz; the reference does not resample, and audio_size assumes 16 kHz`, at))

@@ -144,7 +144,7 @@ function decodeFlacOwn(bytes: Uint8Array, sniff: AudioSniff, flac: FlacStream | 
  *
  * @param s the sniffed stream (its codec decides)
  */
-export function defaultDecoder(s: Pick<AudioSniff, 'codec'>): 'webcodecs' | 'wasm' {
+function defaultDecoder(s: Pick<AudioSniff, 'codec'>): 'webcodecs' | 'wasm' {
   return hasWebCodecs() && s.codec === 'flac' ? 'webcodecs' : 'wasm'
 }
 

@@ -160,7 +160,7 @@ export function readFrameHeader(b: Uint8Array, at: number): FlacFrameHeader | nu
 // ------------------------------------------------------------------------------------------------ frames
 
 /** A frame that cannot be decoded: the message says where and why (libFLAC reports such a frame and skips it). */
-export class FlacFrameError extends Error {}
+class FlacFrameError extends Error {}
 
 /** MSB-first bit reader over `b[0, end)`; reading past `end` throws `FlacFrameError`. */
 class BitReader {

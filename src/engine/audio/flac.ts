@@ -16,7 +16,7 @@ import { blankSniff, withProblem, type AudioSniff } from './sniff-result.ts'
 const LIBSNDFILE_FLAC_DEPTHS = [8, 16, 24]
 
 /** Why libsndfile cannot open a FLAC stream of `bits` bits per sample, or `null` when it can. */
-export function flacDepthUntrainable(bits: number): string | null {
+function flacDepthUntrainable(bits: number): string | null {
   return LIBSNDFILE_FLAC_DEPTHS.includes(bits) ? null
     : `${bits}-bit FLAC: libsndfile (the training reference's decoder) reads only 8-, 16- and 24-bit FLAC ("unimplemented format"), so training fails on this row`
 }

@@ -17,7 +17,7 @@ const MP3_BITRATES: Record<string, number[]> = {
 }
 
 /** Parsed MPEG audio frame header. */
-export interface MpegFrameHeader {
+interface MpegFrameHeader {
   /** 1 = MPEG-1, 2 = MPEG-2, 2.5 = MPEG-2.5 */
   version: 1 | 2 | 2.5
   layer: 1 | 2 | 3
@@ -29,7 +29,7 @@ export interface MpegFrameHeader {
 }
 
 /** Parses the 4-byte MPEG audio frame header at `at`, or returns `null` when it is not a valid one. */
-export function mpegFrameHeader(b: Uint8Array, at: number): MpegFrameHeader | null {
+function mpegFrameHeader(b: Uint8Array, at: number): MpegFrameHeader | null {
   if (at + 4 > b.length || b[at] !== 0xff || (b[at + 1] & 0xe0) !== 0xe0) return null
   const v = (b[at + 1] >> 3) & 3
   const l = (b[at + 1] >> 1) & 3

@@ -155,7 +155,7 @@ export const OGG_FLAC_UNTRAINABLE = 'FLAC in Ogg: libsndfile (the training refer
 const OPUS_RATES = [8000, 12000, 16000, 24000, 48000]
 
 /** The rate libsndfile decodes an Opus stream at, from OpusHead's `input_sample_rate` (0 = unknown → 48 kHz). */
-export function opusDecodeRate(inputRate: number): number {
+function opusDecodeRate(inputRate: number): number {
   if (inputRate === 0) return 48000
   return OPUS_RATES.find((r) => r >= inputRate) ?? 48000
 }
@@ -227,7 +227,7 @@ function lastPageEnd(b: Uint8Array): { eos: boolean; truncatedAt: number } {
 }
 
 /** Granule position of the last Ogg page (searching backwards at most 64 KiB + a page header), or `null`. */
-export function lastGranule(b: Uint8Array): number | null {
+function lastGranule(b: Uint8Array): number | null {
   const stop = Math.max(0, b.length - 65536 - 27)
   for (let at = b.length - 27; at >= stop; at--) {
     if (b[at] === 0x4f && b[at + 1] === 0x67 && b[at + 2] === 0x67 && b[at + 3] === 0x53 && b[at + 4] === 0) {

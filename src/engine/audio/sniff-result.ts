@@ -44,7 +44,7 @@ export interface AudioSniff {
 }
 
 /** Limits beyond which a header value is reported as absurd (libsndfile's SF_MAX_CHANNELS is 1024). */
-export const sniffLimits = {
+const sniffLimits = {
   maxChannels: 1024,
   maxSampleRate: 768_000,
   /** 2^31 samples per channel (37 hours at 16 kHz). */

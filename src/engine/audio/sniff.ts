@@ -13,7 +13,7 @@ import { sniffOgg } from './ogg.ts'
 import { blankSniff, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
 import { sniffWavLayout } from './wav.ts'
 
-export type { AudioCodec, AudioContainer, AudioSniff } from './sniff-result.ts'
+export type { AudioCodec, AudioSniff } from './sniff-result.ts'
 
 /**
  * Identifies an encoded audio file from its magic bytes and reads its header.

@@ -72,7 +72,7 @@ function quietly<T>(call: () => T): T {
 }
 
 /** OpusHead (RFC 7845 §5.1): channels, pre-skip at 48 kHz, and for mapping family ≥ 1 the stream layout. */
-export function parseOpusHead(p: Uint8Array): { channels: number; preSkip: number; mapping: { streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] } } {
+function parseOpusHead(p: Uint8Array): { channels: number; preSkip: number; mapping: { streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] } } {
   if (p.length < 19 || String.fromCharCode(...p.subarray(0, 8)) !== 'OpusHead') throw new Error(`first Ogg packet is not an OpusHead (${p.length} bytes)`)
   const channels = p[9]
   if (channels === 0) throw new Error('OpusHead declares 0 channels')

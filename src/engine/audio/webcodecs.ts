@@ -55,7 +55,7 @@ export const DEFAULT_STREAM_DECODERS = 4
  * gain nothing from more decoders (each costs a configure and a flush); several clips in flight hide the latency
  * better (measured on 132 clips of 3–10 s: 1 decoder each, 4 clips in flight 103–118 ms; 4 decoders each 120–138 ms).
  */
-export const MIN_FRAMES_PER_DECODER = 32
+const MIN_FRAMES_PER_DECODER = 32
 
 /** `isConfigSupported` answers by config, so that a batch of files with one format asks once. */
 const supportCache = new Map<string, Promise<boolean>>()

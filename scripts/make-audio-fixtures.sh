@@ -3,8 +3,11 @@
 # reference decodes made by libsndfile itself (the decoder the training reference uses, via Python ctypes) as raw
 # float32 little-endian interleaved `.f32` files, and an index `fixtures.json`.
 #
-# Run by hand (outputs are committed); needs espeak-ng sox flac vorbis-tools opus-tools lame ffmpeg python3 and
-# libsndfile.so.1 (pulled in by sox). Usage: sh scripts/make-audio-fixtures.sh
+# Then the odd FLAC streams of test/fixtures/audio/flac (every bit depth 4-32, old-style variable block size, format
+# changes, junk; scripts/make-flac-fixtures.py), whose references test/audio/flac.test.ts makes live with flac -d.
+#
+# Run by hand (outputs are committed); needs espeak-ng sox flac vorbis-tools opus-tools lame ffmpeg python3 with numpy
+# and soundfile (Debian python3-numpy python3-soundfile) and libsndfile.so.1. Usage: sh scripts/make-audio-fixtures.sh
 set -eu
 cd "$(dirname "$0")/.."
 OUT=test/fixtures/audio
@@ -113,4 +116,7 @@ json.dump({'referenceDecoder': lib.sf_version_string().decode(), 'layout': 'floa
            'fixtures': index}, open(os.path.join(out, 'fixtures.json'), 'w'), indent=2)
 print(f'{len(index)} fixtures, reference {lib.sf_version_string().decode()}')
 EOF
+# --- FLAC streams ordinary encoders do not write
+rm -rf "$OUT/flac" && mkdir -p "$OUT/flac"
+/usr/bin/python3 scripts/make-flac-fixtures.py "$OUT/speech-16k-mono-s16.wav" "$OUT/speech-44k-stereo-s16.wav" "$OUT/flac"
 du -sh "$OUT"

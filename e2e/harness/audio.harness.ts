@@ -28,6 +28,8 @@ export interface HarnessDecoded {
   container: string
   codec: string | null
   warnings: string[]
+  trainable: boolean
+  untrainable: string | null
   channels: string[]
 }
 
@@ -47,7 +49,7 @@ export function register(h: Record<string, unknown>): void {
       const d = await decodeAudio(fromBase64(base64), options)
       return {
         sampleRate: d.sampleRate, frames: d.frames, decoder: d.decoder, container: d.container, codec: d.codec, warnings: d.warnings,
-        channels: d.channels.map((c) => toBase64(new Uint8Array(c.buffer, c.byteOffset, c.byteLength))),
+        trainable: d.trainable, untrainable: d.untrainable, channels: d.channels.map((c) => toBase64(new Uint8Array(c.buffer, c.byteOffset, c.byteLength))),
       }
     } catch (e) {
       return { error: (e as Error).message }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseExampleReference, runDecode } from '../../src/cli/commands/decode.ts'
@@ -22,7 +22,10 @@ describe('mixscope decode', () => {
     const code = await runDecode([join(fixtureDir, 'speech-16k-mono-s16.flac'), '--json'], io)
     expect(code).toBe(0)
     const json = JSON.parse(out.stdout)
-    expect(json).toEqual({ schema_version: 1, root: null, source: join(fixtureDir, 'speech-16k-mono-s16.flac'), sample_rate: 16000, channels: 1, samples: 29873, decoder: 'wasm:flac', warnings: [] })
+    expect(json).toEqual({
+      schema_version: 1, root: null, source: join(fixtureDir, 'speech-16k-mono-s16.flac'), sample_rate: 16000, channels: 1, samples: 29873, decoder: 'wasm:flac', warnings: [],
+      trainable: true, untrainable: null,
+    })
   })
   it('--out .npy writes [samples, channels] float32 that numpy reads back as the libsndfile reference', async () => {
     const f = fixtures.find((x) => x.file === 'speech-44k-stereo-s16.flac')!
@@ -57,6 +60,33 @@ describe('mixscope decode', () => {
     execFileSync('sh', ['-c', `head -c 30 "${join(fixtureDir, 'speech-16k-mono-s16.flac')}" > "${bad}"`])
     expect(await runDecode([bad], io)).toBe(1)
     expect(out.stderr).toBe(`mixscope decode: audio: ${bad} (flac): truncated header: 30 bytes, fLaC + STREAMINFO needs 42\n`)
+  })
+  it('exit 1 for a FLAC cut at 60% that libsndfile refuses, naming why; --out still writes the prefix, saying so', async () => {
+    const cut = join(dir, 'cut.flac')
+    const whole = await readFile(join(fixtureDir, 'speech-16k-mono-s16.flac'))
+    await writeFile(cut, whole.subarray(0, Math.floor(whole.length * 0.6)))
+    // the independent verdict: libsndfile, read as training reads it
+    const training = JSON.parse(execFileSync('/usr/bin/python3', [join(import.meta.dirname, 'training-read.py'), cut]).toString())
+    expect(training.ok).toBe(false)
+    expect(training.error).toMatch(/lost sync/)
+    const npy = join(dir, 'cut.npy')
+    const { out, io } = collect()
+    expect(await runDecode([cut, '--out', npy], io)).toBe(1)
+    expect(out.stdout).toMatch(/flac, 16000 Hz, 1 channel, 12288 samples/)
+    expect(out.stderr).toMatch(/wrote .*cut\.npy \(the 12288 samples that decode, for listening: not what training would read\)/)
+    expect(out.stderr).toMatch(new RegExp(`mixscope decode: ${cut}: training cannot read this row: the stream ends inside a frame .*truncated; decodes 12288 of the 29873 samples its header declares`))
+    expect((await readFile(npy)).length).toBeGreaterThan(12288 * 4)
+    const json = collect()
+    expect(await runDecode([cut, '--json'], json.io)).toBe(1)
+    expect(JSON.parse(json.out.stdout)).toMatchObject({ samples: 12288, trainable: false, untrainable: expect.stringMatching(/truncated/) })
+  })
+  it('exit 1 for a 12-bit FLAC (libsndfile reads 8/16/24 only), exit 1 for a stream whose depth changes mid-stream', async () => {
+    const a = collect()
+    expect(await runDecode([join(fixtureDir, 'flac/depth-12.flac')], a.io)).toBe(1)
+    expect(a.out.stderr).toMatch(/training cannot read this row: 12-bit FLAC: libsndfile/)
+    const b = collect()
+    expect(await runDecode([join(fixtureDir, 'flac/change-bps.flac')], b.io)).toBe(1)
+    expect(b.out.stderr).toMatch(/frame 4 \(byte \d+; the format changes mid-stream\) has 24 bits per sample but STREAMINFO declares 16/)
   })
   it('exit 2 for usage and I/O errors', async () => {
     const a = collect()

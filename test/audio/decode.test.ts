@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { OggOpusDecoder } from 'ogg-opus-decoder'
-import { decodeAudio, decodeMany, OGG_FLAC_WARNING } from '../../src/engine/audio/decode.ts'
+import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
+import { OGG_FLAC_UNTRAINABLE } from '../../src/engine/audio/ogg.ts'
 import { resample } from '../../src/engine/audio/resample.ts'
 import { sniffAudio } from '../../src/engine/audio/sniff.ts'
 import { MixscopeError } from '../../src/engine/findings.ts'
@@ -27,7 +32,8 @@ describe('decodeAudio (Node: WAV parser + WASM decoders) against libsndfile', ()
       expect(d.sampleRate).toBe(f.sampleRate)
       expect(d.channels.length).toBe(f.channels)
       expect(d.frames).toBe(f.frames)
-      expect(d.warnings).toEqual(f.libsndfileReads ? [] : [OGG_FLAC_WARNING])
+      expect(d.warnings).toEqual([])
+      expect([d.trainable, d.untrainable]).toEqual(f.libsndfileReads ? [true, null] : [false, OGG_FLAC_UNTRAINABLE])
       expect(d.decoder).toBe(f.container === 'wav' ? 'wav' : `wasm:${f.codec}`)
       for (let c = 0; c < f.channels; c++) {
         expect(d.channels[c].length).toBe(f.frames)
@@ -94,21 +100,39 @@ describe('decodeAudio on bad input: a clear error naming id and container, withi
     'm', /^audio: m \(mp3\): MPEG layer 2 audio is not MP3/))
 
   for (const f of fixtures.filter((x) => !x.file.startsWith('short'))) {
-    it(`${f.file} truncated anywhere: decodes a prefix with a warning, or fails clearly`, async () => {
+    it(`${f.file} truncated or corrupted anywhere: a prefix, trainable exactly when libsndfile reads it as training does; or a clear error`, async () => {
       const whole = fixtureBytes(f.file)
-      for (const frac of [0.002, 0.01, 0.05, 0.3, 0.7, 0.97]) {
-        const cut = whole.subarray(0, Math.floor(whole.length * frac))
-        const id = `${f.file}@${cut.length}`
-        const t = performance.now()
-        const result = await decodeAudio(cut, { id, prefer: 'wasm' }).then((d) => d, (e: unknown) => e as Error)
-        if (result instanceof Error) {
-          expect(result, id).toBeInstanceOf(MixscopeError)
-          expect(result.message.startsWith(`audio: ${id} (${f.container}`), result.message).toBe(true)
-        } else {
-          expect(result.frames, id).toBeLessThanOrEqual(f.frames)
-          expect(result.warnings.length, `${id} warns`).toBeGreaterThan(0)
+      const cases: [string, Uint8Array][] = [0.002, 0.01, 0.05, 0.3, 0.7, 0.97].map((frac) => [`cut${frac}`, whole.subarray(0, Math.floor(whole.length * frac))])
+      const corrupted = whole.slice()
+      for (let i = Math.floor(whole.length * 0.4); i < Math.floor(whole.length * 0.42); i++) corrupted[i] ^= 0x5a
+      cases.push(['corrupted', corrupted])
+      const dir = mkdtempSync(join(tmpdir(), 'mixscope-cut-'))
+      try {
+        const paths = cases.map(([what, bytes]) => {
+          const path = join(dir, `${what}-${f.file}`)
+          writeFileSync(path, bytes)
+          return path
+        })
+        const training = execFileSync('/usr/bin/python3', [join(import.meta.dirname, 'training-read.py'), ...paths], { stdio: ['ignore', 'pipe', 'ignore'] })
+          .toString().trim().split('\n').map((l) => JSON.parse(l) as { ok: boolean; error?: string })
+        for (const [k, [what, bytes]] of cases.entries()) {
+          const id = `${f.file}@${what}`
+          const t = performance.now()
+          const result = await decodeAudio(bytes, { id, prefer: 'wasm' }).then((d) => d, (e: unknown) => e as Error)
+          if (result instanceof Error) {
+            expect(result, id).toBeInstanceOf(MixscopeError)
+            expect(result.message.startsWith(`audio: ${id} (${f.container}`), result.message).toBe(true)
+            // what we cannot decode at all, training cannot either
+            expect(training[k].ok, `${id}: libsndfile reads what we refuse (${result.message})`).toBe(false)
+          } else {
+            expect(result.frames, id).toBeLessThanOrEqual(f.frames)
+            expect(result.trainable, `${id}: ${result.untrainable ?? 'trainable'}; libsndfile: ${training[k].error ?? 'reads it'}`).toBe(training[k].ok && f.libsndfileReads)
+            if (!result.trainable) expect(result.untrainable, id).toMatch(/libsndfile|truncated|damaged|junk/)
+          }
+          expect(performance.now() - t).toBeLessThan(5000)
         }
-        expect(performance.now() - t).toBeLessThan(5000)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
       }
     })
   }

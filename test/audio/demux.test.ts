@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { crc16, splitFlacFrames } from '../../src/engine/audio/flac-frames.ts'
-import { splitMp3Frames } from '../../src/engine/audio/mp3-frames.ts'
-import { readOggPackets, xiphLace } from '../../src/engine/audio/ogg-packets.ts'
+import { crc16 } from '../../src/engine/audio/flac-decoder.ts'
+import { splitFlacFrames } from '../../src/engine/audio/flac.ts'
+import { splitMp3Frames } from '../../src/engine/audio/mp3.ts'
+import { readOggPackets, xiphLace } from '../../src/engine/audio/ogg.ts'
 import { fixtureBytes } from './fixtures.ts'
 
 describe('splitFlacFrames', () => {
@@ -21,7 +22,8 @@ describe('splitFlacFrames', () => {
     bad[second + 200] ^= 0xff
     const s = splitFlacFrames(bad)
     expect(s.frames).toHaveLength(7)
-    expect(s.warnings).toEqual(['1 frame fails CRC-16 and was dropped'])
+    expect(s.warnings).toEqual([])
+    expect(s.damage).toEqual([`the frame at byte ${second} fails its CRC-16 (damaged) and was dropped`])
   })
   it('slice-by-8 CRC-16 equals the bit-by-bit definition for every length and split point', () => {
     const bitwise = (b: Uint8Array) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runFbank } from '../../src/cli/commands/fbank.ts'
 import { kaldiFbank } from '../../src/engine/dsp/fbank.ts'
-import { npyDecode } from '../../src/engine/dsp/npy.ts'
+import { npyDecode } from '../../src/engine/util/npy.ts'
 import { featureFixtures, maxAbsDiff, readNpy, readWav16 } from './helpers.ts'
 
 function collector() {

@@ -38,7 +38,7 @@ function fakeDecoder(delayMs: number): BatchDecoder & { started: number } {
       d.started++
       await new Promise((r) => setTimeout(r, delayMs))
       return items.map((i) => (i.id.startsWith('bad') ? { id: i.id, ok: false as const, error: `audio: ${i.id} (unknown): garbage` }
-        : { id: i.id, ok: true as const, audio: { sampleRate: 16000, channels: [new Float32Array(i.bytes.length)], frames: i.bytes.length, decoder: 'fake', container: 'wav' as const, codec: null, warnings: [] } }))
+        : { id: i.id, ok: true as const, audio: { sampleRate: 16000, channels: [new Float32Array(i.bytes.length)], frames: i.bytes.length, decoder: 'fake', container: 'wav' as const, codec: null, warnings: [], trainable: true, untrainable: null } }))
     },
     close() {},
   }

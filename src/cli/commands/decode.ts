@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { decodeAudio } from '../../engine/audio/decode.ts'
 import { toMono } from '../../engine/audio/mono.ts'
-import { toNpyFloat32 } from '../../engine/audio/npy.ts'
+import { npyEncode } from '../../engine/util/npy.ts'
 import { resampleChannels } from '../../engine/audio/resample.ts'
 import { toWavFloat32 } from '../../engine/audio/wav-encode.ts'
 import { MixscopeError } from '../../engine/findings.ts'
@@ -22,8 +22,13 @@ Opus decodes at its input rate (16 kHz for this data).
   --out FILE       write .npy (float32, [samples] or [samples, channels]) or .wav (32-bit float)
   --mono           mean of the channels (the reference's waveform path)
   --rate HZ        resample (Kaiser windowed sinc) for listening; training never resamples
-  --json           print {"schema_version": 1, "root", "source", "sample_rate", "channels", "samples", "decoder", "warnings"}
+  --json           print {"schema_version": 1, "root", "source", "sample_rate", "channels", "samples", "decoder", "warnings",
+                   "trainable", "untrainable"}
   -h, --help       show this help
+
+Exit status: 0 decoded, and training's decoder (libsndfile, as fairseq2 reads it) reads it too; 1 training cannot
+read it (truncated or damaged, FLAC in Ogg, FLAC at a depth other than 8/16/24 bits, ...: the reason goes to stderr,
+and --out still writes what decodes, for listening) or it does not decode at all; 2 usage or I/O error.
 `
 
 /** One example's encoded audio, read from a dataset. */
@@ -57,7 +62,8 @@ export function parseExampleReference(arg: string): { dataset: string; file: str
  * Runs `mixscope decode`.
  *
  * @param deps `loadExample` reads an example reference's audio (see `loadExampleAudioNotWired`)
- * @returns 0 decoded; 1 the audio cannot be decoded; 2 usage or I/O error
+ * @returns 0 decoded and trainable; 1 training cannot read it (what decodes is still written) or it does not decode;
+ * 2 usage or I/O error
  */
 export async function runDecode(argv: string[], io: CliIo, deps: { loadExample?: ExampleAudioLoader } = {}): Promise<number> {
   try {
@@ -107,14 +113,21 @@ async function decodeCommand(argv: string[], io: CliIo, loadExample: ExampleAudi
   const samples = channels[0].length
   if (out) {
     await writeOutput(out, channels, sampleRate)
-    if (!values.json) io.stderr(`wrote ${out}\n`)
+    if (!values.json) io.stderr(`wrote ${out}${audio.trainable ? '' : ` (the ${samples} samples that decode, for listening: not what training would read)`}\n`)
   }
   if (values.json) {
-    io.stdout(formatJson({ schema_version: 1, root, source: id, sample_rate: sampleRate, channels: channels.length, samples, decoder: audio.decoder, warnings: audio.warnings }))
+    io.stdout(formatJson({
+      schema_version: 1, root, source: id, sample_rate: sampleRate, channels: channels.length, samples, decoder: audio.decoder, warnings: audio.warnings,
+      trainable: audio.trainable, untrainable: audio.untrainable,
+    }))
   } else {
     const what = audio.codec && audio.codec !== audio.container ? `${audio.container}/${audio.codec}` : audio.container
     io.stdout(`${id}: ${what}, ${sampleRate} Hz, ${channels.length} channel${channels.length === 1 ? '' : 's'}, ${samples} samples (${(samples / sampleRate).toFixed(3)} s), decoder ${audio.decoder}\n`)
     for (const w of audio.warnings) io.stderr(`warning: ${w}\n`)
+  }
+  if (!audio.trainable) {
+    io.stderr(`mixscope decode: ${id}: training cannot read this row: ${audio.untrainable}\n`)
+    return exitCodes.findings
   }
   return exitCodes.ok
 }
@@ -143,7 +156,7 @@ async function writeOutput(out: string, channels: Float32Array[], rate: number):
     const count = channels.length
     const inter = new Float32Array(frames * count)
     for (let c = 0; c < count; c++) for (let i = 0; i < frames; i++) inter[i * count + c] = channels[c][i]
-    bytes = toNpyFloat32(inter, count === 1 ? [frames] : [frames, count])
+    bytes = npyEncode({ data: inter, shape: count === 1 ? [frames] : [frames, count] })
   }
   try {
     await writeFile(out, bytes)

@@ -5,6 +5,10 @@
  */
 import { MixscopeError } from '../findings.ts'
 import { mapLimit } from '../util/map-limit.ts'
+import { ascii } from './bytes.ts'
+import { decodeFlacFrames, parseStreamInfo } from './flac-decoder.ts'
+import { flacFormatProblem, needsOwnFlacDecoder, splitFlacFrames, type FlacStream } from './flac.ts'
+import { readOggPackets } from './ogg.ts'
 import { resampleChannels } from './resample.ts'
 import { sniffAudio, type AudioSniff } from './sniff.ts'
 import { audioError, defaultMaxSamples, type DecodedAudio, type DecodeOptions } from './types.ts'
@@ -15,8 +19,11 @@ import { decodeWebCodecs, hasWebCodecs, WebCodecsUnavailable } from './webcodecs
 /** Sniff problems that do not stop decoding (they become warnings). */
 const tolerated = /^(truncated data|valid bits|no final Ogg page|truncated stream)/
 
-/** Ogg FLAC decodes here, but libsndfile 1.2.0 (the reference's decoder) refuses it: training would fail on the row. */
-export const OGG_FLAC_WARNING = 'FLAC in Ogg: libsndfile (the training reference\'s decoder) cannot decode it, so training fails on this row'
+/**
+ * Tolerated sniff problems that libsndfile cannot get past: an Ogg stream without its end-of-stream page has no
+ * length (libsndfile reports 2^63 − 1 frames, which fairseq2 cannot allocate); an MP3 cut inside its first frame.
+ */
+const untrainableProblem = /^(no final Ogg page|truncated stream)/
 
 /** MPEG Layer III decoder delay in samples that LAME's encoder delay does not include (ffmpeg, mpg123: 528 + 1). */
 const MP3_DECODER_DELAY = 529
@@ -46,34 +53,90 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   }
   // lossy codecs: the WASM decoders are libsndfile's own libraries (see DecodeOptions.prefer); FLAC: both are exact
   const prefer = options.prefer ?? defaultDecoder(sniff)
-  const warnings = sniff.problems.slice()
-  if (sniff.container === 'ogg' && sniff.codec === 'flac') warnings.push(OGG_FLAC_WARNING)
+  const warnings = sniff.problems.filter((p) => !untrainableProblem.test(p))
+  /** Why training fails on this row; empty: it reads these samples. */
+  const untrainable = sniff.problems.filter((p) => untrainableProblem.test(p))
+  if (sniff.untrainable) untrainable.push(sniff.untrainable)
+  let flac: FlacStream | undefined
+  if (sniff.container === 'flac') {
+    try {
+      flac = splitFlacFrames(bytes, flacStart(bytes))
+    } catch (e) {
+      throw fail((e as Error).message)
+    }
+    const problem = flacFormatProblem(flac)
+    if (problem) throw fail(problem)
+    warnings.push(...flac.warnings)
+    untrainable.push(...flac.damage)
+  }
   let raw: RawDecode
   let webcodecs = false
   let mp3TagFrame = false
   try {
-    if (prefer === 'webcodecs') {
+    if (sniff.codec === 'flac' && ownFlacDecoder(bytes, sniff, flac)) {
+      raw = decodeFlacOwn(bytes, sniff, flac, maxSamples)
+    } else if (prefer === 'webcodecs') {
       try {
-        const r = await decodeWebCodecs(bytes, sniff, maxSamples, timeoutMs, options.streamDecoders)
+        const r = await decodeWebCodecs(bytes, sniff, maxSamples, timeoutMs, options.streamDecoders, flac)
         raw = r
         webcodecs = true
         mp3TagFrame = r.mp3TagFrame
       } catch (e) {
         if (!(e instanceof WebCodecsUnavailable)) throw e
         warnings.push(`WebCodecs unavailable (${e.message}); decoded with WASM`)
-        raw = await decodeWasm(bytes, sniff, maxSamples)
+        raw = await decodeWasm(bytes, sniff, maxSamples, flac?.frames)
       }
     } else {
-      raw = await decodeWasm(bytes, sniff, maxSamples)
+      raw = await decodeWasm(bytes, sniff, maxSamples, flac?.frames)
     }
   } catch (e) {
     if (e instanceof MixscopeError) throw e
     throw fail((e as Error).message)
   }
   warnings.push(...raw.warnings)
-  const out = finish(raw, sniff, webcodecs, mp3TagFrame, warnings)
+  untrainable.push(...raw.damage)
+  const out = finish(raw, sniff, webcodecs, mp3TagFrame, warnings, untrainable)
   const frames = out.channels[0].length
-  return { sampleRate: out.sampleRate, channels: out.channels, frames, decoder: raw.decoder, container: sniff.container, codec: sniff.codec, warnings }
+  return {
+    sampleRate: out.sampleRate, channels: out.channels, frames, decoder: raw.decoder, container: sniff.container, codec: sniff.codec, warnings,
+    trainable: untrainable.length === 0, untrainable: untrainable.length ? untrainable.join('; ') : null,
+  }
+}
+
+/** Where `fLaC` starts in a native FLAC file: 0, or after an ID3v2 tag. */
+function flacStart(b: Uint8Array): number {
+  if (ascii(b, 0, 3) !== 'ID3' || b.length < 10) return 0
+  return 10 + (((b[6] & 0x7f) << 21) | ((b[7] & 0x7f) << 14) | ((b[8] & 0x7f) << 7) | (b[9] & 0x7f)) + (b[5] & 0x10 ? 10 : 0)
+}
+
+/** Whether this FLAC stream (native or in Ogg) needs the TypeScript decoder (see `needsOwnFlacDecoder`). */
+function ownFlacDecoder(bytes: Uint8Array, sniff: AudioSniff, flac: FlacStream | undefined): boolean {
+  if (flac) return needsOwnFlacDecoder(flac) !== null
+  const bits = sniff.bitsPerSample
+  return bits !== 8 && bits !== 16 && bits !== 24
+}
+
+/** Decodes FLAC with flac-decoder.ts: native (frames from the splitter) or Ogg FLAC (one frame per packet). */
+function decodeFlacOwn(bytes: Uint8Array, sniff: AudioSniff, flac: FlacStream | undefined, maxSamples: number): RawDecode {
+  const warnings: string[] = []
+  let frames: Uint8Array[]
+  let offsets: number[] | undefined
+  let info
+  if (flac) {
+    frames = flac.frames
+    offsets = flac.offsets
+    info = flac.info
+  } else {
+    const ogg = readOggPackets(bytes)
+    warnings.push(...ogg.warnings)
+    // packet 0: 0x7F FLAC mapping header with STREAMINFO at 17; then the other metadata blocks; then audio frames
+    const head = ogg.packets[0].data
+    info = parseStreamInfo(head, 17)
+    frames = ogg.packets.slice(1 + ((head[7] << 8) | head[8])).map((p) => p.data)
+  }
+  const r = decodeFlacFrames(frames, info, maxSamples, offsets)
+  if (r.frames === 0) throw new Error(`js:flac decoded no samples${r.errors.length ? ` (${r.errors.slice(0, 5).join('; ')})` : ''}`)
+  return { sampleRate: sniff.sampleRate!, channels: r.channels, decoder: 'js:flac', warnings, damage: r.errors.length ? [`js:flac: ${r.errors.slice(0, 5).join('; ')}`] : [] }
 }
 
 /**
@@ -81,12 +144,15 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
  *
  * @param s the sniffed stream (its codec decides)
  */
-export function defaultDecoder(s: Pick<AudioSniff, 'codec'>): 'webcodecs' | 'wasm' {
+function defaultDecoder(s: Pick<AudioSniff, 'codec'>): 'webcodecs' | 'wasm' {
   return hasWebCodecs() && s.codec === 'flac' ? 'webcodecs' : 'wasm'
 }
 
-/** Trims and resamples so that every decoder path returns libsndfile's rate and length. */
-function finish(raw: RawDecode, s: AudioSniff, webcodecs: boolean, mp3TagFrame: boolean, warnings: string[]): { sampleRate: number; channels: Float32Array[] } {
+/**
+ * Trims and resamples so that every decoder path returns libsndfile's rate and length; a stream that decodes to fewer
+ * samples than its header declares fails training (fairseq2 reads the declared count and fails a short read).
+ */
+function finish(raw: RawDecode, s: AudioSniff, webcodecs: boolean, mp3TagFrame: boolean, warnings: string[], untrainable: string[]): { sampleRate: number; channels: Float32Array[] } {
   let channels = raw.channels
   let rate = raw.sampleRate
   let expected: number | null = s.declaredFrames
@@ -104,11 +170,16 @@ function finish(raw: RawDecode, s: AudioSniff, webcodecs: boolean, mp3TagFrame: 
     // WebCodecs keeps the encoder delay and padding; remove them as mpg123's gapless mode does (LAME tag only)
     if (s.leadingSkip !== null && s.declaredFrames !== null) channels = cut(channels, s.leadingSkip + MP3_DECODER_DELAY, s.declaredFrames)
     else if (mp3TagFrame) warnings.push('MP3 has a Xing/Info frame without a LAME tag: encoder delay not removed')
-  } else if (s.codec === 'vorbis' && expected !== null) {
+  } else if ((s.codec === 'vorbis' || s.codec === 'flac') && expected !== null) {
+    // libsndfile reads no further than the declared length (a FLAC stream with more frames: a second stream appended)
     channels = cut(channels, 0, expected)
   }
   const frames = channels[0].length
-  if (expected !== null && frames !== expected) warnings.push(`decoded ${frames} frames but the header declares ${expected}`)
+  if (expected !== null && frames < expected) {
+    untrainable.push(`decodes ${frames} of the ${expected} samples its header declares: libsndfile's read comes up short, and training fails on that`)
+  } else if (expected !== null && frames !== expected) {
+    warnings.push(`decoded ${frames} frames but the header declares ${expected}`)
+  }
   return { sampleRate: rate, channels }
 }
 

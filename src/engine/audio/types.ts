@@ -2,7 +2,7 @@
  * Decoded audio and decoding options shared by every decoder path (WAV, WebCodecs, WASM).
  */
 import { MixscopeError } from '../findings.ts'
-import type { AudioCodec, AudioContainer } from './sniff.ts'
+import type { AudioCodec, AudioContainer } from './sniff-result.ts'
 
 /** Decoded audio at the native rate, planar float32 (libsndfile's values: integer PCM / 2^(bits−1), float as stored). */
 export interface DecodedAudio {
@@ -18,6 +18,16 @@ export interface DecodedAudio {
   codec: AudioCodec | null
   /** Things that did not stop decoding, e.g. a fallback from WebCodecs to WASM or a length that differs from the header. */
   warnings: string[]
+  /**
+   * Whether the training reference's decoder reads this row: fairseq2 opens the bytes with libsndfile 1.2 and reads
+   * the number of frames its header declares in one call, and fails the row when the open fails or the read comes up
+   * short (docs/reference-pipeline.md §10). `false` for FLAC in Ogg, FLAC at depths other than 8/16/24 bits, and
+   * streams that are truncated or damaged before their declared end; the samples here are then what decodes (for
+   * listening), not what training would see.
+   */
+  trainable: boolean
+  /** Why training fails on this row (`trainable: false`), else `null`. */
+  untrainable: string | null
 }
 
 /** Options for `decodeAudio`. */

@@ -7,17 +7,18 @@ import { FLACDecoder } from '@wasm-audio-decoders/flac'
 import { OggVorbisDecoder } from '@wasm-audio-decoders/ogg-vorbis'
 import { OpusDecoder } from 'opus-decoder'
 import { MPEGDecoder } from 'mpg123-decoder'
-import { splitFlacFrames } from './flac-frames.ts'
-import { readOggPackets } from './ogg-packets.ts'
-import type { AudioSniff } from './sniff.ts'
+import { readOggPackets } from './ogg.ts'
+import type { AudioSniff } from './sniff-result.ts'
 
 /** Planar output of one decoder before trimming, at `sampleRate`. */
 export interface RawDecode {
   sampleRate: number
   channels: Float32Array[]
-  /** `wasm:<codec>` */
+  /** `wasm:<codec>`, `webcodecs:<codec>`, `js:flac` */
   decoder: string
   warnings: string[]
+  /** Decoder errors that libsndfile would stop at (libFLAC's error callback ends its read): training fails. */
+  damage: string[]
 }
 
 interface Piece { channelData: Float32Array[]; samplesDecoded: number; sampleRate: number; errors: { message: string }[] }
@@ -71,7 +72,7 @@ function quietly<T>(call: () => T): T {
 }
 
 /** OpusHead (RFC 7845 §5.1): channels, pre-skip at 48 kHz, and for mapping family ≥ 1 the stream layout. */
-export function parseOpusHead(p: Uint8Array): { channels: number; preSkip: number; mapping: { streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] } } {
+function parseOpusHead(p: Uint8Array): { channels: number; preSkip: number; mapping: { streamCount?: number; coupledStreamCount?: number; channelMappingTable?: number[] } } {
   if (p.length < 19 || String.fromCharCode(...p.subarray(0, 8)) !== 'OpusHead') throw new Error(`first Ogg packet is not an OpusHead (${p.length} bytes)`)
   const channels = p[9]
   if (channels === 0) throw new Error('OpusHead declares 0 channels')
@@ -86,9 +87,10 @@ export function parseOpusHead(p: Uint8Array): { channels: number; preSkip: numbe
  * Decodes a FLAC, Ogg Vorbis, Ogg Opus or MP3 file with the WASM decoders.
  *
  * @param sniff the file's sniff (container, codec, channels, Opus decode rate)
+ * @param flacFrames native FLAC: the frames from `splitFlacFrames` (its warnings are the caller's)
  * @throws Error with a plain description of what failed (the caller adds id and container)
  */
-export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSamples: number): Promise<RawDecode> {
+export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSamples: number, flacFrames?: Uint8Array[]): Promise<RawDecode> {
   const channels = sniff.channels ?? 1
   const col = new Collector(channels, maxSamples)
   const warnings: string[] = []
@@ -102,9 +104,8 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
       const headers = 1 + ((ogg.packets[0].data[7] << 8) | ogg.packets[0].data[8])
       frames = ogg.packets.slice(headers).map((p) => p.data)
     } else {
-      const flac = splitFlacFrames(bytes)
-      warnings.push(...flac.warnings)
-      frames = flac.frames
+      if (!flacFrames) throw new Error('native FLAC needs its frames split first (splitFlacFrames)')
+      frames = flacFrames
     }
     const format = `${sniff.sampleRate}/${sniff.channels}/${sniff.bitsPerSample}`
     const d = await takeFlacDecoder(format)
@@ -118,10 +119,12 @@ export async function decodeWasm(bytes: Uint8Array, sniff: AudioSniff, maxSample
       }
       // the WASM decoder scales by 1/(2^(bits−1) − 1); libsndfile (and WebCodecs) by 1/2^(bits−1): undo exactly
       const planar = col.planar()
-      if (bitDepth <= 24) rescaleFlac(planar, bitDepth)
-      else warnings.push(`${bitDepth}-bit FLAC: values scaled by 1/(2^${bitDepth - 1} − 1) by the WASM decoder, not exact`)
+      // only 8/16/24-bit streams come here (needsOwnFlacDecoder sends the others to flac-decoder.ts)
+      if (bitDepth !== 8 && bitDepth !== 16 && bitDepth !== 24) throw new Error(`the WASM FLAC decoder cannot scale ${bitDepth}-bit samples`)
+      rescaleFlac(planar, bitDepth)
       healthy = col.errors.length === 0 && warnings.length === 0
-      return done(planar, col, 'wasm:flac', warnings)
+      // an error libFLAC reports (a frame it cannot decode) is one libsndfile stops at
+      return done(planar, col, 'wasm:flac', warnings, true)
     } finally { giveBackFlacDecoder(format, d, healthy) }
   }
   if (codec === 'vorbis') {
@@ -188,10 +191,14 @@ function giveBackFlacDecoder(format: string, d: FLACDecoder, healthy: boolean): 
   else d.free()
 }
 
-function done(channels: Float32Array[], col: Collector, decoder: string, warnings: string[]): RawDecode {
-  if (col.errors.length) warnings.push(`${decoder}: ${col.errors.join('; ')}`)
+/**
+ * The decode's result; the decoder's own errors become warnings, or, where `errorsAreDamage` (libFLAC: libsndfile's
+ * error callback ends its read), damage that fails the row for training.
+ */
+function done(channels: Float32Array[], col: Collector, decoder: string, warnings: string[], errorsAreDamage = false): RawDecode {
+  const errors = col.errors.length ? [`${decoder}: ${col.errors.join('; ')}`] : []
   if (col.frames === 0) throw new Error(`${decoder} decoded no samples${col.errors.length ? ` (${col.errors.join('; ')})` : ''}`)
-  return { sampleRate: col.rate, channels, decoder, warnings }
+  return { sampleRate: col.rate, channels, decoder, warnings: errorsAreDamage ? warnings : [...warnings, ...errors], damage: errorsAreDamage ? errors : [] }
 }
 
 /** Maps x = n/(2^(b−1) − 1) back to n/2^(b−1) exactly (n is recovered by rounding; float32 keeps b ≤ 24 exact). */

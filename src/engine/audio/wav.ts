@@ -1,9 +1,85 @@
 /**
- * WAV decoding, parsed directly: PCM 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, WAVE_FORMAT_EXTENSIBLE,
- * any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer / 2^(bits−1).
+ * WAV (RIFF/WAVE): the header walk (`sniffWavLayout`, also the sniffer's) and the decoder, parsed directly: PCM
+ * 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, WAVE_FORMAT_EXTENSIBLE, any extra chunks (fact, LIST, ...)
+ * with odd-size padding. Values as libsndfile: integer / 2^(bits−1).
  */
-import { sniffWavLayout } from './sniff.ts'
+import { ascii, u16le, u32le } from './bytes.ts'
+import { blankSniff, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
 import { audioError, type DecodedAudio } from './types.ts'
+
+/** WAVE format tags. */
+const WAVE_FORMAT_PCM = 1
+const WAVE_FORMAT_IEEE_FLOAT = 3
+const WAVE_FORMAT_EXTENSIBLE = 0xfffe
+
+/** Where a WAV file's `data` chunk is, found while sniffing (used by the WAV decoder). */
+export interface WavLayout {
+  formatTag: number
+  blockAlign: number
+  /** Byte offset of the first sample. */
+  dataOffset: number
+  /** Data bytes declared by the chunk header (may exceed the file). */
+  dataSize: number
+}
+
+/** Walks the RIFF chunks of a WAV file; returns the sniff and, when found, the data layout. */
+export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavLayout | null } {
+  const s = blankSniff('wav')
+  const magic = ascii(b, 0, 4)
+  if (magic !== 'RIFF') {
+    s.problems.push(magic === 'RF64' ? 'RF64 (64-bit WAV) is not supported' : 'big-endian RIFX WAV is not supported')
+    return { sniff: s, layout: null }
+  }
+  if (b.length < 12) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, RIFF header needs 12`), layout: null }
+  if (ascii(b, 8, 4) !== 'WAVE') return { sniff: withProblem(s, `RIFF form type is "${ascii(b, 8, 4)}", expected "WAVE"`), layout: null }
+  let at = 12
+  let formatTag = -1
+  let blockAlign = 0
+  let layout: WavLayout | null = null
+  while (at + 8 <= b.length) {
+    const id = ascii(b, at, 4)
+    const size = u32le(b, at + 4)
+    const body = at + 8
+    if (id === 'fmt ') {
+      if (size < 16 || body + 16 > b.length) return { sniff: withProblem(s, `truncated header: fmt chunk of ${size} bytes`), layout: null }
+      formatTag = u16le(b, body)
+      s.channels = u16le(b, body + 2)
+      s.sampleRate = u32le(b, body + 4)
+      blockAlign = u16le(b, body + 12)
+      s.bitsPerSample = u16le(b, body + 14)
+      if (formatTag === WAVE_FORMAT_EXTENSIBLE) {
+        if (size < 40 || body + 40 > b.length) return { sniff: withProblem(s, `truncated header: WAVE_FORMAT_EXTENSIBLE fmt chunk of ${size} bytes, needs 40`), layout: null }
+        // SubFormat GUID: its first two bytes are the format tag
+        formatTag = u16le(b, body + 24)
+        const validBits = u16le(b, body + 18)
+        if (validBits !== 0 && validBits !== s.bitsPerSample) s.problems.push(`valid bits ${validBits} differ from container bits ${s.bitsPerSample} (decoded as ${s.bitsPerSample}-bit)`)
+      }
+      if (formatTag === WAVE_FORMAT_PCM) s.codec = 'pcm'
+      else if (formatTag === WAVE_FORMAT_IEEE_FLOAT) s.codec = 'float'
+      else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}`)
+      const bits = s.bitsPerSample
+      if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
+      if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
+      if (s.channels > 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
+        s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
+      }
+    } else if (id === 'data') {
+      if (formatTag < 0) return { sniff: withProblem(s, 'data chunk before fmt chunk'), layout: null }
+      const available = b.length - body
+      const declared = size === 0xffffffff ? available : size
+      if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
+      if (blockAlign > 0) s.declaredFrames = Math.floor(declared / blockAlign)
+      s.declaredFramesRate = s.sampleRate
+      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared }
+      break
+    }
+    // chunks are padded to an even size
+    at = body + size + (size & 1)
+  }
+  if (formatTag < 0) s.problems.push('truncated header: no fmt chunk')
+  else if (!layout) s.problems.push('no data chunk')
+  return { sniff: checkSane(s), layout }
+}
 
 /**
  * Decodes a RIFF/WAVE file.
@@ -34,7 +110,8 @@ export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples:
     let at = c * bytesPer
     for (let i = 0; i < frames; i++, at += layout.blockAlign) ch[i] = read(at)
   }
-  return { sampleRate: sniff.sampleRate!, channels: out, frames, decoder: 'wav', container: 'wav', codec: sniff.codec, warnings }
+  // libsndfile reads a WAV cut inside its data chunk up to the last whole frame, as here: training reads it too
+  return { sampleRate: sniff.sampleRate!, channels: out, frames, decoder: 'wav', container: 'wav', codec: sniff.codec, warnings, trainable: true, untrainable: null }
 }
 
 function sampleReader(codec: 'pcm' | 'float' | string, bits: number, v: DataView): (at: number) => number {

@@ -4,10 +4,10 @@
  * (the caller trims and resamples); Vorbis needs the Xiph-laced headers; MP3 keeps the encoder delay and padding
  * (the caller trims) and its Xing/Info frame is left out here.
  */
-import { splitFlacFrames } from './flac-frames.ts'
-import { splitMp3Frames } from './mp3-frames.ts'
-import { readOggPackets, xiphLace } from './ogg-packets.ts'
-import type { AudioSniff } from './sniff.ts'
+import type { FlacStream } from './flac.ts'
+import { splitMp3Frames } from './mp3.ts'
+import { readOggPackets, xiphLace } from './ogg.ts'
+import type { AudioSniff } from './sniff-result.ts'
 import type { RawDecode } from './wasm.ts'
 
 /** Thrown when this browser's WebCodecs cannot decode the stream at all (the caller falls back to WASM). */
@@ -21,11 +21,11 @@ export function hasWebCodecs(): boolean {
 /** What to feed the decoder. */
 interface Plan { config: AudioDecoderConfig; chunks: Uint8Array[]; warnings: string[]; mp3TagFrame?: boolean }
 
-function plan(bytes: Uint8Array, s: AudioSniff): Plan {
+function plan(bytes: Uint8Array, s: AudioSniff, flac?: FlacStream): Plan {
   const numberOfChannels = s.channels ?? 1
   if (s.container === 'flac') {
-    const f = splitFlacFrames(bytes)
-    return { config: { codec: 'flac', sampleRate: s.sampleRate!, numberOfChannels, description: f.description }, chunks: f.frames, warnings: f.warnings }
+    if (!flac) throw new Error('native FLAC needs its frames split first (splitFlacFrames)')
+    return { config: { codec: 'flac', sampleRate: s.sampleRate!, numberOfChannels, description: flac.description }, chunks: flac.frames, warnings: [] }
   }
   if (s.container === 'mp3') {
     const m = splitMp3Frames(bytes)
@@ -55,7 +55,7 @@ export const DEFAULT_STREAM_DECODERS = 4
  * gain nothing from more decoders (each costs a configure and a flush); several clips in flight hide the latency
  * better (measured on 132 clips of 3–10 s: 1 decoder each, 4 clips in flight 103–118 ms; 4 decoders each 120–138 ms).
  */
-export const MIN_FRAMES_PER_DECODER = 32
+const MIN_FRAMES_PER_DECODER = 32
 
 /** `isConfigSupported` answers by config, so that a batch of files with one format asks once. */
 const supportCache = new Map<string, Promise<boolean>>()
@@ -120,15 +120,16 @@ function join(lanes: Lane[], channels: number, total: number): Float32Array[] {
  *
  * @param streamDecoders decoders for one FLAC stream (at most one per frame; 1: no split); default: one per 32 frames,
  * at most `DEFAULT_STREAM_DECODERS`
+ * @param flac native FLAC: the stream from `splitFlacFrames` (its warnings are the caller's)
  * @returns planar samples as the decoder produced them (Opus at 48 kHz, MP3 untrimmed: see `mp3TagFrame`)
  * @throws WebCodecsUnavailable when the config is not supported; Error for decode failures, over-limit output or a
  * flush that does not finish within `timeoutMs`
  */
 export async function decodeWebCodecs(
-  bytes: Uint8Array, s: AudioSniff, maxSamples: number, timeoutMs: number, streamDecoders?: number,
+  bytes: Uint8Array, s: AudioSniff, maxSamples: number, timeoutMs: number, streamDecoders?: number, flac?: FlacStream,
 ): Promise<RawDecode & { mp3TagFrame: boolean }> {
   if (!hasWebCodecs()) throw new WebCodecsUnavailable('no AudioDecoder in this environment')
-  const { config, chunks, warnings, mp3TagFrame = false } = plan(bytes, s)
+  const { config, chunks, warnings, mp3TagFrame = false } = plan(bytes, s, flac)
   if (!await supported(config)) throw new WebCodecsUnavailable(`AudioDecoder does not support ${config.codec} at ${config.sampleRate} Hz × ${config.numberOfChannels}`)
   const channels = config.numberOfChannels
   const independent = config.codec === 'flac'
@@ -197,5 +198,5 @@ export async function decodeWebCodecs(
   }
   if (total === 0) throw new Error(`AudioDecoder (${config.codec}) produced no samples from ${chunks.length} chunks`)
   const planar = join(lanes, channels, total)
-  return { sampleRate: rate, channels: planar, decoder: `webcodecs:${s.codec}`, warnings, mp3TagFrame }
+  return { sampleRate: rate, channels: planar, decoder: `webcodecs:${s.codec}`, warnings, damage: [], mp3TagFrame }
 }

@@ -75,6 +75,8 @@ export async function measureAudioTask(task: AudioTask, options: Omit<DecodeOpti
     const bytesHash = contentHash(bytes)
     try {
       const audio = await decodeAudio(bytes, { ...options, id: `${task.path}:${row}` })
+      // decodes here but not for training (truncated, damaged, FLAC in Ogg, a FLAC depth libsndfile cannot read)
+      if (!audio.trainable) return { row, ok: false, error: `audio: ${task.path}:${row}: ${audio.untrainable}`, bytesHash }
       return {
         row, ok: true, container: audio.container, codec: audio.codec, sampleRate: audio.sampleRate, channels: audio.channels.length,
         frames: audio.frames, ...measureSignal(audio.channels, audio.sampleRate), bytesHash, pcmHash: pcmHash(audio.channels), warnings: audio.warnings,

@@ -204,6 +204,8 @@ function sniffFindings(id: string, path: string, bytes: Uint8Array, storedSize: 
   const what = `${s.container}${s.codec ? `/${s.codec}` : ''}`
   if (s.problems.length > 0) {
     out.push(finding('error', 'bad-audio-header', path, `${id} (${what}): ${s.problems.join('; ')}`, at))
+  } else if (s.untrainable) {
+    out.push(finding('error', 'untrainable-audio', path, `${id} (${what}): ${s.untrainable}`, at))
   }
   if (s.channels !== null && s.channels > 1) {
     out.push(finding('info', 'multichannel-audio', path, `${id} (${what}) has ${s.channels} channels; the waveform path averages them, the fbank path uses channel 0`, at))

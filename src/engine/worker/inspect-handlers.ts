@@ -433,6 +433,7 @@ async function inspect(params: InspectParams, dataset: OpenDataset, signal?: Abo
   if (index) findings.push(...((await index.catch(() => null))?.findings.get(params.exampleId) ?? []))
   findings.push(...dataset.findings.filter((f) => f.path === row.file && (f.row === null || f.row === row.row)))
   findings.push(...audio.warnings.map((w) => finding('info', 'audio-decode-warning', row.file, w, where)))
+  if (!audio.trainable) findings.push(finding('error', 'untrainable-audio', row.file, `${params.exampleId}: training cannot read this row (what plays here is what decodes): ${audio.untrainable}`, where))
   findings.push(...audioLengthFindings(where, row.audioSize, audio))
   const { min_audio_len: min, max_audio_len: max } = params.config
   if (row.audioSize !== null && (row.audioSize < min || row.audioSize > max)) {

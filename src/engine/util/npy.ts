@@ -1,5 +1,6 @@
 /**
- * NumPy `.npy` (format 1.0) for float32 arrays: writing features for `mixscope fbank --out x.npy`, reading goldens in tests.
+ * NumPy `.npy` (format 1.0) for float32 arrays: writing features (`mixscope fbank --out x.npy`) and decoded audio
+ * (`mixscope decode --out x.npy`), reading goldens in tests.
  * See https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html.
  */
 

@@ -1,0 +1,115 @@
+/**
+ * `torchaudio.functional.resample(waveform, orig_freq, new_freq)` with its defaults (`sinc_interp_hann`,
+ * `lowpass_filter_width=6`, `rolloff=0.99`), the resampler of the reference dataprep (docs/reference-pipeline.md
+ * §17). The kernel is built as torchaudio builds it for a float32 waveform (`_get_sinc_resample_kernel`: every step
+ * in float32, emulated with `Math.fround`), applied as its strided `conv1d` over the input padded with `width` zeros
+ * on the left and `width + orig` on the right, and cut to `ceil(new · n / orig)` samples.
+ *
+ * Differences from torch, all below float32 resolution: products are summed in float64 (torch sums float32 in its
+ * own order), and the taps the kernel clamps to the window's edge (|value| < 1e-12, where torch multiplies by
+ * cos²(±π/2) ≈ 1.9e-15) are skipped.
+ *
+ * This is not the playback resampler (src/engine/audio/resample.ts, Kaiser polyphase): that one serves listening.
+ */
+
+/** One phase of the kernel: the taps that matter, starting at `offset` within the padded window. */
+interface Phase { offset: number; taps: Float32Array }
+
+/** The resampling kernel for one (orig, new) pair, reduced by their gcd. */
+export interface TorchaudioKernel {
+  /** Input samples per step (orig / gcd). */
+  orig: number
+  /** Output samples per step (new / gcd). */
+  newFreq: number
+  /** Zeros torchaudio pads on the left (`width`). */
+  width: number
+  /** One entry per output phase. */
+  phases: Phase[]
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b]
+  return a
+}
+
+const f = Math.fround
+const kernels = new Map<string, TorchaudioKernel>()
+
+/**
+ * The kernel torchaudio's `_get_sinc_resample_kernel` builds for a float32 waveform, cached per rate pair.
+ * @param origFreq input rate in Hz (integer)
+ * @param newFreq output rate in Hz (integer)
+ */
+export function torchaudioKernel(origFreq: number, newFreq: number, lowpassFilterWidth = 6, rolloff = 0.99): TorchaudioKernel {
+  const key = `${origFreq}/${newFreq}/${lowpassFilterWidth}/${rolloff}`
+  const hit = kernels.get(key)
+  if (hit) return hit
+  if (!Number.isInteger(origFreq) || !Number.isInteger(newFreq) || origFreq <= 0 || newFreq <= 0) {
+    throw new Error(`resample: rates must be positive integers, got ${origFreq} → ${newFreq}`)
+  }
+  const g = gcd(origFreq, newFreq)
+  const orig = origFreq / g
+  const nw = newFreq / g
+  const baseFreq = Math.min(orig, nw) * rolloff // a Python float (float64)
+  const width = Math.ceil(lowpassFilterWidth * orig / baseFreq)
+  const size = 2 * width + orig
+  const baseF = f(baseFreq)
+  const piF = f(Math.PI)
+  const scale = baseFreq / orig // Python float, multiplied into a float32 tensor
+  const phases: Phase[] = []
+  for (let i = 0; i < nw; i++) {
+    const row = new Float32Array(size)
+    const ti = f(f(-i) / nw)
+    for (let k = 0; k < size; k++) {
+      const idx = f(f(k - width) / orig)
+      let t = f(f(ti + idx) * baseF)
+      t = Math.min(lowpassFilterWidth, Math.max(-lowpassFilterWidth, t))
+      const c = f(Math.cos(f(f(f(t * piF) / lowpassFilterWidth) / 2)))
+      const window = f(c * c)
+      const tp = f(t * piF)
+      const sinc = tp === 0 ? 1 : f(f(Math.sin(tp)) / tp)
+      row[k] = f(sinc * f(window * f(scale)))
+    }
+    let a = 0
+    let b = size
+    while (a < b && Math.abs(row[a]) < 1e-12) a++
+    while (b > a && Math.abs(row[b - 1]) < 1e-12) b--
+    phases.push({ offset: a, taps: row.slice(a, b) })
+  }
+  const kernel = { orig, newFreq: nw, width, phases }
+  kernels.set(key, kernel)
+  return kernel
+}
+
+/** Output length torchaudio gives: `ceil(new · n / orig)` with the gcd-reduced rates. */
+export function torchaudioResampledLength(frames: number, origFreq: number, newFreq: number): number {
+  const g = gcd(origFreq, newFreq)
+  return Math.ceil((newFreq / g) * frames / (origFreq / g))
+}
+
+/**
+ * Resamples one channel as `torchaudio.functional.resample(x, origFreq, newFreq)` does.
+ * @param samples `[frames]` float32 at `origFreq`
+ * @returns `[ceil(newFreq · frames / origFreq)]` float32 at `newFreq` (the input itself when the rates are equal)
+ */
+export function resampleTorchaudio(samples: Float32Array, origFreq: number, newFreq: number): Float32Array {
+  if (origFreq === newFreq) return samples
+  const { orig, newFreq: nw, width, phases } = torchaudioKernel(origFreq, newFreq)
+  const n = samples.length
+  const outLength = torchaudioResampledLength(n, origFreq, newFreq)
+  const out = new Float32Array(outLength)
+  // the padded input: `width` zeros, the samples, `width + orig` zeros
+  const padded = new Float32Array(n + 2 * width + orig)
+  padded.set(samples, width)
+  for (let j = 0, o = 0; o < outLength; j++) {
+    const start = j * orig
+    for (let i = 0; i < nw && o < outLength; i++, o++) {
+      const { offset, taps } = phases[i]
+      let sum = 0
+      const base = start + offset
+      for (let k = 0; k < taps.length; k++) sum += padded[base + k] * taps[k]
+      out[o] = sum
+    }
+  }
+  return out
+}

@@ -21,6 +21,8 @@ export interface OutputSink {
   create(path: string): Promise<OutputFile>
   /** Size of `path` in bytes, or `null` when it does not exist (resuming checks finished files). */
   size(path: string): Promise<number | null>
+  /** The whole of a (small) file, or `null` when it does not exist (the resume state). */
+  read(path: string): Promise<Uint8Array | null>
 }
 
 /** An in-memory sink (tests, and the browser's zip download): closed files in `files`. */
@@ -44,5 +46,6 @@ export function createMemorySink(): OutputSink & { files: Map<string, Uint8Array
       }
     },
     async size(path) { return files.get(path)?.length ?? null },
+    async read(path) { return files.get(path) ?? null },
   }
 }

@@ -15,6 +15,9 @@
 /** One phase of the kernel: the taps that matter, starting at `offset` within the padded window. */
 interface Phase { offset: number; taps: Float32Array }
 
+/** The phases flattened for the inner loop: taps as float64, each phase's start in `taps`, length and offset. */
+interface FlatKernel { taps: Float64Array; start: Int32Array; length: Int32Array; offset: Int32Array }
+
 /** The resampling kernel for one (orig, new) pair, reduced by their gcd. */
 export interface TorchaudioKernel {
   /** Input samples per step (orig / gcd). */
@@ -25,6 +28,7 @@ export interface TorchaudioKernel {
   width: number
   /** One entry per output phase. */
   phases: Phase[]
+  flat: FlatKernel
 }
 
 function gcd(a: number, b: number): number {
@@ -76,7 +80,17 @@ export function torchaudioKernel(origFreq: number, newFreq: number, lowpassFilte
     while (b > a && Math.abs(row[b - 1]) < 1e-12) b--
     phases.push({ offset: a, taps: row.slice(a, b) })
   }
-  const kernel = { orig, newFreq: nw, width, phases }
+  const total = phases.reduce((n, p) => n + p.taps.length, 0)
+  const flat: FlatKernel = { taps: new Float64Array(total), start: new Int32Array(nw), length: new Int32Array(nw), offset: new Int32Array(nw) }
+  let at = 0
+  phases.forEach((p, i) => {
+    flat.taps.set(p.taps, at)
+    flat.start[i] = at
+    flat.length[i] = p.taps.length
+    flat.offset[i] = p.offset
+    at += p.taps.length
+  })
+  const kernel = { orig, newFreq: nw, width, phases, flat }
   kernels.set(key, kernel)
   return kernel
 }
@@ -94,20 +108,27 @@ export function torchaudioResampledLength(frames: number, origFreq: number, newF
  */
 export function resampleTorchaudio(samples: Float32Array, origFreq: number, newFreq: number): Float32Array {
   if (origFreq === newFreq) return samples
-  const { orig, newFreq: nw, width, phases } = torchaudioKernel(origFreq, newFreq)
+  const { orig, newFreq: nw, width, flat } = torchaudioKernel(origFreq, newFreq)
   const n = samples.length
   const outLength = torchaudioResampledLength(n, origFreq, newFreq)
   const out = new Float32Array(outLength)
-  // the padded input: `width` zeros, the samples, `width + orig` zeros
-  const padded = new Float32Array(n + 2 * width + orig)
-  padded.set(samples, width)
+  // the padded input, as float64 (no conversion in the inner loop): `width` zeros, the samples, `width + orig` zeros
+  const padded = new Float64Array(n + 2 * width + orig)
+  for (let i = 0; i < n; i++) padded[width + i] = samples[i]
+  const { taps, start, length, offset } = flat
+  // frame by frame (each reads a short run of the input; all phases' taps, a few KB, stay in cache): out[j·new + i]
   for (let j = 0, o = 0; o < outLength; j++) {
-    const start = j * orig
+    const frameBase = j * orig
     for (let i = 0; i < nw && o < outLength; i++, o++) {
-      const { offset, taps } = phases[i]
+      const t0 = start[i]
+      const len = length[i]
+      const base = frameBase + offset[i]
       let sum = 0
-      const base = start + offset
-      for (let k = 0; k < taps.length; k++) sum += padded[base + k] * taps[k]
+      let k = 0
+      for (; k + 3 < len; k += 4) {
+        sum += padded[base + k] * taps[t0 + k] + padded[base + k + 1] * taps[t0 + k + 1] + padded[base + k + 2] * taps[t0 + k + 2] + padded[base + k + 3] * taps[t0 + k + 3]
+      }
+      for (; k < len; k++) sum += padded[base + k] * taps[t0 + k]
       out[o] = sum
     }
   }

@@ -11,12 +11,13 @@
 export function toPcm16(samples: Float32Array): Int32Array<ArrayBuffer> {
   const out = new Int32Array(samples.length)
   for (let i = 0; i < samples.length; i++) {
-    const v = Math.fround(samples[i] * 32768)
+    // a float32 times 2^15 is exact in float64: no rounding before lrintf's
+    const v = samples[i] * 32768
     if (v >= 32767) out[i] = 32767
     else if (v <= -32768) out[i] = -32768
-    else if (Number.isNaN(v)) out[i] = 0
+    else if (v !== v) out[i] = 0 // NaN
     else {
-      // round half to even (lrintf in the default rounding mode)
+      // round half to even (lrintf in the default rounding mode); Math.round rounds halves up
       const r = Math.round(v)
       out[i] = r - v === 0.5 && (r & 1) !== 0 ? r - 1 : r
     }

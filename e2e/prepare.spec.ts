@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import { makeNemo } from '../test/prepare/make-inputs.ts'
@@ -117,3 +118,12 @@ test('asks for a decision on an ambiguous language code', async ({ page }) => {
   await expect(page.getByRole('table', { name: 'Partitions to write' }).getByText('khk_Cyrl')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Convert into browser storage' })).toBeEnabled()
 })
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the Prepare view with a recognized input has no axe violations (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme })
+    await openPrepare(page, small)
+    const results = await new AxeBuilder({ page }).include('.prepare-view').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes[0]?.target.join(' ')})`)).toEqual([])
+  })
+}

@@ -90,7 +90,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   try {
     const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn })
     input = scanned.input
-    plan = planPrepare(scanned.scan, input, { ...options, corpus: options.corpus ?? (entry ? basename(root) : undefined) })
+    plan = planPrepare(scanned.scan, input, options)
   } catch (error) {
     if (error instanceof MixscopeError) throw error
     throw new MixscopeError((error as Error).message, 'prepare-input', 'io')

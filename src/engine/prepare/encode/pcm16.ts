@@ -4,6 +4,8 @@
  * Debian's libsndfile 1.2 through python3-soundfile: 0.5/32768 → 0, 1.5/32768 → 2, 1.0 → 32767, −1.0 → −32768).
  */
 
+const ROUND = 6755399441055744 // 1.5 · 2^52
+
 /**
  * @param samples float32 `[frames]`, nominally in [−1, 1)
  * @returns `[frames]` 16-bit values, in an Int32Array (what libFLAC takes)
@@ -16,11 +18,9 @@ export function toPcm16(samples: Float32Array): Int32Array<ArrayBuffer> {
     if (v >= 32767) out[i] = 32767
     else if (v <= -32768) out[i] = -32768
     else if (v !== v) out[i] = 0 // NaN
-    else {
-      // round half to even (lrintf in the default rounding mode); Math.round rounds halves up
-      const r = Math.round(v)
-      out[i] = r - v === 0.5 && (r & 1) !== 0 ? r - 1 : r
-    }
+    // round half to even (lrintf in the default rounding mode): adding and removing 1.5·2^52 leaves a double with
+    // no fraction bits, rounded by the FPU's own round-half-even
+    else out[i] = (v + ROUND) - ROUND
   }
   return out
 }

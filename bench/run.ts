@@ -12,6 +12,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   audit: async () => (await import('./audit.bench.ts')).runAuditBench(),
   explorer: async () => (await import('./explorer.bench.ts')).runExplorerBench(),
   'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
+  prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
 }
 
 const wanted = process.argv.slice(2)

@@ -77,7 +77,7 @@ export interface Dataset {
 
 /** Progress of a long engine operation. */
 export interface Progress {
-  phase: 'listing' | 'footers' | 'stats' | 'validate' | 'audit' | 'deep' | 'index' | 'plan' | 'decode' | 'features'
+  phase: 'listing' | 'footers' | 'stats' | 'validate' | 'audit' | 'deep' | 'index' | 'plan' | 'decode' | 'features' | 'prepare'
   /** Units done (files, row groups, rows: depends on phase). */
   done: number
   /** Units in all, or `null` when unknown yet. */

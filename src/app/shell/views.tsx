@@ -9,6 +9,7 @@ import { MixtureView } from '../features/mixture/mixture-view.tsx'
 import { AuditView } from '../features/audit/audit-view.tsx'
 import { ExamplesView } from '../features/examples/examples-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
+import { PrepareView } from '../features/prepare/prepare-view.tsx'
 
 export interface ViewDefinition {
   id: string
@@ -23,6 +24,7 @@ export const views: ViewDefinition[] = [
   { id: 'batches', label: 'Batches', component: BatchesView },
   { id: 'examples', label: 'Examples', component: ExamplesView },
   { id: 'inspector', label: 'Inspector', component: InspectorView },
+  { id: 'prepare', label: 'Prepare', component: PrepareView },
 ]
 
 /** The view for an id, or the first view when the id is unknown. */

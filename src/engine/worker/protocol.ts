@@ -11,6 +11,7 @@ import type { PlanRequests } from './plan-handlers.ts'
 import type { AuditRequests } from './audit-handlers.ts'
 import type { ExamplesRequests } from './examples-handlers.ts'
 import type { InspectRequests } from './inspect-handlers.ts'
+import type { PrepareRequests } from './prepare-handlers.ts'
 
 /** Where a dataset's bytes live, in a form `postMessage` can clone. */
 export type SourceDescription =
@@ -81,6 +82,11 @@ export interface Requests {
   'inspect-spectrogram': InspectRequests['inspect-spectrogram']
   'tokenizer-load': InspectRequests['tokenizer-load']
   'engine-status': InspectRequests['engine-status']
+  // dataprep (prepare-handlers.ts)
+  'prepare-scan': PrepareRequests['prepare-scan']
+  'prepare-run': PrepareRequests['prepare-run']
+  'prepare-control': PrepareRequests['prepare-control']
+  'prepare-zip': PrepareRequests['prepare-zip']
 }
 
 export type RequestKind = keyof Requests

@@ -14,6 +14,7 @@ const phaseWords: Record<Progress['phase'], string> = {
   plan: 'Planning batches',
   decode: 'Decoding audio',
   features: 'Computing features',
+  prepare: 'Converting',
 }
 
 /** `12`, or `3 of 12` when the total is known. */

@@ -1,0 +1,160 @@
+/**
+ * `mixscope prepare <input> --out <dir>`: converts a raw speech corpus (NeMo manifest, Common Voice release,
+ * audiofolder, Hugging Face parquet) into the reference's mixture-parquet layout (docs/conventions.md "Dataprep").
+ * Thin glue over src/engine/prepare: scan → plan → run, clips converted on a worker-thread pool.
+ */
+import { parseArgs } from 'node:util'
+import { stat } from 'node:fs/promises'
+import { basename, dirname, resolve } from 'node:path'
+import { createFsSource } from '../../engine/node/fs-source.ts'
+import { createFsSink } from '../../engine/node/fs-sink.ts'
+import { processClipNode } from '../../engine/node/prepare-clip-node.ts'
+import { scanInput } from '../../engine/prepare/inputs/scan.ts'
+import { planPrepare } from '../../engine/prepare/plan.ts'
+import { runPrepare, SKIPPED_FILE } from '../../engine/prepare/run.ts'
+import { INPUT_FORMATS, SKIP_REASONS, type InputFormat, type PreparePlan } from '../../engine/prepare/types.ts'
+import { MixscopeError } from '../../engine/findings.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { createClipPool } from '../prepare-pool.ts'
+
+export const prepareHelp = `Usage: mixscope prepare <input> --out <dir> [options]
+
+Converts a speech corpus into the Omnilingual ASR mixture-parquet layout, as the reference dataprep does:
+text normalized (text_normalize), audio decoded, mixed to mono, resampled to 16 kHz (torchaudio's
+resampler), encoded as 16-bit FLAC (or Ogg Vorbis), rows shuffled (seed 123, buffer 10000), written to
+<dir>/version=<V>/corpus=…/split=…/language=…/part-<k>.parquet (row groups of 100, files of 10,000 rows)
+with <dir>/language_distribution_<V>.tsv beside it. Rows that cannot be converted are skipped, counted per
+reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its last finished file.
+
+<input> is a folder (or a NeMo manifest / parquet file):
+  nemo          JSON Lines manifests: audio_filepath, text, [duration, lang|language, split, corpus]
+  commonvoice   a Common Voice release folder: clips/, train.tsv, dev.tsv, test.tsv (path, sentence, locale)
+  audiofolder   metadata.csv or metadata.jsonl (file_name + a transcript column), split folders
+  hf-parquet    parquet files with an audio struct (bytes, path) and a transcript column
+
+  --out DIR              output folder (required)
+  --input-format F       ${INPUT_FORMATS.join('|')} (guessed from the folder when absent)
+  --corpus NAME          corpus of every row (default: the row's own, else the input folder's name)
+  --language CODE        language of every row (xxx_Script, or an ISO 639 / BCP-47 code that maps to one)
+  --language FROM=TO     decide one input code (e.g. mn=khk_Cyrl); repeatable
+  --split NAME           split of every row (default: from the input, else train; validation → dev)
+  --audio-format F       flac (16-bit, default) or ogg (Vorbis)
+  --text-column NAME     transcript column (audiofolder, hf-parquet)
+  --no-normalize-text    keep transcripts as they are
+  --version V            the version=<V> folder (default 0)
+  --dry-run              print what would be written and skipped; write nothing
+  --fresh                convert everything again, ignoring finished files of an earlier run
+  --jobs N               worker threads converting clips (default: all cores)
+  --json                 print the report as JSON
+  -h, --help             show this help
+
+Exit codes: 0 written (skipped rows are listed, not errors), 1 nothing could be written,
+2 usage or I/O error, or input language codes that need a --language decision.
+`
+
+/** Runs `mixscope prepare`. */
+export async function runPrepareCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    out: { type: 'string' }, 'input-format': { type: 'string' }, corpus: { type: 'string' }, language: { type: 'string', multiple: true },
+    split: { type: 'string' }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
+    version: { type: 'string' }, 'dry-run': { type: 'boolean' }, fresh: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  } })
+  if (values.help) {
+    io.stdout(prepareHelp)
+    return exitCodes.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(`expected one input folder or file, got ${positionals.length}`)
+  if (!values.out && !values['dry-run']) throw new UsageError('--out DIR is required')
+  const format = values['input-format']
+  if (format !== undefined && !INPUT_FORMATS.includes(format as InputFormat)) throw new UsageError(`--input-format must be one of ${INPUT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
+  const audioFormat = values['audio-format'] ?? 'flac'
+  if (audioFormat !== 'flac' && audioFormat !== 'ogg') throw new UsageError(`--audio-format must be flac or ogg (got ${JSON.stringify(audioFormat)})`)
+  const version = values.version ?? '0'
+  if (!/^[\w.-]+$/.test(version)) throw new UsageError(`--version must be a folder-safe name (got ${JSON.stringify(version)})`)
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs)
+  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0 || jobs > 256)) throw new UsageError(`--jobs must be an integer from 0 to 256 (got ${JSON.stringify(values.jobs)})`)
+
+  const arg = positionals[0]
+  const info = await stat(arg).catch(() => null)
+  if (!info) throw new MixscopeError(`prepare: ${arg} does not exist`, 'not-found', 'io')
+  const root = info.isFile() ? dirname(resolve(arg)) : resolve(arg)
+  const entry = info.isFile() ? basename(arg) : undefined
+  const source = await createFsSource(root)
+  const options = {
+    inputFormat: format as InputFormat | undefined, corpus: values.corpus, language: values.language, split: values.split,
+    audioFormat: audioFormat as 'flac' | 'ogg', textColumn: values['text-column'], normalizeText: !values['no-normalize-text'], version,
+  }
+  let plan: PreparePlan
+  let input
+  try {
+    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn })
+    input = scanned.input
+    plan = planPrepare(scanned.scan, input, options)
+  } catch (error) {
+    if (error instanceof MixscopeError) throw error
+    throw new MixscopeError((error as Error).message, 'prepare-input', 'io')
+  }
+  const ambiguous = plan.languages.filter((l) => l.output === null && l.candidates.length)
+  if (ambiguous.length) {
+    io.stderr(ambiguous.map((l) => `mixscope prepare: language "${l.input}" (${l.rows} rows) is ambiguous: ${l.note}\n  decide with --language ${l.input}=${l.candidates[0] ?? 'xxx_Script'}\n`).join(''))
+    return exitCodes.usage
+  }
+  if (values['dry-run']) {
+    io.stdout(values.json ? formatJson({ schema_version: 1, root: arg, plan: planSummary(plan) }) : describePlan(plan))
+    return exitCodes.ok
+  }
+  const out = values.out!
+  const pool = jobs === 0 ? null : createClipPool(jobs)
+  try {
+    const started = performance.now()
+    let last = 0
+    const report = await runPrepare({
+      plan, input, sink: createFsSink(out), processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
+      createdBy: 'mixscope prepare (hyparquet-writer)',
+      onProgress: (p) => {
+        const now = performance.now()
+        if (values.json || now - last < 1000) return
+        last = now
+        io.stderr(`\r${p.rowsDone}/${p.rowsTotal} rows, ${(p.samplesWritten / 16000 / 3600).toFixed(2)} h, ${p.filesWritten} files${p.rowsResumed ? ` (${p.rowsResumed} rows from an earlier run)` : ''}`)
+      },
+    })
+    if (!values.json && last) io.stderr('\n')
+    const seconds = (performance.now() - started) / 1000
+    if (values.json) io.stdout(formatJson({ ...report, root: `${out}/${report.root}`, timing: { seconds } }))
+    else {
+      const skipped = SKIP_REASONS.filter((r) => report.skipped[r]).map((r) => `${report.skipped[r]} ${r}`)
+      io.stdout([
+        `wrote ${report.rows_written} rows (${report.hours_written.toFixed(3)} h) in ${report.files.length} files to ${out}/${report.root} in ${seconds.toFixed(1)} s`,
+        `stats: ${out}/${report.stats_tsv}`,
+        skipped.length ? `skipped: ${skipped.join(', ')} (listed in ${out}/${SKIPPED_FILE})` : 'skipped: none',
+        ...report.notes.map((n) => `note: ${n}`),
+      ].join('\n') + '\n')
+    }
+    return report.rows_written > 0 ? exitCodes.ok : exitCodes.findings
+  } finally {
+    await pool?.close()
+  }
+}
+
+/** What `--dry-run --json` prints: partitions with their row counts, skipped rows per reason, decisions. */
+function planSummary(plan: PreparePlan) {
+  const counts = Object.fromEntries(SKIP_REASONS.map((r) => [r, plan.skipped.filter((s) => s.reason === r).length]))
+  return {
+    format: plan.format, version: plan.version, audio_format: plan.audioFormat, input_rows: plan.inputRows,
+    partitions: plan.partitions.map((p) => ({ corpus: p.corpus, split: p.split, language: p.language, rows: p.rows.length, declared_seconds: p.declaredSeconds })),
+    skipped: counts, skipped_rows: plan.skipped, languages: plan.languages, notes: plan.notes,
+  }
+}
+
+function describePlan(plan: PreparePlan): string {
+  const s = planSummary(plan)
+  const lines = [`${plan.format}: ${plan.inputRows} input rows`]
+  for (const p of s.partitions) lines.push(`  corpus=${p.corpus} split=${p.split} language=${p.language}: ${p.rows} rows`)
+  for (const l of plan.languages) lines.push(`language "${l.input}" → ${l.output ?? '?'} (${l.rows} rows)${l.note ? `: ${l.note}` : ''}`)
+  for (const r of SKIP_REASONS) if (s.skipped[r]) lines.push(`skipped ${r}: ${s.skipped[r]}`)
+  for (const k of plan.skipped.slice(0, 20)) lines.push(`  ${k.message}`)
+  if (plan.skipped.length > 20) lines.push(`  … ${plan.skipped.length - 20} more`)
+  for (const n of plan.notes) lines.push(`note: ${n}`)
+  return lines.join('\n') + '\n'
+}

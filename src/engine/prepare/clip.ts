@@ -1,0 +1,78 @@
+/**
+ * One clip through the reference dataprep's audio steps (docs/reference-pipeline.md §17, OA:audio_tools.py):
+ * decode (as libsndfile, to float32), multi-channel → mean over the smallest dimension, resample to 16 kHz as
+ * `torchaudio.functional.resample`, `audio_size` = samples at 16 kHz, encode (16-bit FLAC or Ogg Vorbis).
+ * Runs wherever it is called: the CLI's worker threads, the browser's helper Workers, or in-thread.
+ */
+import { decodeAudio } from '../audio/decode.ts'
+import { toMono } from '../audio/mono.ts'
+import { createFlacEncoder, type Flac } from './encode/flac.ts'
+import type { AudioFormat, ClipEncoder } from './encode/types.ts'
+import { createVorbisEncoder } from './encode/vorbis.ts'
+import { resampleTorchaudio } from './resample-torchaudio.ts'
+
+/** The dataprep's output rate. */
+export const PREPARE_RATE = 16_000
+
+/** One clip to convert. */
+export interface ClipTask {
+  /** The input audio file's bytes. */
+  bytes: Uint8Array
+  /** For messages (`train.tsv:12`). */
+  id: string
+  format: AudioFormat
+}
+
+/** A converted clip, or why it could not be. */
+export type ClipResult =
+  | { ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number }
+  | { ok: false; error: string }
+
+/** Converts clips (in this thread, or on a pool). */
+export type ClipProcessor = (task: ClipTask, signal?: AbortSignal) => Promise<ClipResult>
+
+/**
+ * The reference's mono mix: `wav.mean(dim=argmin(wav.shape))` on fairseq2's `[frames, channels]` waveform. With
+ * more frames than channels that is the channel mean; a clip with no more frames than channels (ties go to the
+ * frames dimension) is averaged over time instead, one value per channel — mimicked, so that such a clip gets the
+ * `audio_size` the reference gives it.
+ */
+export function referenceMono(channels: Float32Array[]): Float32Array {
+  const frames = channels[0]?.length ?? 0
+  if (channels.length > 1 && frames <= channels.length) {
+    return Float32Array.from(channels, (ch) => {
+      let s = 0
+      for (const v of ch) s = Math.fround(s + v)
+      return Math.fround(s / Math.max(1, frames))
+    })
+  }
+  return toMono(channels)
+}
+
+/** 16 kHz mono float32 of one input file, as the reference's `_post_process` leaves it. */
+export async function clipWaveform(bytes: Uint8Array, id: string): Promise<{ samples: Float32Array; rate: number; channels: number; frames: number }> {
+  const audio = await decodeAudio(bytes, { id })
+  const mono = referenceMono(audio.channels)
+  return { samples: resampleTorchaudio(mono, audio.sampleRate, PREPARE_RATE), rate: audio.sampleRate, channels: audio.channels.length, frames: audio.frames }
+}
+
+/**
+ * A processor converting in this thread. `loadFlac` is called once, on the first FLAC clip (Node and the browser
+ * load libflacjs differently).
+ */
+export function createClipProcessor(loadFlac: () => Promise<Flac>): ClipProcessor {
+  let flac: Promise<ClipEncoder> | null = null
+  let vorbis: Promise<ClipEncoder> | null = null
+  const encoder = (format: AudioFormat) => format === 'flac' ? (flac ??= loadFlac().then(createFlacEncoder)) : (vorbis ??= createVorbisEncoder())
+  return async (task, signal) => {
+    signal?.throwIfAborted()
+    try {
+      const wave = await clipWaveform(task.bytes, task.id)
+      if (wave.samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
+      const audio = (await encoder(task.format)).encode(wave.samples, PREPARE_RATE)
+      return { ok: true, audio, audioSize: wave.samples.length, sourceRate: wave.rate, sourceChannels: wave.channels, sourceFrames: wave.frames }
+    } catch (error) {
+      return { ok: false, error: (error as Error).message }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * A Common Voice release folder (`<locale>/` of `cv-corpus-N`): `clips/`, and `train.tsv`, `dev.tsv`, `test.tsv`
+ * with `path`, `sentence`, and (newer releases) `locale`; the split is the TSV's name. `validated.tsv`,
+ * `other.tsv`, `invalidated.tsv` are not read (validated is train + dev + test and more; the others are rejected
+ * or unreviewed clips). Without a `locale` column the folder's name is the language.
+ */
+import type { InputRow } from '../types.ts'
+import { parseTsv } from './delimited.ts'
+import { readText, type InputFiles } from './input-files.ts'
+
+/** The split TSVs read, in reading order. */
+export const COMMON_VOICE_SPLITS = ['train', 'dev', 'test'] as const
+
+/** Rows of `train.tsv`, `dev.tsv`, `test.tsv` (those present), in that order. */
+export async function readCommonVoice(input: InputFiles, signal?: AbortSignal): Promise<{ rows: Omit<InputRow, 'index'>[]; notes: string[] }> {
+  const rows: Omit<InputRow, 'index'>[] = []
+  const notes: string[] = []
+  for (const split of COMMON_VOICE_SPLITS) {
+    const path = `${split}.tsv`
+    if (!input.sizes.has(path)) continue
+    const table = parseTsv(await readText(input, path, signal))
+    for (const need of ['path', 'sentence']) {
+      if (!table.columns.includes(need)) throw new Error(`commonvoice: ${path} has no "${need}" column (columns: ${table.columns.join(', ')})`)
+    }
+    for (const { line, cells } of table.rows) {
+      const where = `${path}:${line}`
+      const clip = cells.path.trim()
+      rows.push({
+        where,
+        audio: clip ? { kind: 'file', path: `clips/${clip}` } : null,
+        text: cells.sentence,
+        language: cells.locale?.trim() || input.rootName || null,
+        split,
+        corpus: null,
+        duration: null,
+        problem: clip ? null : { reason: 'bad-input-row', message: `${where}: empty "path"` },
+      })
+    }
+  }
+  const unread = ['validated.tsv', 'other.tsv', 'invalidated.tsv', 'validated_sentences.tsv'].filter((f) => input.sizes.has(f))
+  if (unread.length) notes.push(`commonvoice: ${unread.join(', ')} not read (only train.tsv, dev.tsv and test.tsv are splits)`)
+  return { rows, notes }
+}

@@ -1,0 +1,77 @@
+/**
+ * Reading an input folder: which layout it is (`--input-format`, else guessed from its files), and its rows.
+ */
+import type { DatasetSource } from '../../source/source.ts'
+import { INPUT_FORMATS, type InputFormat, type InputRow, type InputScan } from '../types.ts'
+import { audiofolderMetadata, readAudiofolder } from './audiofolder.ts'
+import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
+import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
+import { listInput, type InputFiles } from './input-files.ts'
+import { readNemo } from './nemo.ts'
+
+/** What to read. */
+export interface ScanOptions {
+  inputFormat?: InputFormat
+  /** A file of the folder the user named (`prepare manifest.jsonl`): only it is read (NeMo, hf-parquet). */
+  entry?: string
+  textColumn?: string
+  signal?: AbortSignal
+}
+
+/** NeMo manifests at the top of the folder. */
+function nemoManifests(input: InputFiles): string[] {
+  return input.files.map((f) => f.path).filter((p) => !p.includes('/') && /\.(jsonl|json)$/i.test(p))
+}
+
+/**
+ * The layout of an input folder, from its files: Common Voice (`clips/` + a split TSV), audiofolder
+ * (`metadata.csv`/`.jsonl`), hf-parquet (`.parquet` files), NeMo (`.json`/`.jsonl` manifests at the top).
+ * @throws Error listing what was looked for when nothing fits
+ */
+export function detectFormat(input: InputFiles, entry?: string): InputFormat {
+  if (entry) {
+    if (/\.parquet$/i.test(entry)) return 'hf-parquet'
+    if (/\.(jsonl|json)$/i.test(entry)) return 'nemo'
+  }
+  const paths = input.files.map((f) => f.path)
+  if (paths.some((p) => p.startsWith('clips/')) && COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) return 'commonvoice'
+  if (audiofolderMetadata(input).length) return 'audiofolder'
+  if (hfParquetFiles(input).length) return 'hf-parquet'
+  if (nemoManifests(input).length) return 'nemo'
+  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, metadata.csv/metadata.jsonl, *.parquet, *.json/*.jsonl manifests); pass --input-format ' + INPUT_FORMATS.join('|'))
+}
+
+/** Lists and reads the input; rows are numbered in reading order. */
+export async function scanInput(source: DatasetSource, options: ScanOptions = {}): Promise<{ input: InputFiles; scan: InputScan }> {
+  const input = await listInput(source, options.signal)
+  const format = options.inputFormat ?? detectFormat(input, options.entry)
+  const notes: string[] = []
+  let rows: Omit<InputRow, 'index'>[]
+  switch (format) {
+    case 'nemo': {
+      const manifests = options.entry ? [options.entry] : nemoManifests(input)
+      if (!manifests.length) throw new Error('nemo: no .json/.jsonl manifest at the top of the input folder')
+      rows = await readNemo(input, manifests, options.signal)
+      break
+    }
+    case 'commonvoice': {
+      const r = await readCommonVoice(input, options.signal)
+      if (!r.rows.length && !COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) throw new Error('commonvoice: no train.tsv, dev.tsv or test.tsv in the input folder')
+      rows = r.rows
+      notes.push(...r.notes)
+      break
+    }
+    case 'audiofolder':
+      if (!audiofolderMetadata(input).length) throw new Error('audiofolder: no metadata.csv or metadata.jsonl in the input folder')
+      rows = await readAudiofolder(input, options.textColumn, options.signal)
+      break
+    case 'hf-parquet': {
+      if (!hfParquetFiles(input).length) throw new Error('hf-parquet: no .parquet file in the input folder')
+      const only = options.entry
+      const sub = only ? { ...input, files: input.files.filter((f) => f.path === only) } : input
+      rows = await readHfParquet(sub, options.textColumn, options.signal)
+      break
+    }
+  }
+  return { input, scan: { format, rows: rows.map((r, index) => ({ ...r, index })), notes } }
+}

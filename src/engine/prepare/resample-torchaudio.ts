@@ -1,0 +1,136 @@
+/**
+ * `torchaudio.functional.resample(waveform, orig_freq, new_freq)` with its defaults (`sinc_interp_hann`,
+ * `lowpass_filter_width=6`, `rolloff=0.99`), the resampler of the reference dataprep (docs/reference-pipeline.md
+ * §17). The kernel is built as torchaudio builds it for a float32 waveform (`_get_sinc_resample_kernel`: every step
+ * in float32, emulated with `Math.fround`), applied as its strided `conv1d` over the input padded with `width` zeros
+ * on the left and `width + orig` on the right, and cut to `ceil(new · n / orig)` samples.
+ *
+ * Differences from torch, all below float32 resolution: products are summed in float64 (torch sums float32 in its
+ * own order), and the taps the kernel clamps to the window's edge (|value| < 1e-12, where torch multiplies by
+ * cos²(±π/2) ≈ 1.9e-15) are skipped.
+ *
+ * This is not the playback resampler (src/engine/audio/resample.ts, Kaiser polyphase): that one serves listening.
+ */
+
+/** One phase of the kernel: the taps that matter, starting at `offset` within the padded window. */
+interface Phase { offset: number; taps: Float32Array }
+
+/** The phases flattened for the inner loop: taps as float64, each phase's start in `taps`, length and offset. */
+interface FlatKernel { taps: Float64Array; start: Int32Array; length: Int32Array; offset: Int32Array }
+
+/** The resampling kernel for one (orig, new) pair, reduced by their gcd. */
+export interface TorchaudioKernel {
+  /** Input samples per step (orig / gcd). */
+  orig: number
+  /** Output samples per step (new / gcd). */
+  newFreq: number
+  /** Zeros torchaudio pads on the left (`width`). */
+  width: number
+  /** One entry per output phase. */
+  phases: Phase[]
+  flat: FlatKernel
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b]
+  return a
+}
+
+const f = Math.fround
+const kernels = new Map<string, TorchaudioKernel>()
+
+/**
+ * The kernel torchaudio's `_get_sinc_resample_kernel` builds for a float32 waveform, cached per rate pair.
+ * @param origFreq input rate in Hz (integer)
+ * @param newFreq output rate in Hz (integer)
+ */
+export function torchaudioKernel(origFreq: number, newFreq: number, lowpassFilterWidth = 6, rolloff = 0.99): TorchaudioKernel {
+  const key = `${origFreq}/${newFreq}/${lowpassFilterWidth}/${rolloff}`
+  const hit = kernels.get(key)
+  if (hit) return hit
+  if (!Number.isInteger(origFreq) || !Number.isInteger(newFreq) || origFreq <= 0 || newFreq <= 0) {
+    throw new Error(`resample: rates must be positive integers, got ${origFreq} → ${newFreq}`)
+  }
+  const g = gcd(origFreq, newFreq)
+  const orig = origFreq / g
+  const nw = newFreq / g
+  const baseFreq = Math.min(orig, nw) * rolloff // a Python float (float64)
+  const width = Math.ceil(lowpassFilterWidth * orig / baseFreq)
+  const size = 2 * width + orig
+  const baseF = f(baseFreq)
+  const piF = f(Math.PI)
+  const scale = baseFreq / orig // Python float, multiplied into a float32 tensor
+  const phases: Phase[] = []
+  for (let i = 0; i < nw; i++) {
+    const row = new Float32Array(size)
+    const ti = f(f(-i) / nw)
+    for (let k = 0; k < size; k++) {
+      const idx = f(f(k - width) / orig)
+      let t = f(f(ti + idx) * baseF)
+      t = Math.min(lowpassFilterWidth, Math.max(-lowpassFilterWidth, t))
+      const c = f(Math.cos(f(f(f(t * piF) / lowpassFilterWidth) / 2)))
+      const window = f(c * c)
+      const tp = f(t * piF)
+      const sinc = tp === 0 ? 1 : f(f(Math.sin(tp)) / tp)
+      row[k] = f(sinc * f(window * f(scale)))
+    }
+    let a = 0
+    let b = size
+    while (a < b && Math.abs(row[a]) < 1e-12) a++
+    while (b > a && Math.abs(row[b - 1]) < 1e-12) b--
+    phases.push({ offset: a, taps: row.slice(a, b) })
+  }
+  const total = phases.reduce((n, p) => n + p.taps.length, 0)
+  const flat: FlatKernel = { taps: new Float64Array(total), start: new Int32Array(nw), length: new Int32Array(nw), offset: new Int32Array(nw) }
+  let at = 0
+  phases.forEach((p, i) => {
+    flat.taps.set(p.taps, at)
+    flat.start[i] = at
+    flat.length[i] = p.taps.length
+    flat.offset[i] = p.offset
+    at += p.taps.length
+  })
+  const kernel = { orig, newFreq: nw, width, phases, flat }
+  kernels.set(key, kernel)
+  return kernel
+}
+
+/** Output length torchaudio gives: `ceil(new · n / orig)` with the gcd-reduced rates. */
+export function torchaudioResampledLength(frames: number, origFreq: number, newFreq: number): number {
+  const g = gcd(origFreq, newFreq)
+  return Math.ceil((newFreq / g) * frames / (origFreq / g))
+}
+
+/**
+ * Resamples one channel as `torchaudio.functional.resample(x, origFreq, newFreq)` does.
+ * @param samples `[frames]` float32 at `origFreq`
+ * @returns `[ceil(newFreq · frames / origFreq)]` float32 at `newFreq` (the input itself when the rates are equal)
+ */
+export function resampleTorchaudio(samples: Float32Array, origFreq: number, newFreq: number): Float32Array {
+  if (origFreq === newFreq) return samples
+  const { orig, newFreq: nw, width, flat } = torchaudioKernel(origFreq, newFreq)
+  const n = samples.length
+  const outLength = torchaudioResampledLength(n, origFreq, newFreq)
+  const out = new Float32Array(outLength)
+  // the padded input, as float64 (no conversion in the inner loop): `width` zeros, the samples, `width + orig` zeros
+  const padded = new Float64Array(n + 2 * width + orig)
+  for (let i = 0; i < n; i++) padded[width + i] = samples[i]
+  const { taps, start, length, offset } = flat
+  // frame by frame (each reads a short run of the input; all phases' taps, a few KB, stay in cache): out[j·new + i]
+  for (let j = 0, o = 0; o < outLength; j++) {
+    const frameBase = j * orig
+    for (let i = 0; i < nw && o < outLength; i++, o++) {
+      const t0 = start[i]
+      const len = length[i]
+      const base = frameBase + offset[i]
+      let sum = 0
+      let k = 0
+      for (; k + 3 < len; k += 4) {
+        sum += padded[base + k] * taps[t0 + k] + padded[base + k + 1] * taps[t0 + k + 1] + padded[base + k + 2] * taps[t0 + k + 2] + padded[base + k + 3] * taps[t0 + k + 3]
+      }
+      for (; k < len; k++) sum += padded[base + k] * taps[t0 + k]
+      out[o] = sum
+    }
+  }
+  return out
+}

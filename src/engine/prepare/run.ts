@@ -1,0 +1,260 @@
+/**
+ * Converting a plan: every partition's rows in their (shuffled) order through the clip processor, a few clips in
+ * flight, into `version=<V>/corpus=…/split=…/language=…/part-<k>.parquet` files of up to 10,000 rows in row groups
+ * of 100 (the reference's `min_rows_per_file=10_000, row_group_size=100`), then `language_distribution_<V>.tsv`
+ * beside `version=<V>`, `_prepare_skipped.jsonl` (every skipped row with its reason) and `_prepare_report.json`.
+ * A finished file is recorded in `_prepare_state.json`, so a cancelled run resumes after its last finished file;
+ * the same plan always writes the same bytes.
+ */
+import type { AudioFormat } from './encode/types.ts'
+import { HfAudioReader } from './inputs/hf-parquet.ts'
+import type { InputFiles } from './inputs/input-files.ts'
+import type { ClipProcessor, ClipResult } from './clip.ts'
+import { planFingerprint } from './plan.ts'
+import { statsTsv } from './stats-tsv.ts'
+import { SKIP_REASONS, type PlannedPartition, type PlannedRow, type PreparePlan, type PrepareReport, type SkipReason, type SkippedRow, type WrittenFile } from './types.ts'
+import { PreparedParquetWriter, type PreparedRow } from './write/parquet-file.ts'
+import type { OutputFile, OutputSink } from './write/sink.ts'
+
+/** Rows per output file and per row group (OA:hf_dataset_ingestion_example.py:221-226). */
+export const ROWS_PER_FILE = 10_000
+export const ROWS_PER_GROUP = 100
+
+/** Files beside `version=<V>` (their `_` keeps the reference and mixscope from reading them as data). */
+export const STATE_FILE = '_prepare_state.json'
+export const SKIPPED_FILE = '_prepare_skipped.jsonl'
+export const REPORT_FILE = '_prepare_report.json'
+
+/** Progress of a run. */
+export interface PrepareProgress {
+  /** Rows decided (written or skipped) of those planned. */
+  rowsDone: number
+  rowsTotal: number
+  rowsWritten: number
+  /** Rows that failed while converting (unreadable audio). */
+  rowsFailed: number
+  /** Σ audio_size written, 16 kHz samples. */
+  samplesWritten: number
+  filesWritten: number
+  /** The file being written. */
+  file: string | null
+  /** Rows taken from finished files of an earlier run. */
+  rowsResumed: number
+}
+
+/** Options of `runPrepare`. */
+export interface RunPrepareOptions {
+  plan: PreparePlan
+  input: InputFiles
+  sink: OutputSink
+  processClip: ClipProcessor
+  /** Clips in flight (default 4). */
+  concurrency?: number
+  signal?: AbortSignal
+  /** Awaited before each clip starts: a pause holds the run there. */
+  gate?: () => Promise<void>
+  onProgress?: (progress: PrepareProgress) => void
+  /** Start again from scratch even when a state of the same plan exists. */
+  fresh?: boolean
+  createdBy?: string
+  /** Rows per file and per row group (tests use small ones; default the reference's 10,000 and 100). */
+  rowsPerFile?: number
+  rowsPerGroup?: number
+}
+
+/** A finished file as the state records it. */
+interface StateFile extends WrittenFile {
+  partition: string
+  /** Planned rows of the partition covered so far (exclusive end). */
+  end: number
+  /** Rows of this stretch that failed. */
+  failed: SkippedRow[]
+}
+
+interface PrepareState {
+  format: 'mixscope-prepare-state'
+  version: 1
+  fingerprint: string
+  files: StateFile[]
+}
+
+const encoder = new TextEncoder()
+
+async function writeWhole(sink: OutputSink, path: string, text: string): Promise<void> {
+  const f = await sink.create(path)
+  await f.write(encoder.encode(text))
+  await f.close()
+}
+
+async function readState(sink: OutputSink, fp: string): Promise<PrepareState | null> {
+  const bytes = await sink.read(STATE_FILE)
+  if (!bytes) return null
+  try {
+    const state = JSON.parse(new TextDecoder().decode(bytes)) as PrepareState
+    return state.format === 'mixscope-prepare-state' && state.fingerprint === fp ? state : null
+  } catch {
+    return null
+  }
+}
+
+/** Reads a planned row's input audio. */
+function audioReader(input: InputFiles) {
+  const hf = new HfAudioReader(input)
+  return async (row: PlannedRow, signal?: AbortSignal): Promise<Uint8Array> => {
+    if (row.audio.kind === 'file') return input.source.read(row.audio.path, 0, input.sizes.get(row.audio.path) ?? 0, { signal })
+    const bytes = await hf.read(row.audio.file, row.audio.rowGroup, row.audio.row, signal)
+    if (!bytes) throw new Error(`${row.where}: the "audio" cell has no bytes`)
+    return bytes
+  }
+}
+
+/**
+ * Runs the plan into `sink`.
+ * @returns the report (also written as `_prepare_report.json`)
+ * @throws the abort reason when `signal` aborts (finished files stay, and are reused by the next run)
+ */
+export async function runPrepare(options: RunPrepareOptions): Promise<PrepareReport> {
+  const { plan, input, sink, processClip, signal, gate, onProgress } = options
+  const concurrency = Math.max(1, options.concurrency ?? 4)
+  const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE
+  const rowsPerGroup = options.rowsPerGroup ?? ROWS_PER_GROUP
+  const fp = planFingerprint(plan)
+  const previous = options.fresh ? null : await readState(sink, fp)
+  const state: PrepareState = { format: 'mixscope-prepare-state', version: 1, fingerprint: fp, files: [] }
+  const read = audioReader(input)
+  const rowsTotal = plan.partitions.reduce((n, p) => n + p.rows.length, 0)
+  const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0 }
+  const report = () => onProgress?.({ ...progress })
+
+  for (const partition of plan.partitions) {
+    let start = 0
+    let part = 0
+    // reuse this partition's finished files of an earlier run of the same plan, while they are still there
+    for (const f of previous?.files.filter((x) => x.partition === partition.folder) ?? []) {
+      if (f.path !== filePath(plan, partition, part)) break
+      if (f.rows > 0 && (await sink.size(f.path)) !== f.bytes) break
+      state.files.push(f)
+      progress.rowsResumed += f.end - start
+      progress.rowsDone += f.end - start
+      progress.rowsWritten += f.rows
+      progress.rowsFailed += f.failed.length
+      progress.samplesWritten += f.audioSamples
+      progress.filesWritten++
+      start = f.end
+      if (f.rows > 0) part++
+    }
+    report()
+    await convertPartition(partition, start, part)
+  }
+
+  async function convertPartition(partition: PlannedPartition, from: number, firstPart: number): Promise<void> {
+    const rows = partition.rows
+    let part = firstPart
+    let open: { path: string; file: OutputFile; writer: PreparedParquetWriter; samples: number; failed: SkippedRow[] } | null = null
+    let group: PreparedRow[] = []
+    const queue: Promise<ClipResult>[] = []
+    let next = from
+    const launch = async () => {
+      while (queue.length < concurrency && next < rows.length) {
+        await gate?.()
+        signal?.throwIfAborted()
+        const row = rows[next++]
+        queue.push(read(row, signal).then(
+          (bytes) => processClip({ bytes, id: row.where, format: plan.audioFormat as AudioFormat }, signal),
+          (error: Error) => ({ ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'file' ? row.audio.path : 'the audio cell'} (${error.message})` }) as ClipResult,
+        ))
+      }
+    }
+    try {
+      for (let i = from; i < rows.length; i++) {
+        await launch()
+        const result = await queue.shift()!
+        signal?.throwIfAborted()
+        const row = rows[i]
+        if (!open) {
+          const path = filePath(plan, partition, part)
+          const file = await sink.create(path)
+          open = { path, file, writer: new PreparedParquetWriter(file, options.createdBy), samples: 0, failed: [] }
+          progress.file = path
+        }
+        progress.rowsDone++
+        if (!result.ok) {
+          progress.rowsFailed++
+          open.failed.push({ index: row.index, where: row.where, reason: 'unreadable-audio', message: result.error, audio: row.audio.kind === 'file' ? row.audio.path : `${row.audio.file}:${row.audio.row}` })
+        } else {
+          group.push({ text: row.text, audio: result.audio, audioSize: result.audioSize })
+          open.samples += result.audioSize
+          progress.rowsWritten++
+          progress.samplesWritten += result.audioSize
+          if (group.length === rowsPerGroup) {
+            await open.writer.writeRowGroup(group)
+            group = []
+          }
+        }
+        const full = open.writer.rowCount + group.length >= rowsPerFile
+        if (full || i === rows.length - 1) {
+          await open.writer.writeRowGroup(group)
+          group = []
+          if (open.writer.rowCount === 0) {
+            // every row of this stretch failed: no file
+            await open.file.abort()
+            state.files.push({ path: open.path, partition: partition.folder, end: i + 1, rows: 0, bytes: -1, audioSamples: 0, failed: open.failed })
+          } else {
+            await open.writer.finish()
+            await open.file.close()
+            const bytes = (await sink.size(open.path)) ?? 0
+            state.files.push({ path: open.path, partition: partition.folder, end: i + 1, rows: open.writer.rowCount, bytes, audioSamples: open.samples, failed: open.failed })
+            progress.filesWritten++
+            part++
+          }
+          open = null
+          progress.file = null
+          await writeWhole(sink, STATE_FILE, JSON.stringify(state))
+        }
+        report()
+      }
+    } catch (error) {
+      await open?.file.abort()
+      await Promise.allSettled(queue)
+      throw error
+    }
+  }
+
+  return finish()
+
+  async function finish(): Promise<PrepareReport> {
+    const written = state.files.filter((f) => f.rows > 0)
+    const byFolder = new Map(plan.partitions.map((p) => [p.folder, p]))
+    const tsvName = `language_distribution_${plan.version}.tsv`
+    await writeWhole(sink, tsvName, statsTsv(written.map((f) => {
+      const p = byFolder.get(f.partition)!
+      return { corpus: p.corpus, language: p.language, audioSamples: f.audioSamples }
+    })))
+    const skipped = [...plan.skipped, ...state.files.flatMap((f) => f.failed)].sort((a, b) => a.index - b.index)
+    await writeWhole(sink, SKIPPED_FILE, skipped.map((s) => JSON.stringify(s)).join('\n') + (skipped.length ? '\n' : ''))
+    const counts = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
+    for (const s of skipped) counts[s.reason]++
+    const samples = written.reduce((n, f) => n + f.audioSamples, 0)
+    const result: PrepareReport = {
+      schema_version: 1,
+      root: `version=${plan.version}`,
+      format: plan.format,
+      audio_format: plan.audioFormat,
+      input_rows: plan.inputRows,
+      rows_written: written.reduce((n, f) => n + f.rows, 0),
+      hours_written: samples / 16000 / 3600,
+      files: written.map(({ path, rows, bytes, audioSamples }) => ({ path, rows, bytes, audioSamples })),
+      skipped: counts,
+      languages: plan.languages,
+      notes: plan.notes,
+      stats_tsv: tsvName,
+    }
+    await writeWhole(sink, REPORT_FILE, JSON.stringify(result, null, 2) + '\n')
+    return result
+  }
+}
+
+/** `version=<V>/<partition folder>/part-<k>.parquet`. */
+function filePath(plan: PreparePlan, partition: PlannedPartition, part: number): string {
+  return `version=${plan.version}/${partition.folder}/part-${part}.parquet`
+}

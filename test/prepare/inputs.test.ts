@@ -1,0 +1,41 @@
+/** Input helpers: the CSV parser against Python's csv module, TSV without quoting, split names, audio paths. */
+import { describe, expect, it } from 'vitest'
+import { parseCsv, parseTsv } from '../../src/engine/prepare/inputs/delimited.ts'
+import { resolveAudioPath, splitFromPath, type InputFiles } from '../../src/engine/prepare/inputs/input-files.ts'
+import { runPython } from './python.ts'
+
+describe('parseCsv', () => {
+  it('reads what Python\'s csv module reads (quotes, commas, doubled quotes, newlines in fields, CRLF)', () => {
+    const text = 'file_name,transcription,language\r\na.wav,"hello, world",en\r\nb.wav,"she said ""hi""",en\nc.wav,"two\nlines",de\nd.wav,plain,fr\n'
+    const expected = JSON.parse(runPython('import sys, csv, io, json; print(json.dumps(list(csv.DictReader(io.StringIO(sys.stdin.read(), newline="")))))', [], text)) as Record<string, string>[]
+    expect(parseCsv(text).rows.map((r) => r.cells)).toEqual(expected)
+  })
+})
+
+describe('parseTsv', () => {
+  it('keeps quotes as text (Common Voice writes no quoting)', () => {
+    const t = parseTsv('path\tsentence\na.mp3\tEin "Zitat" hier\n')
+    expect(t.rows[0].cells).toEqual({ path: 'a.mp3', sentence: 'Ein "Zitat" hier' })
+    expect(t.rows[0].line).toBe(2)
+  })
+})
+
+describe('splits and paths', () => {
+  it('reads the split from folder and file names, validation → dev', () => {
+    expect(splitFromPath('data/train-00000-of-00004.parquet')).toBe('train')
+    expect(splitFromPath('validation/metadata.csv')).toBe('dev')
+    expect(splitFromPath('dev_manifest.json')).toBe('dev')
+    expect(splitFromPath('test.tsv')).toBe('test')
+    expect(splitFromPath('audio/clips.jsonl')).toBeNull()
+    expect(splitFromPath('training/x.json')).toBeNull() // a word, not a split name
+  })
+
+  it('resolves relative paths against the manifest and absolute ones by their tail in the folder', () => {
+    const input = { sizes: new Map([['wavs/a.wav', 1], ['corpus/wavs/b.wav', 1]]) } as unknown as InputFiles
+    expect(resolveAudioPath(input, 'corpus', 'wavs/b.wav')).toBe('corpus/wavs/b.wav')
+    expect(resolveAudioPath(input, 'corpus', '../wavs/a.wav')).toBe('wavs/a.wav')
+    expect(resolveAudioPath(input, '', '/mnt/data/corpus/wavs/b.wav')).toBe('corpus/wavs/b.wav')
+    expect(resolveAudioPath(input, '', 'C:\\data\\wavs\\a.wav')).toBe('wavs/a.wav')
+    expect(resolveAudioPath(input, '', '/nowhere/c.wav')).toBe('nowhere/c.wav') // reported missing by the plan
+  })
+})

@@ -6,12 +6,7 @@
  * Radix-4 butterfly for the span-4h stage, inputs a0..a3 at stride h, w = e^{∓2πik/(4h)}:
  * `t1 = w²a1, t2 = w a2, t3 = w³a3; X0 = (a0+t1)+(t2+t3), X2 = (a0+t1)−(t2+t3), X1 = (a0−t1) ∓ i(t2−t3), X3 = (a0−t1) ± i(t2−t3)`.
  */
-import type { ComplexFft } from './fft.ts'
-
-/** True when `n` is a power of two ≥ 1. */
-export function isPowerOfTwo(n: number): boolean {
-  return Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0
-}
+import { isPowerOfTwo, type ComplexFft } from './complex-fft.ts'
 
 /**
  * Twiddles of all radix-4 stages in loop order: for each stage quarter-span h (in order), for k < h,

@@ -4,17 +4,9 @@
  * (fft-bluestein.ts; the reference SpecAugment STFT uses n_fft 400). A real FFT of even size N runs one complex FFT of
  * N/2 plus a split step. Kaldi computes its FFT in double too (KNF:rfft.cc), so this is the accuracy bar.
  */
+import { isPowerOfTwo, type ComplexFft } from './complex-fft.ts'
 import { BluesteinFft } from './fft-bluestein.ts'
-import { RadixTwoFft, isPowerOfTwo } from './fft-radix.ts'
-
-export { BluesteinFft, RadixTwoFft, isPowerOfTwo }
-
-/** A complex FFT of one fixed size, forward (e^{-2πikn/N}) or inverse (e^{+2πikn/N}, unscaled). */
-export interface ComplexFft {
-  readonly size: number
-  /** `out[2k], out[2k+1]` = X_k for k < size; `input` and `out` are interleaved complex, length 2·size; may alias. */
-  transform(out: Float64Array, input: Float64Array, inverse?: boolean): void
-}
+import { RadixTwoFft } from './fft-radix.ts'
 
 /** A complex FFT of `size`: radix-4/2 when `size` is a power of two, else Bluestein. */
 export function makeFft(size: number): ComplexFft {

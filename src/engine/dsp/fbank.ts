@@ -1,8 +1,12 @@
 /**
  * Kaldi log-mel filter bank, as fairseq2's `WaveformToFbankConverter` computes it with kaldi-native-fbank (docs/reference-pipeline.md §13).
- * Per frame: copy (waveform × 32768, float32) → DC removal → pre-emphasis → Povey window → zero-pad → real FFT (double)
- * → power |X_k|², k < padded/2 → mel → `ln(max(E, FLT_EPSILON))`. Stages between are held in double; values Kaldi stores
- * as float (scaled samples, window, windowed frame, output) are rounded to float32 here too.
+ * Per frame: copy (waveform × 32768) → DC removal → pre-emphasis → Povey window → zero-pad → real FFT (double)
+ * → power |X_k|², k < padded/2 → mel → `ln(max(E, FLT_EPSILON))`.
+ * Every stage but the FFT runs in float32 with knf's order of operations (KNF:feature-window.cc ProcessWindow,
+ * KNF:feature-functions.cc ComputePowerSpectrum, KNF:mel-computations.cc MelBanks::Compute): the frame mean is a
+ * sequential float sum divided in float, pre-emphasis rounds `p·x[i−1]` before subtracting, the spectrum is rounded to
+ * float before squaring and the mel sums add rounded products in ascending bin order. Low mel bins of loud frames hold
+ * energies ~10⁻¹⁰ of the frame's, so these roundings show at 10⁻³ in the log there: matching knf's keeps them knf's.
  * Compare: torchaudio.compliance.kaldi.fbank (https://pytorch.org/audio/stable/compliance.kaldi.html).
  */
 import { RealFft } from './fft.ts'
@@ -64,7 +68,7 @@ export class FbankComputer {
     return { data, frames, bins: numMelBins }
   }
 
-  /** this.frame[0 .. frameLength) ← scaled, DC-removed, pre-emphasized, windowed samples from `start`. */
+  /** this.frame[0 .. frameLength) ← scaled, DC-removed, pre-emphasized, windowed samples from `start` (float32, knf's order). */
   private windowFrame(waveform: Float32Array, start: number): void {
     const { frameLength, waveformScale } = this.options
     const x = this.frame, w = this.window
@@ -73,21 +77,22 @@ export class FbankComputer {
     for (let i = 0; i < frameLength; i++) {
       const v = f(waveform[start + i] * waveformScale)
       x[i] = v
-      sum += v
+      sum = f(sum + v)
     }
-    const mean = sum / frameLength
+    const mean = f(sum / frameLength)
     // pre-emphasis x[i] − p·x[i−1] on the DC-removed values, and x[0] − p·x[0], fused with the window
     let previous = f(x[0] - mean)
     for (let i = 0; i < frameLength; i++) {
       const current = f(x[i] - mean)
-      x[i] = f(f(current - preemph * previous) * w[i])
+      x[i] = f(f(current - f(preemph * previous)) * w[i])
       previous = current
     }
   }
 
   /**
-   * Power |X_k|² of this.spectrum (re, im rounded to float32 as Kaldi stores them), mel energies in one ascending pass
-   * (mel-segments.ts), logged with the FLT_EPSILON floor, into `out[offset .. offset + numBins)`.
+   * Power |X_k|² of this.spectrum in float32 (re, im rounded to float32 first, as knf stores them), mel energies as
+   * float32 sums in one ascending pass (mel-segments.ts), logged with the FLT_EPSILON floor, into
+   * `out[offset .. offset + numBins)`.
    */
   private melLog(out: Float32Array, offset: number): void {
     const { numBins, firstBin, segmentEnd, currentWeight, nextWeight } = this.mel
@@ -96,9 +101,9 @@ export class FbankComputer {
     for (let segment = 0; segment <= numBins; segment++) {
       for (const end = segmentEnd[segment]; i < end; i++) {
         const re = f(s[2 * i]), im = f(s[2 * i + 1])
-        const power = re * re + im * im
-        current += currentWeight[i] * power
-        next += nextWeight[i] * power
+        const power = f(f(re * re) + f(im * im))
+        current = f(current + f(currentWeight[i] * power))
+        next = f(next + f(nextWeight[i] * power))
       }
       if (segment > 0) out[offset + segment - 1] = Math.log(Math.max(current, FLT_EPSILON))
       current = next

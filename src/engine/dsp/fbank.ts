@@ -8,8 +8,11 @@
  * float before squaring and the mel sums add rounded products in ascending bin order. Low mel bins of loud frames hold
  * energies ~10⁻¹⁰ of the frame's, so these roundings show at 10⁻³ in the log there: matching knf's keeps them knf's.
  * Compare: torchaudio.compliance.kaldi.fbank (https://pytorch.org/audio/stable/compliance.kaldi.html).
+ * FbankComputer runs this loop in WebAssembly SIMD where it can (fbank-wasm.ts, wasm/fbank.wat: the same operations,
+ * two frames at once, bit-identical results) and in TypeScript otherwise.
  */
 import { RealFft } from './fft.ts'
+import { FbankKernel } from './fbank-wasm.ts'
 import { fbankFrameCount, fbankOptions, type FbankOptions } from './fbank-options.ts'
 import { kaldiMelBank, type MelBank } from './mel.ts'
 import { melSegments, type MelSegments } from './mel-segments.ts'
@@ -28,6 +31,9 @@ export interface Features {
 
 const f = Math.fround
 
+/** Where {@link FbankComputer} runs its frames: `wasm` (SIMD kernel), `js` (this file's loop), `auto` (wasm if it can). */
+export type FbankEngine = 'auto' | 'wasm' | 'js'
+
 /** Computes fbank frames for one sample rate, reusing its tables and scratch buffers across calls. */
 export class FbankComputer {
   readonly options: FbankOptions
@@ -40,8 +46,15 @@ export class FbankComputer {
   private readonly frame: Float64Array
   /** `[paddedLength/2 + 1]` interleaved complex spectrum. */
   private readonly spectrum: Float64Array
+  private readonly kernel: FbankKernel | null
+  /** What runs the frames: the WebAssembly kernel or the TypeScript loop (same results, bit for bit). */
+  readonly engine: 'wasm' | 'js'
 
-  constructor(sampleRate: number, numMelBins = 80) {
+  /**
+   * @param engine `auto` (default): the WebAssembly SIMD kernel where it compiles, else TypeScript; `wasm` throws where
+   *   the kernel cannot run; `js` always runs the TypeScript loop
+   */
+  constructor(sampleRate: number, numMelBins = 80, engine: FbankEngine = 'auto') {
     this.options = fbankOptions(sampleRate, numMelBins)
     this.window = poveyWindow(this.options.frameLength)
     this.melBank = kaldiMelBank(this.options)
@@ -49,6 +62,9 @@ export class FbankComputer {
     this.fft = new RealFft(this.options.paddedLength)
     this.frame = new Float64Array(this.options.paddedLength)
     this.spectrum = new Float64Array(2 * this.fft.bins)
+    this.kernel = engine === 'js' ? null : FbankKernel.create(this.options, this.window, this.mel, this.fft.plan())
+    if (engine === 'wasm' && !this.kernel) throw new Error('fbank: the WebAssembly SIMD kernel cannot run here')
+    this.engine = this.kernel ? 'wasm' : 'js'
   }
 
   /**
@@ -60,6 +76,10 @@ export class FbankComputer {
     const { frameShift, numMelBins } = this.options
     const frames = fbankFrameCount(waveform.length, this.options)
     const data = new Float32Array(frames * numMelBins)
+    if (this.kernel) {
+      this.kernel.compute(waveform, frames, data)
+      return { data, frames, bins: numMelBins }
+    }
     for (let t = 0; t < frames; t++) {
       this.windowFrame(waveform, t * frameShift)
       this.fft.forward(this.spectrum, this.frame)

@@ -65,6 +65,15 @@ export class RadixTwoFft implements ComplexFft {
     this.inverseTwiddles = radixFourTwiddles(this.quarters, 1)
   }
 
+  /**
+   * The forward transform's tables, for kernels that must compute exactly what {@link transform} does (fbank.wat).
+   * `reversed` `[size]`; `firstRadix` 4, 2 or 1; `twiddles` `[Σ_h 6h]` of the radix-4 stages h = firstRadix, 4·firstRadix, …
+   * in loop order (w1, w2, w3 as re, im per k).
+   */
+  forwardPlan(): { reversed: Uint32Array; firstRadix: number; twiddles: Float64Array } {
+    return { reversed: this.reversed, firstRadix: this.firstRadix, twiddles: this.forwardTwiddles }
+  }
+
   transform(out: Float64Array, input: Float64Array, inverse = false): void {
     const n = this.size
     // ∓i: multiplying (x + iy) by −i (forward) gives (y − ix); by +i (inverse) gives (−y + ix)

@@ -13,6 +13,19 @@ export function makeFft(size: number): ComplexFft {
   return isPowerOfTwo(size) ? new RadixTwoFft(size) : new BluesteinFft(size)
 }
 
+/** The tables of {@link RealFft.forward} for an even size whose half is a power of two (see {@link RealFft.plan}). */
+export interface RealFftPlan {
+  /** N/2, the size of the complex FFT. */
+  half: number
+  /** Of the radix-4/2 complex FFT of `half` (fft-radix.ts `forwardPlan`). */
+  reversed: Uint32Array
+  firstRadix: number
+  twiddles: Float64Array
+  /** `[half]` cos(2πk/N), sin(2πk/N) of the split step. */
+  splitCos: Float64Array
+  splitSin: Float64Array
+}
+
 /**
  * Real FFT of a fixed size: one-sided spectrum X_0..X_{N/2} of a real frame, and its inverse (C2R, like numpy/torch irfft:
  * imaginary parts of X_0 and, for even N, X_{N/2} are ignored).
@@ -45,6 +58,13 @@ export class RealFft {
       this.splitCos[k] = Math.cos((2 * Math.PI * k) / size)
       this.splitSin[k] = Math.sin((2 * Math.PI * k) / size)
     }
+  }
+
+  /** The tables {@link forward} uses, when N is even and N/2 a power of two (radix path); null otherwise (Bluestein). */
+  plan(): RealFftPlan | null {
+    if (!(this.fft instanceof RadixTwoFft)) return null
+    if (this.size % 2 === 1) return null
+    return { half: this.size / 2, ...this.fft.forwardPlan(), splitCos: this.splitCos, splitSin: this.splitSin }
   }
 
   /** `out` interleaved complex `[bins]` (length 2·bins) ← real `input` (first `size` values; missing values are 0). */

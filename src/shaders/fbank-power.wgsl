@@ -20,10 +20,10 @@
 // FFT size, a power of two (512 at 16 kHz; ≤ 2048 for kaldi_power, ≤ 4096 for real_fft); log2 of it.
 override FFT_SIZE: u32 = 512u;
 override LOG2_FFT_SIZE: u32 = 9u;
-// Threads per workgroup: min(256, FFT_SIZE/2).
-override WORKGROUP_SIZE: u32 = 256u;
+// Threads per workgroup: min(FFT_SIZE/2, max(64, FFT_SIZE/16)) (compute.ts fftConstants).
+override WORKGROUP_SIZE: u32 = 64u;
 // Butterflies per thread and stage: FFT_SIZE / 2 / WORKGROUP_SIZE, at most MAX_BUTTERFLIES.
-override BUTTERFLIES: u32 = 1u;
+override BUTTERFLIES: u32 = 4u;
 const MAX_BUTTERFLIES: u32 = 8u;
 // Values per thread: 2·MAX_BUTTERFLIES.
 const MAX_VALUES: u32 = 16u;

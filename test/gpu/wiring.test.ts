@@ -54,7 +54,7 @@ describe('FeaturePipeline.fbank on a mocked GPUDevice', () => {
     expect(mel.workgroups).toEqual([Math.ceil((total * 80) / 64), 1, 1])
     expect(standardize.workgroups).toEqual([Math.ceil((3 * 80) / 64), 1, 1])
     expect(power.pipeline.entryPoint).toBe('kaldi_power')
-    expect(power.pipeline.constants).toEqual({ FFT_SIZE: 512, LOG2_FFT_SIZE: 9, WORKGROUP_SIZE: 256, BUTTERFLIES: 1 })
+    expect(power.pipeline.constants).toEqual({ FFT_SIZE: 512, LOG2_FFT_SIZE: 9, WORKGROUP_SIZE: 64, BUTTERFLIES: 4 })
     // buffers: samples of all examples, one start per frame, power [frames, 256], features [frames, 80]
     expect(bound(power, 1).size).toBeGreaterThanOrEqual(40300 * 4)
     expect(bound(power, 2).size).toBeGreaterThanOrEqual(total * 4)
@@ -109,12 +109,12 @@ describe('FeaturePipeline.fbank on a mocked GPUDevice', () => {
   })
 
   it('sizes the FFT by sample rate within 16 KiB of workgroup memory, and refuses what does not fit', async () => {
-    for (const [rate, fft, butterflies] of [[8000, 256, 1], [22050, 1024, 2], [44100, 2048, 4]]) {
+    for (const [rate, fft, threads] of [[8000, 256, 64], [22050, 1024, 64], [44100, 2048, 128]]) {
       const { mock, pipeline } = mockGpu()
       await pipeline.fbank([new Float32Array(rate)], rate, { standardize: false })
       expect(mock.errors).toEqual([])
       const [power] = mock.passes()
-      expect(power.pipeline.constants).toEqual({ FFT_SIZE: fft, LOG2_FFT_SIZE: Math.log2(fft), WORKGROUP_SIZE: Math.min(256, fft / 2), BUTTERFLIES: butterflies })
+      expect(power.pipeline.constants).toEqual({ FFT_SIZE: fft, LOG2_FFT_SIZE: Math.log2(fft), WORKGROUP_SIZE: threads, BUTTERFLIES: fft / 2 / threads })
       expect(bound(power, 5).size).toBeGreaterThanOrEqual(fbankFrameCount(rate, fbankOptions(rate)) * (fft / 2) * 4)
     }
     const { pipeline } = mockGpu()

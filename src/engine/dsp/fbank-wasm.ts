@@ -1,9 +1,9 @@
 /**
  * Host side of the WebAssembly SIMD fbank kernel (wasm/fbank.wat): lays out its memory, writes the tables of one
  * {@link FbankOptions} (window, FFT plan, mel segments) once, and runs whole utterances. The kernel computes exactly
- * what FbankComputer's TypeScript loop computes (bit for bit, two frames per SIMD lane pair); FbankComputer uses it
- * where WebAssembly SIMD compiles synchronously (Node, Workers; not a browser main thread for modules over 4 KiB) and
- * falls back to the TypeScript loop otherwise.
+ * what FbankComputer's TypeScript loop computes (bit for bit, four frames at once); FbankComputer uses it wherever
+ * WebAssembly SIMD compiles synchronously (Node, Workers, and browser main threads, which allow that below 4 KiB: the
+ * module is ~2.6 KiB) and falls back to the TypeScript loop otherwise.
  */
 import type { RealFftPlan } from './fft.ts'
 import type { FbankOptions } from './fbank-options.ts'
@@ -32,7 +32,7 @@ function kernelModule(): WebAssembly.Module | null {
       const bytes = fbankWasmBytes()
       if (typeof WebAssembly !== 'undefined' && WebAssembly.validate(bytes)) compiled = new WebAssembly.Module(bytes)
     } catch {
-      compiled = null // e.g. a browser main thread: modules over 4 KiB must compile asynchronously there
+      compiled = null // e.g. a runtime without SIMD, or one that refuses synchronous compilation
     }
   }
   return compiled

@@ -9,7 +9,7 @@
  * energies ~10⁻¹⁰ of the frame's, so these roundings show at 10⁻³ in the log there: matching knf's keeps them knf's.
  * Compare: torchaudio.compliance.kaldi.fbank (https://pytorch.org/audio/stable/compliance.kaldi.html).
  * FbankComputer runs this loop in WebAssembly SIMD where it can (fbank-wasm.ts, wasm/fbank.wat: the same operations,
- * two frames at once, bit-identical results) and in TypeScript otherwise.
+ * four frames at once, bit-identical results) and in TypeScript otherwise.
  */
 import { RealFft } from './fft.ts'
 import { FbankKernel } from './fbank-wasm.ts'

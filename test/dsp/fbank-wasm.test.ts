@@ -29,6 +29,8 @@ describe('fbank WebAssembly kernel (src/engine/dsp/wasm/fbank.wat)', () => {
     expect(Buffer.from(readFileSync(fbankWasmPath)).equals(Buffer.from(bytes)), 'run: npx tsx scripts/build-fbank-wasm.ts').toBe(true)
     expect(readFileSync(fbankWasmBytesPath, 'utf8')).toBe(fbankWasmBytesModule(bytes))
     expect(Buffer.from(fbankWasmBytes()).equals(Buffer.from(bytes))).toBe(true)
+    // browsers compile modules synchronously on the main thread only below 4 KiB (FbankComputer's constructor is sync)
+    expect(bytes.length).toBeLessThan(4096)
   })
 
   it('runs in Node (WebAssembly SIMD), and the TypeScript loop stays available', () => {

@@ -4,7 +4,7 @@
 // (x[i] - fl(p·x[i-1]) on the DC-removed values, x[0] - fl(p·x[0])), multiplies by the Povey window, zero-pads to
 // FFT_SIZE. Low mel bins of loud frames are as small as the float32 rounding noise of these steps, so they follow
 // knf's roundings exactly: a fused x - p·y there alone moves those log energies by up to ~8e-3.
-// The FFT runs in float-float arithmetic (each value hi + lo, ~44 significant bits): knf's FFT is in double, and a
+// The FFT runs in float-float arithmetic (each value hi + lo, ~46 significant bits): knf's FFT is in double, and a
 // float32 FFT's rounding noise (~1e-7 of the frame's energy in every bin) is what low mel bins of loud frames hold
 // after pre-emphasis, so a float32 FFT moves their log energies by up to ~1e-2. The spectrum is then rounded to f32
 // and squared in f32 (KNF:feature-functions.cc ComputePowerSpectrum), power |X_k|^2 written for k < FFT_SIZE/2.
@@ -75,10 +75,10 @@ fn ff_add(a: vec2f, b: vec2f) -> vec2f {
 fn ff_mul(a: vec2f, b: vec2f) -> vec2f {
   let x = split12(a.x);
   let y = split12(b.x);
-  let p = x.x * y.x;                                   // exact
-  let q = x.x * y.y + x.y * y.x;                       // exact products, one rounding
-  let r = x.y * y.y + (a.x * b.y + a.y * b.x);         // ~2^-24 of p and below
-  let s = fast_two_sum(p, q);
+  let p = x.x * y.x;                                         // exact
+  let q = two_sum(x.x * y.y, x.y * y.x);                     // exact: ~2^-12 of p
+  let r = x.y * y.y + (a.x * b.y + a.y * b.x) + q.y;         // ~2^-24 of p, rounded at ~2^-48 of p
+  let s = fast_two_sum(p, q.x);
   return fast_two_sum(s.x, s.y + r);
 }
 

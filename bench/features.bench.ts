@@ -4,12 +4,11 @@
  * Node, the CPU path in a Chromium Worker, the WebGPU path (`FeaturePipeline.fbank`, one submission per batch) in a
  * Chromium Worker with the adapter it got, and transformers.js's `SeamlessM4TFeatureExtractor` (same Kaldi recipe plus
  * its per-bin normalization) in Node from the separate bench/transformers package, built from an inline config.
- * Reports seconds of audio per second and ratios. Targets: CPU ≥ 3× transformers.js and ≥ 500× real time, one thread.
+ * kaldi-native-fbank (knf) at the commit fairseq2 pins, the reference's own fbank, runs beside them when built
+ * (KNF_BIN, bench/knf/README.md). Reports seconds of audio per second and ratios. Targets: CPU ≥ 3× transformers.js,
+ * fbank ≥ 0.8× knf and ≥ 500× real time, one thread.
  * On SwiftShader (no GPU) the GPU figures are for correctness only; on a real GPU the same code prints its adapter.
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { join } from 'node:path'
 import { loadavg } from 'node:os'
 import { FbankComputer, kaldiFbank, type Features } from '../src/engine/dsp/fbank.ts'
 import { describeAdapter } from '../src/engine/gpu/device.ts'
@@ -18,38 +17,11 @@ import { featureChecksum, featurizeBatchCpu, maxAbsDiff } from './browser/featur
 import type { FbankReply } from './browser/protocol.ts'
 import { startBenchBrowser } from './browser/runner.ts'
 import { ensureSpeechCorpus, readCorpusPcm } from './browser/speech-corpus.ts'
+import { maxAbsDiffVsKnf, runKnf } from './knf/knf.ts'
 import type { BenchRow } from './table.ts'
+import { loadTransformers, seamlessConfig } from './transformers-js.ts'
 
 const REPEATS = 3
-
-/** transformers.js's preprocessor config for SeamlessM4T (facebook/seamless-m4t-v2-large), given inline: no hub access. */
-const seamlessConfig = {
-  feature_extractor_type: 'SeamlessM4TFeatureExtractor', feature_size: 80, num_mel_bins: 80, sampling_rate: 16000,
-  padding_side: 'right', padding_value: 0, return_attention_mask: true, stride: 2,
-}
-
-/** The part of transformers.js this benchmark uses. */
-interface TensorLike { data: Float32Array; dims: number[] }
-interface SeamlessExtractor {
-  (audio: Float32Array, options?: { do_normalize_per_mel_bins?: boolean }): Promise<{ input_features: TensorLike }>
-  _extract_fbank_features(waveform: Float32Array, maxLength?: number): Promise<TensorLike>
-}
-interface TransformersModule {
-  SeamlessM4TFeatureExtractor: new (config: typeof seamlessConfig) => SeamlessExtractor
-  env: { version: string; allowRemoteModels: boolean; allowLocalModels: boolean }
-}
-
-/** Loads @huggingface/transformers from bench/transformers (installed by `npm run bench`), or says why not. */
-function loadTransformers(): TransformersModule | string {
-  const packageJson = join(import.meta.dirname, 'transformers', 'package.json')
-  if (!existsSync(join(import.meta.dirname, 'transformers', 'node_modules', '@huggingface', 'transformers'))) {
-    return 'bench/transformers is not installed (npm run bench installs it with --ignore-scripts)'
-  }
-  const module = createRequire(packageJson)('@huggingface/transformers') as TransformersModule
-  module.env.allowRemoteModels = false // nothing may come from the hub: the config is inline
-  module.env.allowLocalModels = false
-  return module
-}
 
 /** Fastest of `REPEATS` passes of `pass`, ms. */
 async function fastest(pass: () => Promise<unknown> | unknown): Promise<number> {
@@ -81,6 +53,9 @@ export async function runFeaturesBench(): Promise<BenchRow[]> {
   const nodeChecksum = featureChecksum(nodeFeatures)
   const frames = nodeFeatures.reduce((s, f) => s + f.frames, 0)
   const fbankOnlyMs = await fastest(() => { for (const waves of batchWaves) for (const w of waves) computer.compute(w) })
+
+  // kaldi-native-fbank (C++), one thread, the same utterances in corpus order
+  const knf = runKnf(corpus, REPEATS)
 
   // transformers.js in Node, one thread
   const transformers = loadTransformers()
@@ -114,9 +89,17 @@ export async function runFeaturesBench(): Promise<BenchRow[]> {
     'x ref': vsTf(nodeMs), frames, note: `checksum ${nodeChecksum.toFixed(3)}`,
   })
   rows.push({
-    benchmark: `features: CPU, Node ${process.versions.node}, fbank only (no standardize)`, engine: 'cpu', 'audio s': seconds,
-    ms: fbankOnlyMs, 'x realtime': speed(fbankOnlyMs), 'x ref': vsTf(fbankOnlyMs), frames,
+    benchmark: `features: CPU, Node ${process.versions.node}, fbank only (no standardize)`, engine: `cpu (${computer.engine})`,
+    'audio s': seconds, ms: fbankOnlyMs, 'x realtime': speed(fbankOnlyMs), 'x ref': vsTf(fbankOnlyMs), frames,
+    ...(typeof knf === 'string' ? {} : { note: `${(knf.wallMs / fbankOnlyMs).toFixed(2)}x knf` }),
   })
+  rows.push(typeof knf === 'string'
+    ? { benchmark: 'features: kaldi-native-fbank (C++, 1 thread), fbank only', engine: 'not run', note: knf }
+    : {
+      benchmark: `features: kaldi-native-fbank ${knf.commit} (C++, 1 thread), fbank only`, engine: 'cpu', 'audio s': seconds,
+      ms: knf.wallMs, 'x realtime': speed(knf.wallMs), 'x ref': vsTf(knf.wallMs), frames: knf.frames,
+      note: `max |ours − knf| ${maxAbsDiffVsKnf(utterances.map((u) => computer.compute(u)), knf.features).toPrecision(2)}`,
+    })
 
   const browser = await startBenchBrowser()
   try {
@@ -144,6 +127,10 @@ export async function runFeaturesBench(): Promise<BenchRow[]> {
   rows.push({ benchmark: 'target: CPU (Node, 1 thread) ≥ 500x real time', 'x realtime': realtime, target: realtime >= 500 ? 'met' : 'NOT MET' })
   if (Number.isFinite(tfMs)) {
     rows.push({ benchmark: 'target: CPU (Node) ≥ 3x transformers.js', 'x ref': tfMs / nodeMs, target: tfMs / nodeMs >= 3 ? 'met' : 'NOT MET' })
+  }
+  if (typeof knf !== 'string') {
+    const ratio = knf.wallMs / fbankOnlyMs
+    rows.push({ benchmark: 'target: CPU fbank (Node, 1 thread) ≥ 0.8x knf', 'x knf': ratio, target: ratio >= 0.8 ? 'met' : 'NOT MET' })
   }
   return rows
 }

@@ -9,7 +9,7 @@ import { powerSpectrogramDb } from '../../src/engine/dsp/spectrogram.ts'
 import { standardizeFeatures } from '../../src/engine/dsp/standardize.ts'
 import { describeAdapter } from '../../src/engine/gpu/device.ts'
 import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
-import { maxAbsDiff, readJsonFixture, readWav16 } from '../dsp/helpers.ts'
+import { maxAbsDiff, readFeaturesMeta, readJsonFixture, readNpy, readWav16 } from '../dsp/helpers.ts'
 import { gpuRequired, nodeGpu } from './node-gpu.ts'
 
 const gpu = await nodeGpu()
@@ -21,16 +21,23 @@ it(`has a WebGPU adapter (${reason ?? describeAdapter((gpu as Exclude<typeof gpu
   expect(reason === null || !gpuRequired, `CI=true needs a WebGPU adapter: ${reason}`).toBe(true)
 })
 
-/** Largest |gpu − cpu| split at the fbank threshold ln(1e-3): [at or above, below]. */
-function fbankErrors(gpuData: Float32Array, cpuData: Float32Array): [number, number] {
-  const threshold = Math.log(1e-3)
-  let high = 0, low = 0
+/**
+ * Fbank tolerance of the GPU path, over every value (loud and quiet mel bins alike): max |Δ| ≤ 1e-4 against the CPU
+ * path and ≤ 5e-4 against torchaudio in float64 (the CPU's own bar). Both paths follow kaldi-native-fbank's float32
+ * order of operations with the FFT in double (CPU) or float-float (GPU). A float32 FFT misses by ~1e-2 in the low mel
+ * bins of loud frames (issue 11 item 6), a pre-emphasis product fused into the subtraction by ~2e-3.
+ */
+const kFbankVsCpu = 1e-4
+const kFbankVsTorchaudio64 = 5e-4
+
+/** Largest |gpu − cpu| over all values (NaN counts as infinite). */
+function fbankError(gpuData: Float32Array, cpuData: Float32Array): number {
+  let worst = 0
   for (let i = 0; i < cpuData.length; i++) {
     const d = Math.abs(gpuData[i] - cpuData[i])
-    if (cpuData[i] >= threshold) high = Math.max(high, Number.isNaN(d) ? Infinity : d)
-    else low = Math.max(low, Number.isNaN(d) ? Infinity : d)
+    worst = Math.max(worst, Number.isNaN(d) ? Infinity : d)
   }
-  return [high, low]
+  return worst
 }
 
 function sameNaN(a: Float32Array, b: Float32Array): boolean {
@@ -42,7 +49,7 @@ describe.skipIf(!pipeline)('GPU vs CPU (Node, webgpu package)', () => {
   const en = readWav16('en-16k.wav')
   const fr = readWav16('fr-16k.wav')
 
-  it('fbank of a two-example batch in one submission: |Δ| ≤ 2e-3 (≥ ln 1e-3), ≤ 2e-2 below', async () => {
+  it(`fbank of a two-example batch in one submission: max |Δ| vs CPU ≤ ${kFbankVsCpu} over all values`, async () => {
     const waveforms = [en.samples.subarray(0, 32000), fr.samples.subarray(0, 8000), new Float32Array(300)]
     const before = p.submissions
     const out = await p.fbank(waveforms, 16000, { standardize: false })
@@ -50,10 +57,9 @@ describe.skipIf(!pipeline)('GPU vs CPU (Node, webgpu package)', () => {
     for (const [e, w] of waveforms.entries()) {
       const cpu = kaldiFbank(w, 16000)
       expect([out[e].frames, out[e].bins]).toEqual([cpu.frames, cpu.bins])
-      const [high, low] = fbankErrors(out[e].data, cpu.data)
-      console.info(`fbank example ${e}: max |Δ| ${high.toExponential(2)} (≥ ln 1e-3), ${low.toExponential(2)} (below)`)
-      expect(high).toBeLessThanOrEqual(2e-3)
-      expect(low).toBeLessThanOrEqual(2e-2)
+      const error = fbankError(out[e].data, cpu.data)
+      console.info(`fbank example ${e}: max |GPU − CPU| ${error.toExponential(2)}`)
+      expect(error).toBeLessThanOrEqual(kFbankVsCpu)
     }
     // a second batch of the same shape reuses every pooled buffer
     const created = p.pool.created
@@ -61,12 +67,41 @@ describe.skipIf(!pipeline)('GPU vs CPU (Node, webgpu package)', () => {
     expect(p.pool.created).toBe(created)
   })
 
-  it('fbank at 22.05 kHz (FFT 1024) matches the CPU', async () => {
-    const de = readWav16('de-22k.wav')
-    const [g] = await p.fbank([de.samples.subarray(0, 11025)], de.sampleRate, { standardize: false })
-    const [high, low] = fbankErrors(g.data, kaldiFbank(de.samples.subarray(0, 11025), de.sampleRate).data)
-    expect(high).toBeLessThanOrEqual(2e-3)
-    expect(low).toBeLessThanOrEqual(2e-2)
+  for (const wav of readFeaturesMeta().wavs) {
+    it(`fbank of ${wav.file} (${wav.sample_rate} Hz) vs torchaudio float64: max |Δ| ≤ ${kFbankVsTorchaudio64}, vs CPU ≤ ${kFbankVsCpu}`, async () => {
+      const { sampleRate, samples } = readWav16(wav.file)
+      const [g] = await p.fbank([samples], sampleRate, { standardize: false })
+      const golden64 = readNpy(`${wav.file}.fbank64.npy`)
+      expect([g.frames, g.bins]).toEqual(golden64.shape)
+      const vsTorchaudio = maxAbsDiff(g.data, golden64.data), vsCpu = fbankError(g.data, kaldiFbank(samples, sampleRate).data)
+      console.info(`fbank ${wav.file}: max |GPU − torchaudio f64| ${vsTorchaudio.toExponential(2)}, |GPU − CPU| ${vsCpu.toExponential(2)}`)
+      expect(vsTorchaudio).toBeLessThanOrEqual(kFbankVsTorchaudio64)
+      expect(vsCpu).toBeLessThanOrEqual(kFbankVsCpu)
+    })
+  }
+
+  it(`fbank of a loud tone with nothing below 1 kHz (low mel bins hold only leakage) matches the CPU to ${kFbankVsCpu}`, async () => {
+    // harmonics 4..16 of 250 Hz at 0.9 full scale, 16-bit: the lowest mel energies are ~1e-9 of the frame's, where a
+    // float32 FFT's rounding noise alone moves their log by 1.2e-2
+    const x = Float32Array.from({ length: 16000 }, (_, i) => {
+      let v = 0
+      for (let h = 4; h <= 16; h++) v += Math.sin((2 * Math.PI * 250 * h * i) / 16000 + h) / 13
+      return Math.round(0.9 * v * 32767) / 32768
+    })
+    const [g] = await p.fbank([x], 16000, { standardize: false })
+    const error = fbankError(g.data, kaldiFbank(x, 16000).data)
+    console.info(`fbank of a 1–4 kHz tone: max |GPU − CPU| ${error.toExponential(2)}`)
+    expect(error).toBeLessThanOrEqual(kFbankVsCpu)
+  })
+
+  it('fbank at 44.1 kHz (FFT 2048) matches the CPU', async () => {
+    const x = Float32Array.from({ length: 8820 }, (_, i) => 0.3 * Math.sin(0.05 * i) * Math.sin(0.0007 * i) + 1e-4 * Math.cos(2.7 * i))
+    const [g] = await p.fbank([x], 44100, { standardize: false })
+    const cpu = kaldiFbank(x, 44100)
+    expect([g.frames, g.bins]).toEqual([cpu.frames, cpu.bins])
+    const error = fbankError(g.data, cpu.data)
+    console.info(`fbank at 44.1 kHz: max |GPU − CPU| ${error.toExponential(2)}`)
+    expect(error).toBeLessThanOrEqual(kFbankVsCpu)
   })
 
   it('standardized fbank and its undefined bins match the CPU; bf16 is bit-identical', async () => {

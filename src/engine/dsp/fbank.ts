@@ -1,11 +1,18 @@
 /**
  * Kaldi log-mel filter bank, as fairseq2's `WaveformToFbankConverter` computes it with kaldi-native-fbank (docs/reference-pipeline.md §13).
- * Per frame: copy (waveform × 32768, float32) → DC removal → pre-emphasis → Povey window → zero-pad → real FFT (double)
- * → power |X_k|², k < padded/2 → mel → `ln(max(E, FLT_EPSILON))`. Stages between are held in double; values Kaldi stores
- * as float (scaled samples, window, windowed frame, output) are rounded to float32 here too.
+ * Per frame: copy (waveform × 32768) → DC removal → pre-emphasis → Povey window → zero-pad → real FFT (double)
+ * → power |X_k|², k < padded/2 → mel → `ln(max(E, FLT_EPSILON))`.
+ * Every stage but the FFT runs in float32 with knf's order of operations (KNF:feature-window.cc ProcessWindow,
+ * KNF:feature-functions.cc ComputePowerSpectrum, KNF:mel-computations.cc MelBanks::Compute): the frame mean is a
+ * sequential float sum divided in float, pre-emphasis rounds `p·x[i−1]` before subtracting, the spectrum is rounded to
+ * float before squaring and the mel sums add rounded products in ascending bin order. Low mel bins of loud frames hold
+ * energies ~10⁻¹⁰ of the frame's, so these roundings show at 10⁻³ in the log there: matching knf's keeps them knf's.
  * Compare: torchaudio.compliance.kaldi.fbank (https://pytorch.org/audio/stable/compliance.kaldi.html).
+ * FbankComputer runs this loop in WebAssembly SIMD where it can (fbank-wasm.ts, wasm/fbank.wat: the same operations,
+ * four frames at once, bit-identical results) and in TypeScript otherwise.
  */
 import { RealFft } from './fft.ts'
+import { FbankKernel } from './fbank-wasm.ts'
 import { fbankFrameCount, fbankOptions, type FbankOptions } from './fbank-options.ts'
 import { kaldiMelBank, type MelBank } from './mel.ts'
 import { melSegments, type MelSegments } from './mel-segments.ts'
@@ -24,6 +31,9 @@ export interface Features {
 
 const f = Math.fround
 
+/** Where {@link FbankComputer} runs its frames: `wasm` (SIMD kernel), `js` (this file's loop), `auto` (wasm if it can). */
+export type FbankEngine = 'auto' | 'wasm' | 'js'
+
 /** Computes fbank frames for one sample rate, reusing its tables and scratch buffers across calls. */
 export class FbankComputer {
   readonly options: FbankOptions
@@ -36,8 +46,15 @@ export class FbankComputer {
   private readonly frame: Float64Array
   /** `[paddedLength/2 + 1]` interleaved complex spectrum. */
   private readonly spectrum: Float64Array
+  private readonly kernel: FbankKernel | null
+  /** What runs the frames: the WebAssembly kernel or the TypeScript loop (same results, bit for bit). */
+  readonly engine: 'wasm' | 'js'
 
-  constructor(sampleRate: number, numMelBins = 80) {
+  /**
+   * @param engine `auto` (default): the WebAssembly SIMD kernel where it compiles, else TypeScript; `wasm` throws where
+   *   the kernel cannot run; `js` always runs the TypeScript loop
+   */
+  constructor(sampleRate: number, numMelBins = 80, engine: FbankEngine = 'auto') {
     this.options = fbankOptions(sampleRate, numMelBins)
     this.window = poveyWindow(this.options.frameLength)
     this.melBank = kaldiMelBank(this.options)
@@ -45,6 +62,9 @@ export class FbankComputer {
     this.fft = new RealFft(this.options.paddedLength)
     this.frame = new Float64Array(this.options.paddedLength)
     this.spectrum = new Float64Array(2 * this.fft.bins)
+    this.kernel = engine === 'js' ? null : FbankKernel.create(this.options, this.window, this.mel, this.fft.plan())
+    if (engine === 'wasm' && !this.kernel) throw new Error('fbank: the WebAssembly SIMD kernel cannot run here')
+    this.engine = this.kernel ? 'wasm' : 'js'
   }
 
   /**
@@ -56,6 +76,10 @@ export class FbankComputer {
     const { frameShift, numMelBins } = this.options
     const frames = fbankFrameCount(waveform.length, this.options)
     const data = new Float32Array(frames * numMelBins)
+    if (this.kernel) {
+      this.kernel.compute(waveform, frames, data)
+      return { data, frames, bins: numMelBins }
+    }
     for (let t = 0; t < frames; t++) {
       this.windowFrame(waveform, t * frameShift)
       this.fft.forward(this.spectrum, this.frame)
@@ -64,7 +88,7 @@ export class FbankComputer {
     return { data, frames, bins: numMelBins }
   }
 
-  /** this.frame[0 .. frameLength) ← scaled, DC-removed, pre-emphasized, windowed samples from `start`. */
+  /** this.frame[0 .. frameLength) ← scaled, DC-removed, pre-emphasized, windowed samples from `start` (float32, knf's order). */
   private windowFrame(waveform: Float32Array, start: number): void {
     const { frameLength, waveformScale } = this.options
     const x = this.frame, w = this.window
@@ -73,21 +97,22 @@ export class FbankComputer {
     for (let i = 0; i < frameLength; i++) {
       const v = f(waveform[start + i] * waveformScale)
       x[i] = v
-      sum += v
+      sum = f(sum + v)
     }
-    const mean = sum / frameLength
+    const mean = f(sum / frameLength)
     // pre-emphasis x[i] − p·x[i−1] on the DC-removed values, and x[0] − p·x[0], fused with the window
     let previous = f(x[0] - mean)
     for (let i = 0; i < frameLength; i++) {
       const current = f(x[i] - mean)
-      x[i] = f(f(current - preemph * previous) * w[i])
+      x[i] = f(f(current - f(preemph * previous)) * w[i])
       previous = current
     }
   }
 
   /**
-   * Power |X_k|² of this.spectrum (re, im rounded to float32 as Kaldi stores them), mel energies in one ascending pass
-   * (mel-segments.ts), logged with the FLT_EPSILON floor, into `out[offset .. offset + numBins)`.
+   * Power |X_k|² of this.spectrum in float32 (re, im rounded to float32 first, as knf stores them), mel energies as
+   * float32 sums in one ascending pass (mel-segments.ts), logged with the FLT_EPSILON floor, into
+   * `out[offset .. offset + numBins)`.
    */
   private melLog(out: Float32Array, offset: number): void {
     const { numBins, firstBin, segmentEnd, currentWeight, nextWeight } = this.mel
@@ -96,9 +121,9 @@ export class FbankComputer {
     for (let segment = 0; segment <= numBins; segment++) {
       for (const end = segmentEnd[segment]; i < end; i++) {
         const re = f(s[2 * i]), im = f(s[2 * i + 1])
-        const power = re * re + im * im
-        current += currentWeight[i] * power
-        next += nextWeight[i] * power
+        const power = f(f(re * re) + f(im * im))
+        current = f(current + f(currentWeight[i] * power))
+        next = f(next + f(nextWeight[i] * power))
       }
       if (segment > 0) out[offset + segment - 1] = Math.log(Math.max(current, FLT_EPSILON))
       current = next

@@ -3,7 +3,7 @@
  * circular convolution computed with a power-of-two FFT of size ≥ 2N−1.
  * See https://en.wikipedia.org/wiki/Chirp_Z-transform#Bluestein's_algorithm.
  */
-import type { ComplexFft } from './fft.ts'
+import type { ComplexFft } from './complex-fft.ts'
 import { RadixTwoFft } from './fft-radix.ts'
 
 /** Bluestein (chirp-z) FFT for any size ≥ 1, built on a radix-2 FFT of size ≥ 2N−1. */

@@ -6,12 +6,7 @@
  * Radix-4 butterfly for the span-4h stage, inputs a0..a3 at stride h, w = e^{∓2πik/(4h)}:
  * `t1 = w²a1, t2 = w a2, t3 = w³a3; X0 = (a0+t1)+(t2+t3), X2 = (a0+t1)−(t2+t3), X1 = (a0−t1) ∓ i(t2−t3), X3 = (a0−t1) ± i(t2−t3)`.
  */
-import type { ComplexFft } from './fft.ts'
-
-/** True when `n` is a power of two ≥ 1. */
-export function isPowerOfTwo(n: number): boolean {
-  return Number.isInteger(n) && n >= 1 && (n & (n - 1)) === 0
-}
+import { isPowerOfTwo, type ComplexFft } from './complex-fft.ts'
 
 /**
  * Twiddles of all radix-4 stages in loop order: for each stage quarter-span h (in order), for k < h,
@@ -68,6 +63,15 @@ export class RadixTwoFft implements ComplexFft {
     for (let h = this.firstRadix; 4 * h <= size; h *= 4) this.quarters.push(h)
     this.forwardTwiddles = radixFourTwiddles(this.quarters, -1)
     this.inverseTwiddles = radixFourTwiddles(this.quarters, 1)
+  }
+
+  /**
+   * The forward transform's tables, for kernels that must compute exactly what {@link transform} does (fbank.wat).
+   * `reversed` `[size]`; `firstRadix` 4, 2 or 1; `twiddles` `[Σ_h 6h]` of the radix-4 stages h = firstRadix, 4·firstRadix, …
+   * in loop order (w1, w2, w3 as re, im per k).
+   */
+  forwardPlan(): { reversed: Uint32Array; firstRadix: number; twiddles: Float64Array } {
+    return { reversed: this.reversed, firstRadix: this.firstRadix, twiddles: this.forwardTwiddles }
   }
 
   transform(out: Float64Array, input: Float64Array, inverse = false): void {

@@ -4,21 +4,26 @@
  * (fft-bluestein.ts; the reference SpecAugment STFT uses n_fft 400). A real FFT of even size N runs one complex FFT of
  * N/2 plus a split step. Kaldi computes its FFT in double too (KNF:rfft.cc), so this is the accuracy bar.
  */
+import { isPowerOfTwo, type ComplexFft } from './complex-fft.ts'
 import { BluesteinFft } from './fft-bluestein.ts'
-import { RadixTwoFft, isPowerOfTwo } from './fft-radix.ts'
-
-export { BluesteinFft, RadixTwoFft, isPowerOfTwo }
-
-/** A complex FFT of one fixed size, forward (e^{-2πikn/N}) or inverse (e^{+2πikn/N}, unscaled). */
-export interface ComplexFft {
-  readonly size: number
-  /** `out[2k], out[2k+1]` = X_k for k < size; `input` and `out` are interleaved complex, length 2·size; may alias. */
-  transform(out: Float64Array, input: Float64Array, inverse?: boolean): void
-}
+import { RadixTwoFft } from './fft-radix.ts'
 
 /** A complex FFT of `size`: radix-4/2 when `size` is a power of two, else Bluestein. */
 export function makeFft(size: number): ComplexFft {
   return isPowerOfTwo(size) ? new RadixTwoFft(size) : new BluesteinFft(size)
+}
+
+/** The tables of {@link RealFft.forward} for an even size whose half is a power of two (see {@link RealFft.plan}). */
+export interface RealFftPlan {
+  /** N/2, the size of the complex FFT. */
+  half: number
+  /** Of the radix-4/2 complex FFT of `half` (fft-radix.ts `forwardPlan`). */
+  reversed: Uint32Array
+  firstRadix: number
+  twiddles: Float64Array
+  /** `[half]` cos(2πk/N), sin(2πk/N) of the split step. */
+  splitCos: Float64Array
+  splitSin: Float64Array
 }
 
 /**
@@ -53,6 +58,13 @@ export class RealFft {
       this.splitCos[k] = Math.cos((2 * Math.PI * k) / size)
       this.splitSin[k] = Math.sin((2 * Math.PI * k) / size)
     }
+  }
+
+  /** The tables {@link forward} uses, when N is even and N/2 a power of two (radix path); null otherwise (Bluestein). */
+  plan(): RealFftPlan | null {
+    if (!(this.fft instanceof RadixTwoFft)) return null
+    if (this.size % 2 === 1) return null
+    return { half: this.size / 2, ...this.fft.forwardPlan(), splitCos: this.splitCos, splitSin: this.splitSin }
   }
 
   /** `out` interleaved complex `[bins]` (length 2·bins) ← real `input` (first `size` values; missing values are 0). */

@@ -55,3 +55,32 @@ export function twiddleTable(n: number, count: number): Float32Array {
   }
   return out
 }
+
+/**
+ * Forward FFT twiddles e^{-2πik/n}, k < n/2, as float-float pairs for src/shaders/fbank-power.wgsl:
+ * `[cos hi, cos lo, −sin hi, −sin lo]` per k with hi = fl32(v) and lo = fl32(v − hi), v computed in double.
+ * @returns Float32Array `[n/2, 4]`
+ */
+export function floatFloatTwiddles(n: number): Float32Array {
+  const out = new Float32Array(2 * n)
+  for (let k = 0; k < n / 2; k++) {
+    const c = Math.cos((2 * Math.PI * k) / n), s = -Math.sin((2 * Math.PI * k) / n)
+    out[4 * k] = c; out[4 * k + 1] = c - out[4 * k]
+    out[4 * k + 2] = s; out[4 * k + 3] = s - out[4 * k + 2]
+  }
+  return out
+}
+
+/**
+ * Override constants of the FFT in src/shaders/fbank-power.wgsl for a power-of-two `size` (4 ≤ size ≤ `maxSize`).
+ * @throws naming the size when it is not a power of two in range
+ */
+export function fftConstants(size: number, maxSize: number, what: string): Record<string, number> {
+  if (!(Number.isInteger(size) && size >= 4 && size <= maxSize && (size & (size - 1)) === 0)) {
+    throw new Error(`gpu: ${what} needs a power-of-two FFT size in 4..${maxSize}, got ${size}`)
+  }
+  // few threads, each with up to 8 butterflies per stage in registers: on SwiftShader a 64-thread workgroup runs the
+  // fbank ~5x faster than 256 threads with one butterfly each (same arithmetic, fewer fibers to switch at barriers)
+  const workgroupSize = Math.min(size / 2, Math.max(64, size / 16))
+  return { FFT_SIZE: size, LOG2_FFT_SIZE: Math.log2(size), WORKGROUP_SIZE: workgroupSize, BUTTERFLIES: size / 2 / workgroupSize }
+}

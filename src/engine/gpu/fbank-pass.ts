@@ -1,6 +1,7 @@
 /**
- * Kaldi fbank on the GPU for one sample rate: `kaldi_power` (framing, DC, pre-emphasis, Povey window, radix-2 FFT,
- * power; src/shaders/fbank-power.wgsl) then `mel_log` (src/shaders/mel-log.wgsl). Records into the caller's encoder.
+ * Kaldi fbank on the GPU for one sample rate: `kaldi_power` (framing, DC, pre-emphasis, Povey window, float-float
+ * radix-2 FFT, power; src/shaders/fbank-power.wgsl) then `mel_log` (src/shaders/mel-log.wgsl), in knf's float32 order
+ * of operations as the CPU path (dsp/fbank.ts). Records into the caller's encoder.
  * Tables (window, twiddles, mel filters) are uploaded once per pass; batch buffers come from the pool.
  */
 import fbankPowerCode from '../../shaders/fbank-power.wgsl?raw'
@@ -9,11 +10,13 @@ import { fbankOptions, type FbankOptions } from '../dsp/fbank-options.ts'
 import { kaldiMelBank } from '../dsp/mel.ts'
 import { poveyWindow } from '../dsp/window.ts'
 import { dispatchSize, type BufferPool } from './buffer-pool.ts'
-import { bindBuffers, computePipeline, dispatch, twiddleTable } from './compute.ts'
+import { bindBuffers, computePipeline, dispatch, fftConstants, floatFloatTwiddles } from './compute.ts'
 import { structArrayBytes, uniformBytes } from './layout.ts'
 
 /** Threads per workgroup of the mel pass. */
 const kMelWorkgroupSize = 64
+/** Largest FFT of `kaldi_power`: 4·size + 4 bytes of workgroup memory within WebGPU's default 16 KiB (< 81.92 kHz). */
+export const kMaxFbankFftSize = 2048
 
 /** The fbank passes for one sample rate. */
 export class FbankPass {
@@ -24,20 +27,17 @@ export class FbankPass {
   private readonly twiddles: GPUBuffer
   private readonly filters: GPUBuffer
   private readonly weights: GPUBuffer
-  private readonly fftWorkgroupSize: number
 
   constructor(readonly device: GPUDevice, readonly pool: BufferPool, sampleRate: number, numMelBins = 80) {
     this.options = fbankOptions(sampleRate, numMelBins)
     const n = this.options.paddedLength
-    this.fftWorkgroupSize = Math.min(256, n / 2)
-    this.powerPipeline = computePipeline(device, 'FbankPass.kaldiPower', fbankPowerCode, 'kaldi_power', {
-      FFT_SIZE: n, LOG2_FFT_SIZE: Math.log2(n), WORKGROUP_SIZE: this.fftWorkgroupSize,
-    })
+    this.powerPipeline = computePipeline(device, 'FbankPass.kaldiPower', fbankPowerCode, 'kaldi_power',
+      fftConstants(n, kMaxFbankFftSize, `fbank at ${sampleRate} Hz`))
     this.melPipeline = computePipeline(device, 'FbankPass.melLog', melLogCode, 'mel_log', { WORKGROUP_SIZE: kMelWorkgroupSize })
     const bank = kaldiMelBank(this.options)
     const tag = `${sampleRate}`
     this.window = pool.upload(`FbankPass.window.${tag}`, poveyWindow(this.options.frameLength))
-    this.twiddles = pool.upload(`FbankPass.twiddles.${tag}`, twiddleTable(n, n / 2).map((v, i) => (i % 2 ? -v : v)))
+    this.twiddles = pool.upload(`FbankPass.twiddles.${tag}`, floatFloatTwiddles(n))
     this.filters = pool.upload(`FbankPass.filters.${tag}`, structArrayBytes(melLogCode, 'filters',
       Array.from(bank.start, (start, b) => ({ start, length: bank.length[b], weight_offset: bank.offset[b] }))))
     this.weights = pool.upload(`FbankPass.weights.${tag}`, bank.weights)

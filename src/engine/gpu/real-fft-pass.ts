@@ -1,7 +1,7 @@
-/** Plain batched real FFT (entry point `real_fft` of src/shaders/fbank-power.wgsl): radix-2 in workgroup memory. */
+/** Plain batched real FFT (entry point `real_fft` of src/shaders/fbank-power.wgsl): float-float radix-2, f32 output. */
 import code from '../../shaders/fbank-power.wgsl?raw'
 import { dispatchSize, type BufferPool } from './buffer-pool.ts'
-import { bindBuffers, computePipeline, dispatch, twiddleTable } from './compute.ts'
+import { bindBuffers, computePipeline, dispatch, fftConstants, floatFloatTwiddles } from './compute.ts'
 import { uniformBytes } from './layout.ts'
 
 /** Records one-sided spectra of frames stored back to back. */
@@ -11,10 +11,8 @@ export class RealFftPass {
 
   /** @param size a power of two, 4..4096 */
   constructor(readonly device: GPUDevice, readonly pool: BufferPool, readonly size: number) {
-    this.pipeline = computePipeline(device, 'RealFftPass.realFft', code, 'real_fft', {
-      FFT_SIZE: size, LOG2_FFT_SIZE: Math.log2(size), WORKGROUP_SIZE: Math.min(256, size / 2),
-    })
-    this.twiddles = pool.upload(`RealFftPass.twiddles.${size}`, twiddleTable(size, size / 2).map((v, i) => (i % 2 ? -v : v)))
+    this.pipeline = computePipeline(device, 'RealFftPass.realFft', code, 'real_fft', fftConstants(size, 4096, 'real FFT'))
+    this.twiddles = pool.upload(`RealFftPass.twiddles.${size}`, floatFloatTwiddles(size))
   }
 
   /** @returns the spectrum buffer `[count, size/2 + 1]` of (re, im) float32 pairs */

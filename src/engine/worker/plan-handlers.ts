@@ -12,12 +12,11 @@ import type { RunOptions } from '../dataset.ts'
 import type { OpenDataset } from '../discovery/open.ts'
 import { MixscopeError, sortFindings } from '../findings.ts'
 import { resolutionErrors, resolveConfig } from '../config/resolve.ts'
-import { isTrainStreaming } from '../config/split.ts'
 import { examplesTable, planIpcFile, tableToTransfer } from '../plan/arrow.ts'
 import { summarizeBatch, type BatchSummary } from '../plan/batch-summary.ts'
 import { batchJsonLine } from '../plan/jsonl.ts'
 import { mixtureReport } from '../plan/mixture.ts'
-import { planDataset, type DatasetPlan } from '../plan/plan-dataset.ts'
+import { applyBatchLimit, planDataset, type DatasetPlan } from '../plan/plan-dataset.ts'
 import { taskBucketSizes } from '../pipeline/buckets.ts'
 import type { PlannedBatch } from '../pipeline/plan.ts'
 import { computeStats } from '../stats/stats.ts'
@@ -25,9 +24,6 @@ import type { StatsReport } from '../stats/types.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { BatchTransfer, FeaturizeResult, PlanChunk, PlanRequests, PlanStartResult } from './protocol/plan.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
-
-/** Batches a train (infinite) stream is cut at when neither the request nor the config says (as `mixscope batches`). */
-const DEFAULT_TRAIN_MAX_BATCHES = 20
 
 const statsCache = new WeakMap<OpenDataset, Promise<StatsReport>>()
 
@@ -85,9 +81,7 @@ function planStart(message: RequestMessage<'plan-start'>, _options: RunOptions, 
   const errors = resolutionErrors(resolved)
   if (errors) throw new MixscopeError(`plan: ${errors}`, 'plan-refused', 'usage')
   const config = resolved.config
-  const train = isTrainStreaming(config.split, config.sync_mode)
-  const limit = Math.min(message.maxBatches ?? (train ? DEFAULT_TRAIN_MAX_BATCHES : Infinity), config.max_num_batches ?? Infinity)
-  config.max_num_batches = Number.isFinite(limit) ? limit : null
+  const { trainStreaming: train } = applyBatchLimit(config, message.maxBatches)
   const controller = new AbortController()
   const plan = planDataset(dataset, config, { signal: controller.signal })
   const table = sessionsOf(context)

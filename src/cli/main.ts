@@ -22,12 +22,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },
 }
 
-/** Registers a command (later issues add weights, batches, decode, fbank, audit). */
-export function registerCommand(name: string, summary: string, load: () => Promise<Command>): void {
-  commands[name] = { summary, load }
-}
-
-export const mainHelp = () => `Usage: mixscope <command> [options]
+const mainHelp = () => `Usage: mixscope <command> [options]
 
 Commands:
 ${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`).join('\n')}

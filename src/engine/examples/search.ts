@@ -68,7 +68,7 @@ export interface ExampleNeighbour {
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
 const textChars = 300
 /** Most matches one page returns. */
-export const MAX_PAGE = 1000
+const MAX_PAGE = 1000
 
 /** Whether `row` passes `filter` (`folded` is its folded transcript, `needle` the folded search text). */
 function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: string): boolean {
@@ -87,7 +87,7 @@ function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: s
  * with Python's `random.Random(seed)` (a partial Fisher–Yates shuffle per language, languages in code order, the
  * picks then put back in dataset order).
  */
-export function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample?: ExampleSample | null): number[] {
+function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample?: ExampleSample | null): number[] {
   const needle = foldText(filter.text?.trim() ?? '')
   const out: number[] = []
   for (let i = 0; i < index.rows.length; i++) if (matches(index.rows[i], index.folded[i], filter, needle)) out.push(i)

@@ -24,7 +24,7 @@ const displayNFft = 400
 const minHop = 160
 
 /** A spectrogram with no frames (a window shorter than one frame). */
-export function emptySpectrogram(sampleRate: number, start = 0): DisplaySpectrogram {
+function emptySpectrogram(sampleRate: number, start = 0): DisplaySpectrogram {
   return { data: new Float32Array(0), frames: 0, bins: 0, nFft: displayNFft, hop: minHop, start, sampleRate }
 }
 

@@ -84,7 +84,7 @@ export interface ModelInputDetailsOptions {
 }
 
 /** Finite-value statistics. */
-export function valueStats(x: Float32Array): ValueStats {
+function valueStats(x: Float32Array): ValueStats {
   let n = 0, sum = 0, min = Infinity, max = -Infinity, nonFinite = 0
   for (let i = 0; i < x.length; i++) {
     const v = x[i]
@@ -101,7 +101,7 @@ export function valueStats(x: Float32Array): ValueStats {
 }
 
 /** Largest |a − b| over indices finite in both, and how many indices are NaN in exactly one. */
-export function compareValues(a: Float32Array, b: Float32Array): { maxAbsDiff: number | null; nanMismatch: number } {
+function compareValues(a: Float32Array, b: Float32Array): { maxAbsDiff: number | null; nanMismatch: number } {
   if (a.length !== b.length) return { maxAbsDiff: null, nanMismatch: Math.abs(a.length - b.length) }
   let worst = 0, nanMismatch = 0
   for (let i = 0; i < a.length; i++) {

@@ -113,7 +113,7 @@ function asNumbers(values: DecodedArray): Int32Array | Float64Array {
 }
 
 /** Levels and values of one column chunk, as the pages hold them. */
-export interface ChunkLevels {
+interface ChunkLevels {
   rep: Uint8Array
   def: Uint8Array
   /** Non-null values in order (`present` of them); INT64 values widened to Numbers. */
@@ -126,7 +126,7 @@ export interface ChunkLevels {
  * dictionary or DELTA_BINARY_PACKED). Anything else throws `UnsupportedPageError` so the caller can fall back to
  * hyparquet's generic reader.
  */
-export function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetition: number, maxDefinition: number): ChunkLevels {
+function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetition: number, maxDefinition: number): ChunkLevels {
   const meta = chunk.meta_data!
   const codec = meta.codec
   const int64 = meta.type === 'INT64'

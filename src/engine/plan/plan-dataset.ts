@@ -18,7 +18,7 @@ import { configCheckContext } from './check-context.ts'
 import { selectPartitions, type Selection } from './select.ts'
 
 /** The only columns planning reads (never `audio_bytes`). */
-export const PLAN_COLUMNS = ['audio_size', 'text'] as const
+const PLAN_COLUMNS = ['audio_size', 'text'] as const
 
 /** Options of `planDataset`; each overrides the config field of the same meaning. */
 export interface PlanDatasetOptions {
@@ -126,7 +126,7 @@ function fileProblems(f: DatasetFile): Finding[] {
  * `ReadFragmentMeta` over the dataset's parquet reader: one row group's `audio_size` (INT64 → number) and `text`.
  * Nulls: see `planDataset`.
  */
-export function metaReader(dataset: OpenDataset, fileOf: Map<string, DatasetFile>, config: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): ReadFragmentMeta {
+function metaReader(dataset: OpenDataset, fileOf: Map<string, DatasetFile>, config: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): ReadFragmentMeta {
   return async (fragment: FragmentRef, signal?: AbortSignal): Promise<FragmentMeta> => {
     const file = fileOf.get(fragment.path)
     if (!file) throw new MixscopeError(`plan: fragment of ${fragment.path} is not a selected file`, 'bad-request')

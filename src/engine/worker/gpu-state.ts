@@ -48,7 +48,7 @@ function remember(message: string): void {
 }
 
 /** The device, requesting it on the first call; a lost device is replaced by a new request on the next call. */
-export async function workerGpu(): Promise<Gpu | string> {
+async function workerGpu(): Promise<Gpu | string> {
   if (current?.lostReason) {
     current = null
     pipeline = null
@@ -92,7 +92,7 @@ let queue: Promise<unknown> = Promise.resolve()
  * Runs `work` after every earlier GPU job of this worker has settled. A FeaturePipeline pools its buffers (one
  * readback buffer among them), so two batches in flight at once would submit a buffer that is still being mapped.
  */
-export function withGpuLock<T>(work: () => Promise<T>): Promise<T> {
+function withGpuLock<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work, work)
   queue = run.catch(() => undefined)
   return run

@@ -75,13 +75,13 @@ describe('audio_bytes reading', () => {
       const reference = await parquetReadObjects({ file: buffer, columns: ['audio_bytes', 'audio_size'], compressors, utf8: false })
       const audio: (number[] | null)[] = []
       const sizes: (number | null)[] = []
-      metadata.row_groups.forEach((g, i) => {
+      for (const g of metadata.row_groups) {
         const chunk = (name: string) => g.columns.find((c) => c.meta_data?.path_in_schema[0] === name)!
         const [a0, a1] = chunkRange(chunk('audio_bytes'))
         for (const row of decodeByteListChunk(bytes.subarray(a0, a1), chunk('audio_bytes'), listLevels(metadata, 'audio_bytes')!, Number(g.num_rows))) audio.push(row && Array.from(row))
         const [s0, s1] = chunkRange(chunk('audio_size'))
         sizes.push(...decodeFlatIntChunk(bytes.subarray(s0, s1), chunk('audio_size'), flatIntLevels(metadata, 'audio_size')!, Number(g.num_rows)))
-      })
+      }
       expect(audio, file.path).toEqual(reference.map((r) => (r.audio_bytes == null ? null : Array.from(r.audio_bytes as ArrayLike<number>, (x) => x & 0xff))))
       expect(sizes, file.path).toEqual(reference.map((r) => Number(r.audio_size)))
     }

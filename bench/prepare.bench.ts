@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 import { main } from '../src/cli/main.ts'
-import { startStaticServer } from '../src/engine/node/static-server.ts'
+import { startStaticServer } from '../test/helpers/static-server.ts'
 import { benchCacheDir } from './browser/speech-corpus.ts'
 import type { BenchRow } from './table.ts'
 

@@ -6,6 +6,7 @@ import { formatTable, type BenchRow } from './table.ts'
 
 const groups: Record<string, () => Promise<BenchRow[]>> = {
   stats: async () => (await import('./stats.bench.ts')).runStatsBench(),
+  parquet: async () => (await import('./parquet.bench.ts')).runParquetBench(),
   decode: async () => (await import('./decode.bench.ts')).runDecodeBench(),
   features: async () => (await import('./features.bench.ts')).runFeaturesBench(),
   plan: async () => (await import('./plan.bench.ts')).runPlanBench(),

@@ -5,7 +5,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api'
 import { createFsSource } from '../src/engine/node/fs-source.ts'
-import { startStaticServer } from '../src/engine/node/static-server.ts'
+import { startStaticServer } from '../test/helpers/static-server.ts'
 import { createHttpSource } from '../src/engine/source/http-source.ts'
 import { openDataset } from '../src/engine/discovery/open.ts'
 import { computeStats } from '../src/engine/stats/stats.ts'

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startStaticServer, type StaticServer } from '../src/engine/node/static-server.ts'
+import { startStaticServer, type StaticServer } from './helpers/static-server.ts'
 import { writeParquet } from './helpers/duckdb.ts'
 
 function mixscope(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -5,7 +5,7 @@
 import { createServer } from 'node:http'
 import type { ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { corsHeaders, parseRange } from '../src/engine/node/static-server.ts'
+import { corsHeaders, parseRange } from './helpers/static-server.ts'
 
 /** One request as the server received it. */
 export interface LoggedRequest {

@@ -8,7 +8,7 @@
  */
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { join } from 'node:path'
-import { startStaticServer, type StaticServer } from '../../src/engine/node/static-server.ts'
+import { startStaticServer, type StaticServer } from '../../test/helpers/static-server.ts'
 import type { BenchReply, BenchRequest } from './protocol.ts'
 import { benchCacheDir } from './speech-corpus.ts'
 

@@ -15,7 +15,7 @@ export function isUrl(arg: string): boolean {
 }
 
 /** The source for a dataset argument: an HTTP source for URLs, the fs source otherwise. */
-export async function sourceFor(arg: string): Promise<DatasetSource> {
+async function sourceFor(arg: string): Promise<DatasetSource> {
   if (isUrl(arg)) return createHttpSource(arg)
   try {
     await stat(arg)

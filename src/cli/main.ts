@@ -23,12 +23,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   prepare: { summary: 'convert a speech corpus (NeMo, Common Voice, audiofolder, HF parquet) to mixture parquet', load: async () => (await import('./commands/prepare.ts')).runPrepareCommand },
 }
 
-/** Registers a command (later issues add weights, batches, decode, fbank, audit). */
-export function registerCommand(name: string, summary: string, load: () => Promise<Command>): void {
-  commands[name] = { summary, load }
-}
-
-export const mainHelp = () => `Usage: mixscope <command> [options]
+const mainHelp = () => `Usage: mixscope <command> [options]
 
 Commands:
 ${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`).join('\n')}

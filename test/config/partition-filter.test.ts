@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { compilePartitionFilters, evaluateFilter, parseFilterString } from '../../src/engine/config/partition-filter.ts'
+import { compilePartitionFilters, evaluateFilter } from '../../src/engine/config/partition-filter.ts'
+import { parseFilterString } from '../../src/engine/config/partition-filter-parse.ts'
 
 const mlsDeu = { corpus: 'mls', language: 'deu_Latn', split: 'train' }
 const fleursFra = { corpus: 'fleurs', language: 'fra_Latn', split: 'train' }

@@ -9,6 +9,7 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createCountingSource } from '../../src/engine/source/counting-source.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { audioBytesOf } from '../../src/engine/parquet/audio-bytes.ts'
+import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels } from '../../src/engine/parquet/byte-list-column.ts'
 import { writeParquet } from '../helpers/duckdb.ts'
 
 let dir: string
@@ -63,6 +64,26 @@ describe('audio_bytes reading', () => {
         }
       }
       expect(got, file.path).toEqual(expected)
+    }
+  })
+  it('the fast path itself (no fallback) decodes every list<int8> and INT64 chunk: codecs, pages v1 and v2 (DELTA_BINARY_PACKED), dictionary', async () => {
+    const ds = await openDataset(await createFsSource(dir))
+    for (const file of ds.files.filter((f) => !f.path.startsWith('codec=binary'))) {
+      const bytes = new Uint8Array(readFileSync(join(dir, file.path)))
+      const metadata = ds.parquet.footer(file.path)
+      const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+      const reference = await parquetReadObjects({ file: buffer, columns: ['audio_bytes', 'audio_size'], compressors, utf8: false })
+      const audio: (number[] | null)[] = []
+      const sizes: (number | null)[] = []
+      for (const g of metadata.row_groups) {
+        const chunk = (name: string) => g.columns.find((c) => c.meta_data?.path_in_schema[0] === name)!
+        const [a0, a1] = chunkRange(chunk('audio_bytes'))
+        for (const row of decodeByteListChunk(bytes.subarray(a0, a1), chunk('audio_bytes'), listLevels(metadata, 'audio_bytes')!, Number(g.num_rows))) audio.push(row && Array.from(row))
+        const [s0, s1] = chunkRange(chunk('audio_size'))
+        sizes.push(...decodeFlatIntChunk(bytes.subarray(s0, s1), chunk('audio_size'), flatIntLevels(metadata, 'audio_size')!, Number(g.num_rows)))
+      }
+      expect(audio, file.path).toEqual(reference.map((r) => (r.audio_bytes == null ? null : Array.from(r.audio_bytes as ArrayLike<number>, (x) => x & 0xff))))
+      expect(sizes, file.path).toEqual(reference.map((r) => Number(r.audio_size)))
     }
   })
   it('keeps null and empty rows apart', async () => {

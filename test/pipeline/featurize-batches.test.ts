@@ -29,14 +29,44 @@ describe('splitByBytes', () => {
   })
 })
 
-/** A decoder whose batches finish after `delayMs` (or when released), recording how many batches were ever started. */
-function fakeDecoder(delayMs: number): BatchDecoder & { started: number } {
+/**
+ * Virtual time for the stages' clocks: `sleep` resolves when time reaches its deadline, `advance` is a stage computing
+ * (time moves, nothing else runs). Whenever every stage waits (nothing else to run: a macrotask turn comes), the
+ * sleepers already due wake, else time jumps to the next deadline: a decode "thread" finishing while the features ran.
+ */
+function virtualClock() {
+  let time = 0
+  let running = true
+  const sleepers: { at: number; wake: () => void }[] = []
+  const pump = () => {
+    if (!running) return
+    if (sleepers.length > 0) {
+      sleepers.sort((a, b) => a.at - b.at)
+      if (sleepers[0].at > time) time = sleepers[0].at
+      while (sleepers.length > 0 && sleepers[0].at <= time) sleepers.shift()!.wake()
+    }
+    setImmediate(pump)
+  }
+  setImmediate(pump)
+  return {
+    now: () => time,
+    sleep: (ms: number) => new Promise<void>((wake) => sleepers.push({ at: time + ms, wake })),
+    advance: (ms: number) => { time += ms },
+    stop: () => { running = false },
+  }
+}
+
+type Sleep = (ms: number) => Promise<void>
+const realSleep: Sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/** A decoder whose batches finish `delayMs` after they start (each on its own), recording how many were ever started. */
+function fakeDecoder(delayMs: number, sleep: Sleep = realSleep): BatchDecoder & { started: number } {
   const d = {
     lanes: 1,
     started: 0,
     async decode(items: DecodeItem[]): Promise<DecodeResult[]> {
       d.started++
-      await new Promise((r) => setTimeout(r, delayMs))
+      await sleep(delayMs)
       return items.map((i) => (i.id.startsWith('bad') ? { id: i.id, ok: false as const, error: `audio: ${i.id} (unknown): garbage` }
         : { id: i.id, ok: true as const, audio: { sampleRate: 16000, channels: [new Float32Array(i.bytes.length)], frames: i.bytes.length, decoder: 'fake', container: 'wav' as const, codec: null, warnings: [], trainable: true, untrainable: null } }))
     },
@@ -71,16 +101,24 @@ describe('featurizeBatches', () => {
   })
 
   it('overlaps decode with features: a feature stage slower than decoding never waits after the first batch', async () => {
-    const slowFeatures = (audio: unknown[]) => { const until = performance.now() + 30; while (performance.now() < until) { /* busy, as fbank */ } return audio.map(() => 1) }
-    const waits: number[] = []
-    for await (const b of featurizeBatches(Array.from({ length: 5 }, (_, i) => [item(`y${i}`, 4)]), fakeDecoder(10), slowFeatures)) waits.push(b.waitMs)
-    expect(waits[0]).toBeGreaterThan(5) // nothing decoded yet
-    for (const w of waits.slice(1)) expect(w).toBeLessThan(5) // decoded while the previous batch was featurized
-    // and a decode stage slower than features shows up as waiting: 5 batches of 40 ms, two in flight at a time
-    // (the one awaited and the one ahead) → about 40 ms of waiting per two batches after the first
-    const slowWaits: number[] = []
-    for await (const b of featurizeBatches(Array.from({ length: 5 }, (_, i) => [item(`z${i}`, 4)]), fakeDecoder(40), (a) => a.map(() => 1), { prefetch: 1 })) slowWaits.push(b.waitMs)
-    expect(slowWaits.slice(1).reduce((s, w) => s + w, 0), JSON.stringify(slowWaits)).toBeGreaterThan(60)
+    const clock = virtualClock()
+    try {
+      // decode 10 ms per batch, features 30 ms: only the first batch waits (for its own decode)
+      const waits: number[] = [], featureMs: number[] = []
+      const slowFeatures = (audio: unknown[]) => { clock.advance(30); return audio.map(() => 1) }
+      for await (const b of featurizeBatches(Array.from({ length: 5 }, (_, i) => [item(`y${i}`, 4)]), fakeDecoder(10, clock.sleep), slowFeatures, { now: clock.now })) {
+        waits.push(b.waitMs); featureMs.push(b.featureMs)
+      }
+      expect(waits).toEqual([10, 0, 0, 0, 0])
+      expect(featureMs).toEqual([30, 30, 30, 30, 30])
+      // decode 40 ms per batch, features instant, one batch ahead: every other batch waits a whole decode
+      // (the one awaited and the one ahead are in flight together)
+      const slowWaits: number[] = []
+      for await (const b of featurizeBatches(Array.from({ length: 5 }, (_, i) => [item(`z${i}`, 4)]), fakeDecoder(40, clock.sleep), (a) => a.map(() => 1), { prefetch: 1, now: clock.now })) slowWaits.push(b.waitMs)
+      expect(slowWaits).toEqual([40, 0, 40, 0, 40])
+    } finally {
+      clock.stop()
+    }
   })
 
   it('stops with the abort reason when aborted', async () => {

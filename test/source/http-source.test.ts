@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { MixscopeError } from '../../src/engine/findings.ts'
 import { createHttpSource, encodePath } from '../../src/engine/source/http-source.ts'
 import type { HttpSourceOptions } from '../../src/engine/source/http-source.ts'
 import { buildManifest, formatManifest } from '../../src/engine/source/manifest.ts'
+import type { Timers } from '../../src/engine/source/request-control.ts'
 import { faultSequence, faultWhen, startFaultServer } from '../fault-server.ts'
 import type { FaultPlan, FaultServer, LoggedRequest } from '../fault-server.ts'
 
@@ -36,6 +37,17 @@ async function serveDataset(plan?: FaultPlan, extra: Record<string, Uint8Array> 
 const fast: HttpSourceOptions = { retryDelayMs: 1, timeoutMs: 5000 }
 const isRangeRead = (r: LoggedRequest) => r.range !== null
 const fileRequests = () => server.requests.filter((r) => !r.path.endsWith('_manifest.json'))
+
+/** Timers that fire only when the test says: time is an input here, never a wall-clock measurement. */
+function manualTimers(): Timers & { pending: () => { ms: number; fire: () => void }[] } {
+  let next = 1
+  const live = new Map<number, { ms: number; callback: () => void }>()
+  return {
+    setTimeout: (callback, ms) => { live.set(next, { ms, callback }); return next++ },
+    clearTimeout: (handle) => { live.delete(handle as number) },
+    pending: () => [...live].map(([handle, t]) => ({ ms: t.ms, fire: () => { live.delete(handle); t.callback() } })),
+  }
+}
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   const outcome = await promise.then(() => null, (error: Error) => error)
@@ -144,14 +156,18 @@ describe('http source: failures', () => {
     expect(gone.counters.requests).toBe(2)
   })
 
-  test('a hanging server times out within the limit, without retries', async () => {
+  test('a hanging server times out at the limit, without retries', async () => {
     await serveDataset(faultWhen(isRangeRead, { hang: true }))
-    const source = createHttpSource(server.url + 'version=0/', { ...fast, timeoutMs: 200 })
+    const timers = manualTimers()
+    const source = createHttpSource(server.url + 'version=0/', { ...fast, timeoutMs: 200, timers })
     await source.list()
-    const t0 = performance.now()
-    const error = await rejection(source.read(hindi, 0, 100))
-    expect(performance.now() - t0).toBeLessThan(1500)
-    expect(error.message).toBe(`http: ${server.url}version=0/${encodePath(hindi)} timed out after 200 ms`)
+    const read = rejection(source.read(hindi, 0, 100))
+    await vi.waitFor(() => expect(fileRequests()).toHaveLength(1))
+    // the only timer is the request's 200 ms limit; when it fires, the read fails at once, not retried
+    expect(timers.pending().map((t) => t.ms)).toEqual([200])
+    timers.pending()[0].fire()
+    expect((await read).message).toBe(`http: ${server.url}version=0/${encodePath(hindi)} timed out after 200 ms`)
+    expect(timers.pending()).toEqual([])
     expect(fileRequests().length).toBe(1)
   })
 
@@ -196,104 +212,33 @@ describe('http source: failures', () => {
     expect((await rejection(source.read(hindi, 10, 110))).message).toMatch(/sent 99 bytes for bytes=10-109, expected 100$/)
   })
 
-  test('abort mid-request rejects promptly with AbortError and stops retries', async () => {
+  test('abort mid-request rejects with AbortError without any timer firing, and stops retries', async () => {
     await serveDataset(faultWhen(isRangeRead, { hang: true }))
-    const source = createHttpSource(server.url + 'version=0/', fast)
+    const timers = manualTimers()
+    const source = createHttpSource(server.url + 'version=0/', { ...fast, timers })
     await source.list()
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 50)
-    const t0 = performance.now()
-    const error = await rejection(source.read(hindi, 0, 100, { signal: controller.signal }))
-    expect(error.name).toBe('AbortError')
-    expect(performance.now() - t0).toBeLessThan(1000)
-    await new Promise((r) => setTimeout(r, 200))
+    const read = rejection(source.read(hindi, 0, 100, { signal: controller.signal }))
+    await vi.waitFor(() => expect(fileRequests()).toHaveLength(1))
+    controller.abort()
+    // the server never answers and no timer fires: only the abort can settle the read
+    expect((await read).name).toBe('AbortError')
+    expect(timers.pending()).toEqual([]) // the timeout is cleared and no retry backoff is scheduled
     expect(fileRequests().length).toBe(1)
   })
 
   test('abort during the retry backoff stops at once', async () => {
     await serveDataset(faultWhen(isRangeRead, { status: 503 }))
-    const source = createHttpSource(server.url + 'version=0/', { retryDelayMs: 10_000 })
+    const timers = manualTimers()
+    const source = createHttpSource(server.url + 'version=0/', { retryDelayMs: 10_000, timers })
     await source.list()
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 100)
-    const t0 = performance.now()
-    expect((await rejection(source.read(hindi, 0, 100, { signal: controller.signal }))).name).toBe('AbortError')
-    expect(performance.now() - t0).toBeLessThan(1000)
+    const read = rejection(source.read(hindi, 0, 100, { signal: controller.signal }))
+    // after the 503 the source sleeps 10 000 · (0.5…1) ms before its retry
+    await vi.waitFor(() => expect(timers.pending().some((t) => t.ms >= 5000 && t.ms <= 10_000)).toBe(true))
+    controller.abort()
+    expect((await read).name).toBe('AbortError')
+    expect(timers.pending()).toEqual([])
     expect(fileRequests().length).toBe(1)
-  })
-})
-
-describe('http source: manifest and URL forms', () => {
-  const bad = async (text: string) => {
-    server = await startFaultServer({ 'd/_manifest.json': new TextEncoder().encode(text) })
-    return rejection(createHttpSource(server.url + 'd/', fast).list())
-  }
-
-  test('a missing manifest says how to make one', async () => {
-    server = await startFaultServer({})
-    expect((await rejection(createHttpSource(server.url + 'd/', fast).list())).message)
-      .toBe(`http: ${server.url}d/_manifest.json not found (404): an HTTP dataset needs _manifest.json in its root (write it with "mixscope manifest <folder>")`)
-  })
-
-  test('broken manifests are reported with the URL and the bad field', async () => {
-    expect((await bad('{nope')).message).toMatch(/^manifest: http:.*\/d\/_manifest.json is not JSON/)
-    await server.close()
-    expect((await bad('{"format": "x", "version": 1, "files": []}')).message).toMatch(/has format "x", expected "mixscope-manifest"/)
-    await server.close()
-    expect((await bad('{"format": "mixscope-manifest", "version": 1, "files": [{"path": "a", "size": -1}]}')).message).toMatch(/files\[0\]/)
-    await server.close()
-    expect((await bad('{"format": "mixscope-manifest", "version": 1, "files": [{"path": "../a", "size": 1}]}')).message)
-      .toMatch(/lists path "\.\.\/a", expected a plain relative path$/)
-  })
-
-  test('a .parquet URL is a one-file dataset sized by HEAD', async () => {
-    server = await startFaultServer({ 'x/part 0.parquet': files[hindi], 'x/language_distribution_0.tsv': tsv })
-    const source = createHttpSource(server.url + 'x/part%200.parquet', fast)
-    expect(source.rootName).toBe('part 0.parquet')
-    expect(await source.list()).toEqual([{ path: 'part 0.parquet', size: 1000 }])
-    expect(await source.read('part 0.parquet', 995, 1005)).toEqual(files[hindi].slice(995))
-    expect(server.requests.map((r) => [r.method, r.rawPath, r.range])).toEqual([
-      ['HEAD', '/x/part%200.parquet', null], ['GET', '/x/part%200.parquet', 'bytes=995-999']])
-    expect(await source.readSibling!('language_distribution_0.tsv')).toEqual(tsv)
-  })
-
-  test('a 1-byte file is read as bytes=0-1, never bytes=0-0', async () => {
-    server = await startFaultServer({ 'one.parquet': new Uint8Array([7]) })
-    const source = createHttpSource(server.url + 'one.parquet', fast)
-    expect(await source.read('one.parquet', 0, 1)).toEqual(new Uint8Array([7]))
-    expect(server.requests.map((r) => [r.method, r.range])).toEqual([['HEAD', null], ['GET', 'bytes=0-1']])
-    expect(source.counters).toEqual({ requests: 2, bytes: 1 })
-  })
-
-  test('a .parquet URL whose server refuses HEAD is sized from a first range read', async () => {
-    server = await startFaultServer({ 'p.parquet': files[tricky] }, faultWhen((r) => r.method === 'HEAD', { status: 405 }))
-    const source = createHttpSource(server.url + 'p.parquet', fast)
-    expect(await source.list()).toEqual([{ path: 'p.parquet', size: 300 }])
-    expect(server.requests.map((r) => [r.method, r.range])).toEqual([['HEAD', null], ['GET', 'bytes=0-1']])
-    expect(source.counters).toEqual({ requests: 2, bytes: 2 })
-  })
-
-  test('bad URLs and options are usage errors', () => {
-    expect(() => createHttpSource('relative/path/')).toThrow(/is not an absolute URL/)
-    expect(() => createHttpSource('ftp://host/x/')).toThrow(/is not an http\(s\) URL/)
-    expect(() => createHttpSource('http://host/x/', { concurrency: 0 })).toThrow('http: option concurrency is 0, expected an integer ≥ 1')
-    expect(createHttpSource('data/version=0', { baseUrl: 'http://host/app/' }).root).toBe('http://host/app/data/version=0/')
-  })
-})
-
-describe('single-page-app hosts', () => {
-  test('an HTML page where _manifest.json or the TSV should be counts as missing, not as bad JSON or TSV', async () => {
-    const manifest = JSON.stringify({ format: 'mixscope-manifest', version: 1, files: [{ path: 'a.parquet', size: 4 }] })
-    const html = () => new Response('<!doctype html><html></html>', { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
-    const spa = (withManifest: boolean): typeof fetch => async (input) => {
-      const url = String(input)
-      if (withManifest && url.endsWith('/version=0/_manifest.json')) return new Response(manifest, { headers: { 'content-type': 'application/json' } })
-      return html()
-    }
-    const missing = createHttpSource('http://spa.test/data/version=0/', { fetch: spa(false), retries: 0 })
-    await expect(missing.list()).rejects.toMatchObject({ kind: 'http-no-manifest' })
-    const source = createHttpSource('http://spa.test/data/version=0/', { fetch: spa(true), retries: 0 })
-    expect((await source.list()).map((f) => f.path)).toEqual(['a.parquet'])
-    expect(await source.readSibling!('language_distribution_0.tsv')).toBeNull()
   })
 })

@@ -1,4 +1,4 @@
-/** `mixscope audit <dataset> [--config FILE|--preset NAME] [--deep|--sample F] [--json] [--report FILE] [--flagged FILE]`. */
+/** `mixscope audit <dataset> [--preset NAME] [--config FILE] [--set k=v] [--deep|--sample F] [--json] [--report FILE] [--flagged FILE]`. */
 import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { auditDataset } from '../../engine/audit/audit.ts'
@@ -6,14 +6,10 @@ import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
 import { createAuditState } from '../../engine/audit/state.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/types.ts'
-import { defaultPipelineConfig } from '../../engine/config/defaults.ts'
-import { getPreset } from '../../engine/config/presets.ts'
-import { loadRecipe } from '../../engine/config/recipe.ts'
-import { applySetArguments } from '../../engine/config/set.ts'
-import type { PipelineConfig } from '../../engine/config/types.ts'
 import { MixscopeError } from '../../engine/findings.ts'
 import { loadSpmTokenizer } from '../../engine/text/spm-tokenizer.ts'
 import { createAuditPool } from '../audit-pool.ts'
+import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
@@ -24,14 +20,13 @@ length cut-offs and buckets, empty/fast/off-script transcripts, train/dev/test l
 per rank; with --deep or --sample also undecodable rows, lengths, rates, silence, clipping,
 loudness, DC offset and duplicate audio.
 
-  --config FILE     recipe YAML/JSON or flat config (reference field names)
-  --preset NAME     a shipped configuration (e.g. ctc-finetune, llm-finetune, asr-task-defaults)
-  --set KEY=VALUE   override one config field (repeatable)
+${configHelp(20)}
   --deep            decode every row
   --sample F        decode a seeded random fraction F (0 < F ≤ 1) of each language's rows
   --seed N          seed of --sample (default 0)
   --tokenizer FILE  SentencePiece .model: unknown-token rate per language
-  --summary TSV     use this language_distribution TSV instead of the lookup beside the root
+  --summary TSV     language_distribution TSV (else the config's dataset_summary_path when it exists
+                    here, else the lookup beside the root)
   --workers N       decoding workers (default: all cores; 0 decodes in this thread)
   --state FILE      resume the audio pass from FILE and save it there (also on Ctrl-C)
   --json            print {"schema_version": 1, "root", "summary", "findings", "tables", ...}
@@ -39,29 +34,9 @@ loudness, DC offset and duplicate audio.
   --flagged FILE    write flagged rows as JSONL of example ids
   -h, --help        show this help
 
-Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error.
+Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error, or a config that cannot be built as
+given (unknown preset or key, bad value: findings printed).
 `
-
-async function readText(path: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    throw new MixscopeError(`${what}: cannot read ${path} (${(error as Error).message})`, 'not-found', 'io')
-  }
-}
-
-async function configOf(values: { config?: string; preset?: string; set?: string[] }, io: CliIo): Promise<PipelineConfig> {
-  if (values.config && values.preset) throw new UsageError('audit: give --config or --preset, not both')
-  let config = defaultPipelineConfig()
-  if (values.preset) config = getPreset(values.preset).config
-  if (values.config) {
-    const loaded = loadRecipe(await readText(values.config, 'config'), { name: values.config })
-    for (const f of loaded.findings) io.stderr(`${f.severity}: ${f.kind}: ${f.message}\n`)
-    if (loaded.findings.some((f) => f.severity === 'error')) throw new UsageError(`audit: config ${values.config} has errors (above)`)
-    config = loaded.config
-  }
-  return applySetArguments(config, values.set ?? [])
-}
 
 async function stateOf(path: string | undefined): Promise<AuditState | undefined> {
   if (!path) return undefined
@@ -85,8 +60,7 @@ function summaryText(report: AuditReport): string {
 
 export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    config: { type: 'string' }, preset: { type: 'string' }, set: { type: 'string', multiple: true },
-    deep: { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
+    ...configOptions, deep: { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
     summary: { type: 'string' }, workers: { type: 'string' }, state: { type: 'string' },
     json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   } })
@@ -102,11 +76,15 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const workers = values.workers === undefined ? undefined : Number(values.workers)
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new UsageError(`audit: --workers must be a non-negative integer, got ${values.workers}`)
   if (values.report && !/\.(html?|md)$/i.test(values.report)) throw new UsageError(`audit: --report must end in .html or .md, got ${values.report}`)
-  const config = await configOf(values, io)
+  const resolved = await resolveConfigArgs(values, io, 'audit')
+  const config = resolved.config
   const tokenizer = values.tokenizer
     ? await loadSpmTokenizer(new Uint8Array(await readFile(values.tokenizer).catch((e: Error) => { throw new MixscopeError(`tokenizer: cannot read ${values.tokenizer} (${e.message})`, 'not-found', 'io') })))
     : undefined
-  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
+  const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
+  if (summary.note) io.stderr(`mixscope audit: ${summary.note}\n`)
+  const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
+  if (!values.json) io.stderr(`mixscope audit: ${summaryLine(dataset)}\n`)
   const state = await stateOf(values.state)
   const audio = !!values.deep || sample !== undefined
   const pool = audio && workers !== 0 ? createAuditPool(workers) : null

@@ -3,29 +3,19 @@
  * (docs/reference-pipeline.md §1-§9, §15), from `audio_size` and `text` only.
  */
 import { parseArgs } from 'node:util'
-import { readFile, stat, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
-import { defaultPipelineConfig } from '../../engine/config/defaults.ts'
-import { getPreset, presetNames } from '../../engine/config/presets.ts'
-import { loadRecipe } from '../../engine/config/recipe.ts'
-import { applySetArguments } from '../../engine/config/set.ts'
-import { isTrainStreaming } from '../../engine/config/split.ts'
+import { writeFile } from 'node:fs/promises'
 import type { PipelineConfig } from '../../engine/config/types.ts'
-import type { OpenDataset } from '../../engine/discovery/open.ts'
-import { type Finding } from '../../engine/findings.ts'
 import { planIpcFile } from '../../engine/plan/arrow.ts'
 import { batchJsonLine } from '../../engine/plan/jsonl.ts'
-import { PlanRefusedError, planDataset } from '../../engine/plan/plan-dataset.ts'
+import { applyBatchLimit, DEFAULT_TRAIN_MAX_BATCHES, planDataset } from '../../engine/plan/plan-dataset.ts'
 import { taskBucketSizes } from '../../engine/pipeline/buckets.ts'
 import { codePointLength } from '../../engine/pipeline/example.ts'
 import type { PlannedBatch } from '../../engine/pipeline/plan.ts'
-import { isUrl, openDatasetArg } from '../dataset-arg.ts'
+import { configHelp, configOptions, findingLine, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
+import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, UsageError, type CliIo } from '../io.ts'
 
-/** Batches printed for an infinite (train) stream when `--max-batches` is not given (docs/conventions.md). */
-export const DEFAULT_TRAIN_MAX_BATCHES = 20
-
-export const batchesHelp = `Usage: mixscope batches <dataset> --split S [--summary TSV] [--config FILE|--preset NAME]
+export const batchesHelp = `Usage: mixscope batches <dataset> --split S [--summary TSV] [--preset NAME] [--config FILE]
                         [--set key=value ...] [--rank r --world-size W] [--max-batches N]
                         [--jsonl] [--buckets] [--arrow OUT]
 
@@ -37,12 +27,9 @@ audio_size and text columns.
   --split S          split string as given to the reader (train, train_mls, dev, ...)
   --summary TSV      language_distribution TSV (else the config's dataset_summary_path when it exists
                      here, else the lookup beside the root); which one is used goes to stderr
-  --config FILE      fairseq2 recipe YAML (dataset.mixture_parquet_storage_config, asr_task_config,
-                     common.seed, ...) or a JSON/YAML object of config keys
-  --preset NAME      a shipped configuration: ${presetNames.join(', ')}
-  --set key=value    override one config key (repeatable; values parsed as JSON when valid)
-  --rank r           data-parallel rank, 0-based (default: config rank, 0)
-  --world-size W     data-parallel size (default: config world_size, 1)
+${configHelp(21)}
+  --rank r           data-parallel rank, 0-based (default: config rank, 0); applied after --set
+  --world-size W     data-parallel size (default: config world_size, 1); applied after --set
   --max-batches N    stop after N batches (train streams are infinite: default ${DEFAULT_TRAIN_MAX_BATCHES})
   --jsonl            one line per batch: {"batch", "examples": [{"file", "row", "row_group", "corpus",
                      "language", "split", "length", "text_chars"}]}
@@ -50,66 +37,11 @@ audio_size and text columns.
   --arrow OUT        also write the planned examples as an Arrow IPC file (pyarrow / pandas.read_feather)
   -h, --help         show this help
 
-Without a config the reference defaults apply (example_shuffle_window 0 fails there, so it fails here).
-Exit codes: 0 done, 1 config errors (printed) or a pipeline error, 2 usage or I/O error.
+--split is applied after --set too. Without a config the reference defaults apply (example_shuffle_window 0
+fails there, so it fails here).
+Exit codes: 0 done, 1 the training would fail with this config (findings printed) or a pipeline error, 2 usage
+or I/O error, or a config that cannot be built as given (unknown preset or key, bad value: findings printed).
 `
-
-/** A config from `--config` / `--preset` / `--set`; `--config` load findings come back too. */
-export async function configFromArgs(values: { config?: string; preset?: string; set?: string[] }): Promise<{ config: PipelineConfig; findings: Finding[]; summaryFrom: string | null }> {
-  if (values.config && values.preset) throw new UsageError('give --config or --preset, not both')
-  let config = defaultPipelineConfig()
-  let findings: Finding[] = []
-  let summaryFrom: string | null = null
-  if (values.preset) config = getPreset(values.preset).config
-  if (values.config) {
-    let text: string
-    try {
-      text = await readFile(values.config, 'utf8')
-    } catch (error) {
-      throw new UsageError(`cannot read --config ${values.config} (${(error as Error).message})`)
-    }
-    const loaded = loadRecipe(text, { name: values.config })
-    config = loaded.config
-    findings = loaded.findings
-    summaryFrom = loaded.summaryPathFrom
-  }
-  if (values.set && values.set.length > 0) {
-    const before = config.dataset_summary_path
-    config = applySetArguments(config, values.set)
-    if (config.dataset_summary_path !== before) summaryFrom = '--set'
-  }
-  return { config, findings, summaryFrom }
-}
-
-/**
- * Which TSV to open: `--summary` wins; else the config's `dataset_summary_path` when it exists here (a URL, a path
- * relative to the working directory, or one relative to the recipe's folder); else the lookup beside the root
- * (docs/conventions.md "Stats TSV"). Returns the path to pass to `openDatasetArg` and a sentence for stderr, or `null` + a
- * note when the lookup is used.
- */
-export async function resolveSummary(explicit: string | undefined, config: PipelineConfig, recipePath: string | undefined, summaryFrom: string | null): Promise<{ path: string | undefined; note: string | null }> {
-  if (explicit) return { path: explicit, note: null }
-  const configured = config.dataset_summary_path
-  if (!configured) return { path: undefined, note: null }
-  if (isUrl(configured)) return { path: configured, note: null }
-  const candidates = [resolve(configured)]
-  if (recipePath) candidates.push(resolve(dirname(recipePath), configured))
-  for (const candidate of candidates) {
-    try {
-      if ((await stat(candidate)).isFile()) return { path: candidate, note: null }
-    } catch {
-      // try the next one
-    }
-  }
-  return { path: undefined, note: `dataset_summary_path ${JSON.stringify(configured)}${summaryFrom ? ` (${summaryFrom})` : ''} does not exist here; looking for language_distribution_*.tsv beside the dataset instead` }
-}
-
-/** The sentence saying which TSV is in use. */
-export function summaryLine(dataset: OpenDataset): string {
-  return dataset.summary
-    ? `summary TSV: ${dataset.summary.path} (${dataset.summary.rows.length} rows)`
-    : 'summary TSV: none found: no mixture, one stream (as the reference without dataset_summary_path)'
-}
 
 /** The LENGTH bucket table (or the STATIC batch size) as text. */
 export function bucketTable(config: PipelineConfig): string {
@@ -130,14 +62,9 @@ function batchText(b: PlannedBatch): string {
   return [head, ...rows].join('\n') + '\n'
 }
 
-function findingLines(findings: Finding[]): string {
-  return findings.map((f) => `${f.severity}: ${f.kind}: ${f.path ? `${f.path}: ` : ''}${f.message}\n`).join('')
-}
-
 export async function runBatches(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    split: { type: 'string' }, summary: { type: 'string' }, config: { type: 'string' }, preset: { type: 'string' },
-    set: { type: 'string', multiple: true }, rank: { type: 'string' }, 'world-size': { type: 'string' },
+    split: { type: 'string' }, summary: { type: 'string' }, ...configOptions, rank: { type: 'string' }, 'world-size': { type: 'string' },
     'max-batches': { type: 'string' }, jsonl: { type: 'boolean' }, buckets: { type: 'boolean' }, arrow: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   } })
@@ -152,29 +79,22 @@ export async function runBatches(argv: string[], io: CliIo): Promise<number> {
   if (worldSize === 0) throw new UsageError('--world-size must be at least 1, got 0')
   const maxBatches = values['max-batches'] === undefined ? undefined : nonNegativeInt('--max-batches', values['max-batches'])
 
-  const loaded = await configFromArgs(values)
-  const loadErrors = loaded.findings.filter((f) => f.severity === 'error')
-  if (loadErrors.length > 0) {
-    io.stderr(findingLines(loaded.findings))
-    throw new PlanRefusedError(loadErrors)
-  }
-  const config = loaded.config
-  config.split = values.split
-  if (rank !== undefined) config.rank = rank
-  if (worldSize !== undefined) config.world_size = worldSize
+  const flags: [string, unknown][] = [['split', values.split]]
+  if (rank !== undefined) flags.push(['rank', rank])
+  if (worldSize !== undefined) flags.push(['world_size', worldSize])
+  const resolved = await resolveConfigArgs(values, io, 'batches', flags)
+  const config = resolved.config
   if (config.rank >= config.world_size) throw new UsageError(`--rank must be below --world-size, got rank ${config.rank} of ${config.world_size}`)
-  const train = isTrainStreaming(config.split, config.sync_mode)
-  const limit = Math.min(maxBatches ?? (train ? DEFAULT_TRAIN_MAX_BATCHES : Infinity), config.max_num_batches ?? Infinity)
-  config.max_num_batches = Number.isFinite(limit) ? limit : null
+  const { trainStreaming: train } = applyBatchLimit(config, maxBatches)
 
-  const summary = await resolveSummary(values.summary, config, values.config, loaded.summaryFrom)
+  const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
   if (summary.note) io.stderr(`mixscope batches: ${summary.note}\n`)
   const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
   io.stderr(`mixscope batches: ${summaryLine(dataset)}\n`)
 
   const plan = planDataset(dataset, config)
-  const notes = [...loaded.findings, ...plan.findings].filter((f) => f.severity !== 'info')
-  if (!values.jsonl && notes.length > 0) io.stderr(findingLines(notes))
+  const notes = plan.findings.filter((f) => f.severity !== 'info')
+  if (!values.jsonl) for (const f of notes) io.stderr(findingLine(f))
   if (values.buckets) (values.jsonl ? io.stderr : io.stdout)(bucketTable(config))
 
   const kept: PlannedBatch[] = []

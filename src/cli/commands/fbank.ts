@@ -1,6 +1,7 @@
 /**
  * `mixscope fbank <audio-file>`: the reference's fbank features of one audio file (Kaldi log-mel, 80 bins, channel 0,
- * at the file's own rate), optionally standardized and cast to the training dtype, on the CPU or the GPU.
+ * at the file's own rate), optionally standardized and cast to the training dtype, on the CPU or the GPU. The
+ * features are `fbankFeatures` (src/engine/features/model-input.ts), the function the explorer's model input uses.
  */
 import { existsSync } from 'node:fs'
 import { readFile, stat, writeFile } from 'node:fs/promises'
@@ -9,10 +10,10 @@ import { loadExampleAudio } from '../example-loader.ts'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import { decodeAudio } from '../../engine/audio/decode.ts'
-import { castToTrainingDtype, type TrainingDtype } from '../../engine/dsp/bf16.ts'
-import { kaldiFbank, type Features } from '../../engine/dsp/fbank.ts'
+import type { TrainingDtype } from '../../engine/dsp/bf16.ts'
+import type { Features } from '../../engine/dsp/fbank.ts'
 import { npyEncode } from '../../engine/util/npy.ts'
-import { describeStandardizeProblem, standardizeFeatures, type StandardizeProblem } from '../../engine/dsp/standardize.ts'
+import { channelZeroFinding, fbankFeatures, standardizeFinding } from '../../engine/features/model-input.ts'
 import { describeAdapter, getGpu, type Gpu } from '../../engine/gpu/device.ts'
 import { FeaturePipeline } from '../../engine/gpu/feature-pipeline.ts'
 import { finding, type Finding } from '../../engine/findings.ts'
@@ -55,11 +56,6 @@ function featuresJson(features: Features): string {
   return JSON.stringify({ schema_version: 1, shape: [features.frames, features.bins], dtype: 'float32', data: rows }) + '\n'
 }
 
-function standardizeFinding(file: string, problem: StandardizeProblem, message: string): Finding {
-  // 0 frames: the reference's Seq2SeqBatch rejects the example (error); NaN values train silently (warning)
-  return finding(problem === 'no-frames' ? 'error' : 'warning', 'fbank-standardize-undefined', file, message)
-}
-
 /** Runs `mixscope fbank`; returns the exit code. */
 export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
@@ -95,32 +91,15 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   }
   const audio = await decodeAudio(bytes, { id: basename(file) })
   const waveform = audio.channels[0] ?? new Float32Array(0)
-  const findings: Finding[] = audio.warnings.map((w) => finding('info', 'audio-decode-warning', basename(file), w))
-  if (audio.channels.length > 1) {
-    findings.push(finding('info', 'fbank-channel-zero', basename(file), `fbank: ${audio.channels.length} channels: the reference's fbank uses channel 0 only`))
-  }
+  const where = { path: basename(file) }
+  const findings: Finding[] = audio.warnings.map((w) => finding('info', 'audio-decode-warning', where.path, w))
+  const zero = channelZeroFinding(audio, where)
+  if (zero) findings.push(zero)
   const started = performance.now()
-  let features: Features
-  let problem: StandardizeProblem | null = null
-  let undefinedBins: number[] = []
-  if (gpu) {
-    const [g] = await new FeaturePipeline(gpu).fbank([waveform], audio.sampleRate, { standardize: values.standardize ?? false, dtype })
-    features = g
-    problem = g.problem
-    undefinedBins = g.undefinedBins
-  } else {
-    features = kaldiFbank(waveform, audio.sampleRate)
-    if (values.standardize) {
-      const s = standardizeFeatures(features)
-      features = s
-      problem = s.problem
-      undefinedBins = s.undefinedBins
-    }
-    features = { ...features, data: castToTrainingDtype(features.data, dtype) }
-  }
+  const features = await fbankFeatures(audio, { standardize: values.standardize ?? false, dtype }, gpu ? { pipeline: new FeaturePipeline(gpu) } : null)
   const wallMs = performance.now() - started
-  const message = describeStandardizeProblem({ problem, undefinedBins, frames: features.frames })
-  if (problem && message) findings.push(standardizeFinding(basename(file), problem, message))
+  const undefinedFinding = standardizeFinding(features.problem, features.undefinedBins, features.frames, where)
+  if (undefinedFinding) findings.push(undefinedFinding)
   if (values.out) {
     await writeFile(values.out, values.out.endsWith('.npy')
       ? npyEncode({ shape: [features.frames, features.bins], data: features.data })

@@ -1,20 +1,20 @@
 /**
- * `mixscope weights <dataset> [--summary TSV] [--beta-corpus B] [--beta-language B] [--split train] [--json]`:
+ * `mixscope weights <dataset> [--preset NAME] [--config FILE] [--set k=v] [--summary TSV] [--beta-corpus B]
+ * [--beta-language B] [--split train] [--json]`:
  * the reference's mixture weights per summary TSV row and what the sampler draws with for one split
  * (docs/reference-pipeline.md §4-§5).
  */
 import { parseArgs } from 'node:util'
-import { defaultPipelineConfig } from '../../engine/config/defaults.ts'
 import { weightsReport, type WeightsReport } from '../../engine/plan/weights-report.ts'
+import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
-import { summaryLine } from './batches.ts'
 
-/** Betas when none are given: the value every shipped recipe uses (docs/reference-pipeline.md §18). */
+/** Betas when neither the flags, `--set`, `--preset` nor `--config` give one: the value every shipped recipe uses (docs/reference-pipeline.md §18). */
 export const DEFAULT_BETA = 0.5
 
-export const weightsHelp = `Usage: mixscope weights <dataset> [--summary TSV] [--beta-corpus B] [--beta-language B]
-                        [--split train] [--json]
+export const weightsHelp = `Usage: mixscope weights <dataset> [--preset NAME] [--config FILE] [--set key=value ...]
+                        [--summary TSV] [--beta-corpus B] [--beta-language B] [--split train] [--json]
 
 Two-level mixture weights of Omnilingual ASR (get_partition_weights_from_betas) for every row of the
 language_distribution TSV, and the probability the training sampler really draws each (corpus,
@@ -23,20 +23,24 @@ Without a TSV, weights derived from audio_size are shown, labelled "source": "da
 mixture then).
 
   <dataset>            dataset root (a folder, a .parquet file, or an http(s) URL holding _manifest.json)
-  --summary TSV        use this language_distribution TSV instead of the lookup beside the root
-  --beta-corpus B      corpus-level temperature (default ${DEFAULT_BETA}, as the shipped recipes)
-  --beta-language B    language-level temperature (default ${DEFAULT_BETA})
-  --split S            split string the sampling probabilities are for (default train)
+${configHelp(23)}
+  --summary TSV        language_distribution TSV (else the config's dataset_summary_path when it exists
+                       here, else the lookup beside the root)
+  --beta-corpus B      corpus-level temperature, applied after --set (default: the config's; without
+                       --preset or --config ${DEFAULT_BETA}, as the shipped recipes)
+  --beta-language B    language-level temperature, applied after --set (default as --beta-corpus)
+  --split S            split string the sampling probabilities are for, applied after --set (default: the
+                       config's split, train)
   --json               print {"schema_version": 1, "root", "source", "summary_path", "weights": [{"corpus",
                        "language", "hours", "corpus_weight", "language_weight", "weight", "in_split",
                        "sampling_probability"}], "findings"}
   -h, --help           show this help
 
-Exit codes: 0 done, 1 error findings (e.g. a zero-hours row the sampler rejects), 2 usage or I/O error.
+Exit codes: 0 done, 1 error findings (e.g. a zero-hours row the sampler rejects), 2 usage or I/O error, or a
+config that cannot be built as given (unknown preset or key, bad value: findings printed).
 `
 
-function beta(flag: string, text: string | undefined): number {
-  if (text === undefined) return DEFAULT_BETA
+function beta(flag: string, text: string): number {
   const value = Number(text)
   if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} expects a number, got ${JSON.stringify(text)}`)
   return value
@@ -57,7 +61,7 @@ function weightsTable(report: WeightsReport): string {
 
 export async function runWeights(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    summary: { type: 'string' }, 'beta-corpus': { type: 'string' }, 'beta-language': { type: 'string' },
+    ...configOptions, summary: { type: 'string' }, 'beta-corpus': { type: 'string' }, 'beta-language': { type: 'string' },
     split: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   } })
   if (values.help) {
@@ -65,11 +69,20 @@ export async function runWeights(argv: string[], io: CliIo): Promise<number> {
     return exitCodes.ok
   }
   if (positionals.length !== 1) throw new UsageError(`expected one dataset argument, got ${positionals.length}`)
-  const config = defaultPipelineConfig()
-  config.beta_corpus = beta('--beta-corpus', values['beta-corpus'])
-  config.beta_language = beta('--beta-language', values['beta-language'])
-  config.split = values.split ?? 'train'
-  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
+  const flags: [string, unknown][] = []
+  if (values['beta-corpus'] !== undefined) flags.push(['beta_corpus', beta('--beta-corpus', values['beta-corpus'])])
+  if (values['beta-language'] !== undefined) flags.push(['beta_language', beta('--beta-language', values['beta-language'])])
+  if (values.split !== undefined) flags.push(['split', values.split])
+  const resolved = await resolveConfigArgs(values, io, 'weights', flags)
+  const config = resolved.config
+  if (!values.preset && !values.config) {
+    // no config given: the betas every shipped recipe uses (the reference defaults leave them unset, which fails)
+    config.beta_corpus ??= DEFAULT_BETA
+    config.beta_language ??= DEFAULT_BETA
+  }
+  const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
+  if (summary.note) io.stderr(`mixscope weights: ${summary.note}\n`)
+  const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
   if (!values.json) io.stderr(`mixscope weights: ${summaryLine(dataset)}\n`)
   const report = await weightsReport(dataset, config)
   io.stdout(values.json ? formatJson(report) : weightsTable(report))

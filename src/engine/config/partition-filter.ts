@@ -14,8 +14,6 @@ import { compareUtf8 } from '../findings.ts'
 import { parseFilterString, type FilterExpr, type FilterOperand, type FilterScalar } from './partition-filter-parse.ts'
 import type { PartitionFiltersSetting } from './types.ts'
 
-export type { FilterExpr } from './partition-filter-parse.ts'
-export { parseFilterString } from './partition-filter-parse.ts'
 
 /** Hive keys of one partition folder; `null`/absent = null value. */
 export type PartitionKeys = Readonly<Record<string, string | null | undefined>>
@@ -71,7 +69,7 @@ function scalarText(value: FilterScalar): string | null {
 }
 
 /** Compares two partition values: numerically when both are decimal integers, else by code point. */
-export function comparePartitionValues(a: string, b: string): number {
+function comparePartitionValues(a: string, b: string): number {
   if (decimalInteger.test(a) && decimalInteger.test(b)) {
     const x = BigInt(a)
     const y = BigInt(b)

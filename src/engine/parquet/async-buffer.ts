@@ -30,7 +30,7 @@ export function sourceAsyncBuffer(
 }
 
 /** The bytes of `view` as an ArrayBuffer of exactly that length (no copy when it already is one). */
-export function exactArrayBuffer(view: Uint8Array): ArrayBuffer {
+function exactArrayBuffer(view: Uint8Array): ArrayBuffer {
   if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength && view.buffer instanceof ArrayBuffer) {
     return view.buffer
   }

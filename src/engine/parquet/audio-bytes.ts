@@ -4,7 +4,7 @@
  */
 
 /** Column types `audio_bytes` may have. */
-export const audioBytesTypes = ['binary', 'large_binary', 'list<int8>', 'large_list<int8>', 'list<uint8>', 'large_list<uint8>'] as const
+const audioBytesTypes = ['binary', 'large_binary', 'list<int8>', 'large_list<int8>', 'list<uint8>', 'large_list<uint8>'] as const
 
 /** True when `type` is an accepted `audio_bytes` type. */
 export function isAudioBytesType(type: string): boolean {

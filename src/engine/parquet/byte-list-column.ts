@@ -1,18 +1,18 @@
 /**
- * Fast path for `audio_bytes` stored as `list<int8>` (the dataprep's layout, docs/reference-pipeline.md §17). hyparquet assembles
- * nested lists value by value into JS arrays (measured ~50–120 ns per byte, see bench/); this reader decodes the
- * column chunk's pages itself (levels with the RLE/bit-packed hybrid, PLAIN or dictionary INT32 values) and writes
- * each row straight into one `Uint8Array` (~2–4 ns per byte). Hand-written because no maintained library exposes
- * parquet pages with their levels; decompression still uses hyparquet-compressors.
+ * Fast path for `audio_bytes` stored as `list<int8>` (the dataprep's layout, docs/reference-pipeline.md §17), and for
+ * flat integer columns (`audio_size`). hyparquet's generic reader assembles nested lists value by value into JS
+ * arrays, one JS number per audio byte; this reader walks the column chunk's pages with hyparquet's own page
+ * primitives (`parquetHeader`, `decompressPage`, `readRleBitPackedHybrid`, `readPlain`, `deltaBinaryUnpack`) into typed
+ * level and value arrays, then writes each row straight into one `Uint8Array`. `npm run bench -- parquet` measures
+ * both on the same chunks (ns per byte, and the ratio to hyparquet).
  */
-import type { ColumnChunk, FileMetaData } from 'hyparquet'
+import type { ColumnChunk, CompressionCodec, DataReader, DecodedArray, FileMetaData } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
-import { readStruct, type ByteCursor, type ThriftStruct } from './thrift-compact.ts'
-
-const codecs = ['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'LZO', 'BROTLI', 'LZ4', 'ZSTD', 'LZ4_RAW'] as const
-const encodingPlain = 0
-const encodingPlainDictionary = 2
-const encodingRleDictionary = 8
+import { parquetHeader } from 'hyparquet/src/column.js'
+import { decompressPage } from 'hyparquet/src/datapage.js'
+import { deltaBinaryUnpack } from 'hyparquet/src/delta.js'
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
+import { readPlain } from 'hyparquet/src/plain.js'
 
 /** A page this fast path does not decode (e.g. DELTA_BINARY_PACKED values): the caller falls back to hyparquet. */
 export class UnsupportedPageError extends Error {
@@ -91,57 +91,29 @@ export function chunkRange(chunk: ColumnChunk): [number, number] {
   return [begin, begin + Number(m.total_compressed_size)]
 }
 
-function decompress(codec: string, input: Uint8Array, size: number): Uint8Array {
-  if (codec === 'UNCOMPRESSED') return input
-  const fn = (compressors as Record<string, ((input: Uint8Array, outputLength: number) => Uint8Array) | undefined>)[codec]
-  if (!fn) throw new UnsupportedPageError(`compression ${codec}`)
-  const out = fn(input, size)
-  if (out.length !== size) throw new Error(`${codec} page decompressed to ${out.length} bytes, expected ${size}`)
-  return out
-}
-
 function bitWidthOf(max: number): number {
   return max === 0 ? 0 : 32 - Math.clz32(max)
 }
 
-/** Decodes `count` values of the RLE/bit-packed hybrid from `bytes[start, end)` into `out` at `at`. */
-function readHybrid(bytes: Uint8Array, start: number, end: number, bitWidth: number, count: number, out: Uint8Array | Int32Array, at: number): void {
-  const c: ByteCursor = { bytes, offset: start }
-  let n = 0
-  const byteWidth = (bitWidth + 7) >> 3
-  while (n < count) {
-    if (c.offset >= end) throw new Error(`level/index data ends after ${n} of ${count} values`)
-    let header = 0
-    let shift = 0
-    for (;;) {
-      const b = bytes[c.offset++]
-      header |= (b & 0x7f) << shift
-      if ((b & 0x80) === 0) break
-      shift += 7
-    }
-    if (header & 1) {
-      const values = (header >>> 1) * 8
-      let bitPos = c.offset * 8
-      const mask = (1 << bitWidth) - 1
-      for (let k = 0; k < values && n < count; k++, n++) {
-        let v = 0
-        for (let b = 0; b < bitWidth; b++, bitPos++) v |= ((bytes[bitPos >> 3] >> (bitPos & 7)) & 1) << b
-        out[at + n] = v & mask
-      }
-      c.offset += (header >>> 1) * bitWidth
-    } else {
-      const run = header >>> 1
-      let v = 0
-      for (let b = 0; b < byteWidth; b++) v |= bytes[c.offset++] << (8 * b)
-      const stop = Math.min(count, n + run)
-      out.fill(v, at + n, at + stop)
-      n = stop
-    }
-  }
+const readerOf = (bytes: Uint8Array, offset = 0): DataReader => ({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset })
+
+/** Decompresses one page body; `UnsupportedPageError` for a codec neither hyparquet nor hyparquet-compressors has. */
+function decompress(codec: CompressionCodec, input: Uint8Array, size: number): Uint8Array {
+  if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY' && !(codec in compressors)) throw new UnsupportedPageError(`compression ${codec}`)
+  return decompressPage(input, size, codec, compressors)
+}
+
+/** INT32 values as they are; INT64 (BigInt) values widened to Numbers (exact below 2^53). */
+function asNumbers(values: DecodedArray): Int32Array | Float64Array {
+  if (values instanceof Int32Array) return values
+  const out = new Float64Array(values.length)
+  if (values instanceof BigInt64Array) for (let k = 0; k < values.length; k++) out[k] = Number(values[k])
+  else out.set(values as ArrayLike<number>)
+  return out
 }
 
 /** Levels and values of one column chunk, as the pages hold them. */
-export interface ChunkLevels {
+interface ChunkLevels {
   rep: Uint8Array
   def: Uint8Array
   /** Non-null values in order (`present` of them); INT64 values widened to Numbers. */
@@ -150,95 +122,98 @@ export interface ChunkLevels {
 }
 
 /**
- * Walks a column chunk's pages (dictionary, v1, v2) and decodes its levels and INT32/INT64 values
- * (PLAIN or dictionary). Anything else throws `UnsupportedPageError` so the caller can fall back to hyparquet.
+ * Walks a column chunk's pages (dictionary, v1, v2) and decodes its levels and INT32/INT64 values (PLAIN,
+ * dictionary or DELTA_BINARY_PACKED). Anything else throws `UnsupportedPageError` so the caller can fall back to
+ * hyparquet's generic reader.
  */
-export function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetition: number, maxDefinition: number): ChunkLevels {
+function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetition: number, maxDefinition: number): ChunkLevels {
   const meta = chunk.meta_data!
-  const codec = codecs[meta.codec as unknown as number] ?? String(meta.codec)
+  const codec = meta.codec
   const int64 = meta.type === 'INT64'
   if (!int64 && meta.type !== 'INT32') throw new UnsupportedPageError(`physical type ${meta.type}`)
-  const width = int64 ? 8 : 4
   const totalValues = Number(meta.num_values)
   const rep = new Uint8Array(maxRepetition > 0 ? totalValues : 0)
   const def = new Uint8Array(totalValues)
-  const values = int64 ? new Float64Array(totalValues) : new Int32Array(totalValues)
-  const plain = (bytes: Uint8Array, n: number): ArrayLike<number> => {
-    if (bytes.length < n * width) throw new Error(`PLAIN page holds ${bytes.length} bytes for ${n} ${meta.type} values`)
-    const copy = bytes.byteOffset % width === 0 ? bytes : bytes.slice(0, n * width)
-    if (!int64) return new Int32Array(copy.buffer, copy.byteOffset, n)
-    const big = new BigInt64Array(copy.buffer, copy.byteOffset, n)
-    const out = new Float64Array(n)
-    for (let k = 0; k < n; k++) out[k] = Number(big[k])
-    return out
-  }
-  let dictionary: ArrayLike<number> | null = null
+  // values of each data page; a chunk of one PLAIN page (the usual audio_bytes chunk) keeps its page's array, uncopied
+  const pages: (Int32Array | Float64Array)[] = []
+  let dictionary: Int32Array | Float64Array | null = null
   let levelCount = 0
   let valueCount = 0
-  const cursor: ByteCursor = { bytes: chunkBytes, offset: 0 }
+  const reader = readerOf(chunkBytes)
   const repWidth = bitWidthOf(maxRepetition)
   const defWidth = bitWidthOf(maxDefinition)
   while (levelCount < totalValues) {
-    if (cursor.offset >= chunkBytes.length) throw new Error(`column chunk ends after ${levelCount} of ${totalValues} values`)
-    const header = readStruct(cursor)
-    const pageType = header.get(1) as number
-    const uncompressedSize = header.get(2) as number
-    const compressedSize = header.get(3) as number
-    const body = chunkBytes.subarray(cursor.offset, cursor.offset + compressedSize)
-    cursor.offset += compressedSize
+    if (reader.offset >= chunkBytes.length) throw new Error(`column chunk ends after ${levelCount} of ${totalValues} values`)
+    const header = parquetHeader(reader)
+    const compressedSize = header.compressed_page_size
+    const body = chunkBytes.subarray(reader.offset, reader.offset + compressedSize)
+    reader.offset += compressedSize
     if (body.length !== compressedSize) throw new Error(`page of ${compressedSize} bytes is cut short (${body.length})`)
-    if (pageType === 2) { // DICTIONARY_PAGE
-      const page = decompress(codec, body, uncompressedSize)
-      dictionary = plain(page, (header.get(7) as ThriftStruct).get(1) as number)
+    if (header.type === 'DICTIONARY_PAGE') {
+      const page = decompress(codec, body, header.uncompressed_page_size)
+      dictionary = asNumbers(readPlain(readerOf(page), meta.type, header.dictionary_page_header!.num_values, undefined))
       continue
     }
-    if (pageType !== 0 && pageType !== 3) continue // index pages
+    if (header.type !== 'DATA_PAGE' && header.type !== 'DATA_PAGE_V2') continue // index pages
     let numValues: number
-    let encoding: number
-    let levelsBytes: Uint8Array
-    let valueBytes: Uint8Array
-    let repStart = 0, repEnd = 0, defStart = 0, defEnd = 0
-    if (pageType === 0) { // DATA_PAGE (v1): everything compressed, levels length-prefixed
-      const h = header.get(5) as ThriftStruct
-      numValues = h.get(1) as number
-      encoding = h.get(2) as number
-      const page = decompress(codec, body, uncompressedSize)
-      const view = new DataView(page.buffer, page.byteOffset, page.byteLength)
-      let at = 0
-      if (repWidth > 0) { const n = view.getUint32(at, true); repStart = at + 4; repEnd = repStart + n; at = repEnd }
-      if (defWidth > 0) { const n = view.getUint32(at, true); defStart = at + 4; defEnd = defStart + n; at = defEnd }
-      levelsBytes = page
-      valueBytes = page.subarray(at)
-    } else { // DATA_PAGE_V2: levels uncompressed and unprefixed, values maybe compressed
-      const h = header.get(8) as ThriftStruct
-      numValues = h.get(1) as number
-      encoding = h.get(4) as number
-      const defLength = h.get(5) as number
-      const repLength = h.get(6) as number
-      const compressed = h.get(7) !== false
-      repStart = 0; repEnd = repLength; defStart = repLength; defEnd = repLength + defLength
-      levelsBytes = body
-      const rest = body.subarray(defEnd)
-      valueBytes = compressed ? decompress(codec, rest, uncompressedSize - defEnd) : rest
+    let encoding: string
+    let valueReader: DataReader
+    if (header.type === 'DATA_PAGE') { // v1: everything compressed, each level run length-prefixed
+      const h = header.data_page_header!
+      numValues = h.num_values
+      encoding = h.encoding
+      if (levelCount + numValues > totalValues) throw new Error(`pages hold more than the chunk's ${totalValues} values`)
+      valueReader = readerOf(decompress(codec, body, header.uncompressed_page_size))
+      if (repWidth > 0) readRleBitPackedHybrid(valueReader, repWidth, rep.subarray(levelCount, levelCount + numValues))
+      if (defWidth > 0) readRleBitPackedHybrid(valueReader, defWidth, def.subarray(levelCount, levelCount + numValues))
+    } else { // v2: levels uncompressed with their lengths in the header, values maybe compressed
+      const h = header.data_page_header_v2!
+      numValues = h.num_values
+      encoding = h.encoding
+      if (levelCount + numValues > totalValues) throw new Error(`pages hold more than the chunk's ${totalValues} values`)
+      const repLength = h.repetition_levels_byte_length
+      const defLength = h.definition_levels_byte_length
+      if (repWidth > 0) readRleBitPackedHybrid(readerOf(body), repWidth, rep.subarray(levelCount, levelCount + numValues), repLength)
+      if (defWidth > 0) readRleBitPackedHybrid(readerOf(body, repLength), defWidth, def.subarray(levelCount, levelCount + numValues), defLength)
+      const rest = body.subarray(repLength + defLength)
+      valueReader = readerOf(h.is_compressed ? decompress(codec, rest, header.uncompressed_page_size - repLength - defLength) : rest)
     }
-    if (levelCount + numValues > totalValues) throw new Error(`pages hold more than the chunk's ${totalValues} values`)
-    if (repWidth > 0) readHybrid(levelsBytes, repStart, repEnd, repWidth, numValues, rep, levelCount)
-    if (defWidth > 0) readHybrid(levelsBytes, defStart, defEnd, defWidth, numValues, def, levelCount)
-    else def.fill(maxDefinition, levelCount, levelCount + numValues)
+    if (defWidth === 0) def.fill(maxDefinition, levelCount, levelCount + numValues)
     let present = 0
     for (let k = levelCount; k < levelCount + numValues; k++) if (def[k] === maxDefinition) present++
-    if (encoding === encodingPlain) {
-      values.set(plain(valueBytes, present), valueCount)
-    } else if (encoding === encodingRleDictionary || encoding === encodingPlainDictionary) {
+    if (encoding === 'PLAIN') {
+      if (valueReader.view.byteLength - valueReader.offset < present * (int64 ? 8 : 4)) {
+        throw new Error(`PLAIN page holds ${valueReader.view.byteLength - valueReader.offset} bytes for ${present} ${meta.type} values`)
+      }
+      pages.push(asNumbers(readPlain(valueReader, meta.type, present, undefined)))
+    } else if (encoding === 'RLE_DICTIONARY' || encoding === 'PLAIN_DICTIONARY') {
       if (!dictionary) throw new Error('dictionary-encoded page without a dictionary page')
       const indices = new Int32Array(present)
-      readHybrid(valueBytes, 1, valueBytes.length, valueBytes[0], present, indices, 0)
-      for (let k = 0; k < present; k++) values[valueCount + k] = dictionary[indices[k]]
+      const bitWidth = valueReader.view.getUint8(valueReader.offset++)
+      if (bitWidth > 0 && present > 0) readRleBitPackedHybrid(valueReader, bitWidth, indices, valueReader.view.byteLength - valueReader.offset)
+      const page = int64 ? new Float64Array(present) : new Int32Array(present)
+      for (let k = 0; k < present; k++) {
+        const value = dictionary[indices[k]]
+        if (value === undefined) throw new Error(`dictionary index ${indices[k]} is past the dictionary's ${dictionary.length} values`)
+        page[k] = value
+      }
+      pages.push(page)
+    } else if (encoding === 'DELTA_BINARY_PACKED') {
+      const decoded = int64 ? new BigInt64Array(present) : new Int32Array(present)
+      if (present > 0) deltaBinaryUnpack(valueReader, present, decoded)
+      pages.push(asNumbers(decoded))
     } else {
       throw new UnsupportedPageError(`value encoding ${encoding}`)
     }
     levelCount += numValues
     valueCount += present
+  }
+  let values: Int32Array | Float64Array
+  if (pages.length === 1) values = pages[0]
+  else {
+    values = int64 ? new Float64Array(valueCount) : new Int32Array(valueCount)
+    let at = 0
+    for (const page of pages) { values.set(page, at); at += page.length }
   }
   return { rep, def, values, present: valueCount }
 }
@@ -278,6 +253,7 @@ export function decodeFlatIntChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, m
 
 function assembleRows(rep: Uint8Array, def: Uint8Array, values: Int32Array, levels: ListLevels, rows: number): (Uint8Array | null)[] {
   const out: (Uint8Array | null)[] = []
+  const maxDefinition = levels.maxDefinition
   let v = 0
   let k = 0
   const n = rep.length
@@ -285,11 +261,12 @@ function assembleRows(rep: Uint8Array, def: Uint8Array, values: Int32Array, leve
     if (rep[k] !== 0) throw new Error(`row ${out.length} starts with repetition level ${rep[k]}`)
     if (def[k] < levels.rowDefined) { out.push(null); k++; continue }
     if (def[k] === levels.emptyList) { out.push(new Uint8Array(0)); k++; continue }
-    let end = k + 1
-    while (end < n && rep[end] !== 0) end++
-    for (let j = k; j < end; j++) {
-      if (def[j] !== levels.maxDefinition) throw new Error(`row ${out.length} has a null byte at position ${j - k}`)
-    }
+    // one pass over the row's levels: find its end, and refuse a null byte on the way
+    let end = k
+    do {
+      if (def[end] !== maxDefinition) throw new Error(`row ${out.length} has a null byte at position ${end - k}`)
+      end++
+    } while (end < n && rep[end] !== 0)
     // Int32 → Uint8 element-wise (wrapping, as the signed bytes were stored): one native copy per row
     const row = new Uint8Array(end - k)
     row.set(values.subarray(v, v + row.length))

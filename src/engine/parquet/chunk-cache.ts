@@ -92,6 +92,6 @@ export class ChunkCache {
 }
 
 /** The cache key of bytes `[start, end)` of `path`. */
-export function rangeKey(path: string, start: number, end: number): string {
+function rangeKey(path: string, start: number, end: number): string {
   return `${path}@${start}-${end}`
 }

@@ -16,7 +16,7 @@ import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, lis
  * request costs a round trip, which dominates over HTTP. Small, so that what lies between is at most a page header or
  * a tiny chunk, never a chunk of audio nobody asked for (planning reads text and audio_size, never audio_bytes).
  */
-export const MERGE_GAP_BYTES = 4096
+const MERGE_GAP_BYTES = 4096
 
 /** One column of one row group: values in row order (`rows` long). */
 export type ColumnValues = ArrayLike<unknown>

@@ -29,6 +29,8 @@ export interface FeaturizeOptions {
    */
   prefetch?: number
   signal?: AbortSignal
+  /** Clock in milliseconds for the decode, feature and wait times; default `performance.now`. */
+  now?: () => number
 }
 
 /**
@@ -46,6 +48,7 @@ export async function* featurizeBatches<F>(
 ): AsyncGenerator<FeaturizedBatch<F>> {
   const prefetch = Math.max(1, Math.floor(options.prefetch ?? 2))
   const { signal } = options
+  const now = options.now ?? (() => performance.now())
   const source = (Symbol.asyncIterator in batches ? batches[Symbol.asyncIterator]() : batches[Symbol.iterator]()) as AsyncIterator<DecodeItem[]> | Iterator<DecodeItem[]>
   interface Pending { index: number; done: Promise<{ results: DecodeResult[]; ms: number }> }
   const queue: Pending[] = []
@@ -55,8 +58,8 @@ export async function* featurizeBatches<F>(
     while (!exhausted && queue.length < limit) {
       const step = await source.next()
       if (step.done) { exhausted = true; break }
-      const started = performance.now()
-      const done = decoder.decode(step.value, signal).then((results) => ({ results, ms: performance.now() - started }))
+      const started = now()
+      const done = decoder.decode(step.value, signal).then((results) => ({ results, ms: now() - started }))
       done.catch(() => {}) // awaited below, in order; this keeps an early failure from being unhandled meanwhile
       queue.push({ index: next++, done })
     }
@@ -66,13 +69,13 @@ export async function* featurizeBatches<F>(
     signal?.throwIfAborted()
     const head = queue.shift()!
     await fill(prefetch) // the next batches' decode starts before this one's features
-    const waitStart = performance.now()
+    const waitStart = now()
     const { results, ms } = await head.done
-    const waitMs = performance.now() - waitStart
+    const waitMs = now() - waitStart
     const ok = results.flatMap((r) => (r.ok ? [r.audio] : []))
-    const featureStart = performance.now()
+    const featureStart = now()
     const computed = ok.length ? await featurize(ok) : []
-    const featureMs = performance.now() - featureStart
+    const featureMs = now() - featureStart
     let k = 0
     const features = results.map((r) => (r.ok ? computed[k++] ?? null : null))
     yield { index: head.index, decoded: results, features, decodeMs: ms, featureMs, waitMs }

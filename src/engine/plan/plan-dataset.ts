@@ -5,6 +5,7 @@
 import { finding, MixscopeError, sortFindings, type Finding } from '../findings.ts'
 import type { DatasetFile } from '../dataset.ts'
 import type { OpenDataset } from '../discovery/open.ts'
+import { isTrainStreaming } from '../config/split.ts'
 import type { PipelineConfig } from '../config/types.ts'
 import { checkConfig } from '../config/validate-config.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
@@ -17,7 +18,7 @@ import { configCheckContext } from './check-context.ts'
 import { selectPartitions, type Selection } from './select.ts'
 
 /** The only columns planning reads (never `audio_bytes`). */
-export const PLAN_COLUMNS = ['audio_size', 'text'] as const
+const PLAN_COLUMNS = ['audio_size', 'text'] as const
 
 /** Options of `planDataset`; each overrides the config field of the same meaning. */
 export interface PlanDatasetOptions {
@@ -43,6 +44,21 @@ export interface DatasetPlan extends Plan {
   summaryPath: string | null
   /** `checkConfig` findings (warnings and infos: errors refuse to plan) and planning notes, sorted. */
   findings: Finding[]
+}
+
+/** Batches a train (infinite) stream is cut at when neither the caller nor the config says (docs/conventions.md). */
+export const DEFAULT_TRAIN_MAX_BATCHES = 20
+
+/**
+ * Sets `config.max_num_batches` to where a plan stops, as `mixscope batches --max-batches` and the explorer do: the
+ * smaller of `maxBatches` (absent: 20 for a train stream, no cap for an eval pass) and the config's own
+ * `max_num_batches`; `null` for a full eval pass. Returns whether the split streams as training data.
+ */
+export function applyBatchLimit(config: PipelineConfig, maxBatches: number | null | undefined): { trainStreaming: boolean } {
+  const trainStreaming = isTrainStreaming(config.split, config.sync_mode)
+  const limit = Math.min(maxBatches ?? (trainStreaming ? DEFAULT_TRAIN_MAX_BATCHES : Infinity), config.max_num_batches ?? Infinity)
+  config.max_num_batches = Number.isFinite(limit) ? limit : null
+  return { trainStreaming }
 }
 
 /** Thrown when the reference would not start with this config and dataset: carries every `error` finding. */
@@ -110,7 +126,7 @@ function fileProblems(f: DatasetFile): Finding[] {
  * `ReadFragmentMeta` over the dataset's parquet reader: one row group's `audio_size` (INT64 → number) and `text`.
  * Nulls: see `planDataset`.
  */
-export function metaReader(dataset: OpenDataset, fileOf: Map<string, DatasetFile>, config: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): ReadFragmentMeta {
+function metaReader(dataset: OpenDataset, fileOf: Map<string, DatasetFile>, config: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): ReadFragmentMeta {
   return async (fragment: FragmentRef, signal?: AbortSignal): Promise<FragmentMeta> => {
     const file = fileOf.get(fragment.path)
     if (!file) throw new MixscopeError(`plan: fragment of ${fragment.path} is not a selected file`, 'bad-request')

@@ -9,7 +9,7 @@ import { checkReadRange } from './memory-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
 import { mulberry32 } from '../util/mulberry32.ts'
-import { abortReason, createLimiter, sleep, timeoutScope } from './request-control.ts'
+import { abortReason, createLimiter, globalTimers, sleep, timeoutScope, type Timers } from './request-control.ts'
 
 /** Settings for `createHttpSource`. */
 export interface HttpSourceOptions {
@@ -34,6 +34,8 @@ export interface HttpSourceOptions {
   onRangeIgnored?: (info: { url: string; path: string; size: number }) => void
   /** Seed of the backoff jitter. Default 1. */
   jitterSeed?: number
+  /** Timers for the request timeout and the retry backoff (tests pass manual ones). Default the runtime's. */
+  timers?: Timers
 }
 
 /** Where the source points: a folder URL, or one `.parquet` file. */
@@ -62,6 +64,7 @@ const defaults = { timeoutMs: 30_000, retries: 3, retryDelayMs: 100, concurrency
 export function createHttpSource(url: string, options: HttpSourceOptions = {}): DatasetSource {
   const target = parseTarget(url, options.baseUrl)
   const settings = { ...defaults, ...definedOnly(options) }
+  const timers = options.timers ?? globalTimers
   checkSettings(settings)
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init))
   const counters = newCounters()
@@ -75,7 +78,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     consume: (response: Response) => Promise<T>, allowNotFound = false): Promise<T | null> {
     for (let attempt = 0; ; attempt++) {
       const release = await limit(signal)
-      const scope = timeoutScope(signal, settings.timeoutMs)
+      const scope = timeoutScope(signal, settings.timeoutMs, timers)
       let retryReason: string
       try {
         counters.requests++
@@ -108,7 +111,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
         scope.dispose()
         release()
       }
-      await sleep(settings.retryDelayMs * 2 ** attempt * (0.5 + 0.5 * random()), signal)
+      await sleep(settings.retryDelayMs * 2 ** attempt * (0.5 + 0.5 * random()), signal, timers)
     }
   }
 

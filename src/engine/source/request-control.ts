@@ -4,16 +4,28 @@
  */
 import { throwIfAborted } from './source.ts'
 
+/** The timers a source waits with: the global ones, or manual ones in tests (time as an input, not a measurement). */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+/** `setTimeout` / `clearTimeout` of the runtime. */
+export const globalTimers: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
 /** The signal's reason, or an AbortError when it has none. */
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('aborted', 'AbortError')
 }
 
 /** An AbortSignal that fires on the caller's abort or after `ms`; `timedOut()` tells which. */
-export function timeoutScope(outer: AbortSignal | undefined, ms: number) {
+export function timeoutScope(outer: AbortSignal | undefined, ms: number, timers: Timers = globalTimers) {
   const controller = new AbortController()
   let timedOut = false
-  const timer = setTimeout(() => {
+  const timer = timers.setTimeout(() => {
     timedOut = true
     controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError'))
   }, ms)
@@ -23,7 +35,7 @@ export function timeoutScope(outer: AbortSignal | undefined, ms: number) {
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose() {
-      clearTimeout(timer)
+      timers.clearTimeout(timer)
       outer?.removeEventListener('abort', onAbort)
     },
   }
@@ -66,14 +78,14 @@ export function createLimiter(max: number): (signal?: AbortSignal) => Promise<()
 }
 
 /** Resolves after `ms`, or rejects with the abort reason as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal, timers: Timers = globalTimers): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal))
     const onAbort = () => {
-      clearTimeout(timer)
+      timers.clearTimeout(timer)
       reject(abortReason(signal as AbortSignal))
     }
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
       resolve()
     }, ms)

@@ -5,6 +5,8 @@
  */
 import { describeAdapter, getGpu, type Gpu } from '../gpu/device.ts'
 import { FeaturePipeline } from '../gpu/feature-pipeline.ts'
+import type { FeatureBackend, FeatureDevice } from '../features/model-input.ts'
+import type { ModelInputTarget } from '../features/model-input-details.ts'
 
 /** What the UI shows about the worker's GPU. */
 export interface GpuStatus {
@@ -46,7 +48,7 @@ function remember(message: string): void {
 }
 
 /** The device, requesting it on the first call; a lost device is replaced by a new request on the next call. */
-export async function workerGpu(): Promise<Gpu | string> {
+async function workerGpu(): Promise<Gpu | string> {
   if (current?.lostReason) {
     current = null
     pipeline = null
@@ -90,8 +92,21 @@ let queue: Promise<unknown> = Promise.resolve()
  * Runs `work` after every earlier GPU job of this worker has settled. A FeaturePipeline pools its buffers (one
  * readback buffer among them), so two batches in flight at once would submit a buffer that is still being mapped.
  */
-export function withGpuLock<T>(work: () => Promise<T>): Promise<T> {
+function withGpuLock<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work, work)
   queue = run.catch(() => undefined)
   return run
+}
+
+/** The worker's GPU as a features backend for `device` (its calls serialized by `withGpuLock`), or `null` and why not. */
+export async function backendFor(device: FeatureDevice): Promise<{ backend: FeatureBackend | null; reason: string | null }> {
+  if (device === 'cpu') return { backend: null, reason: null }
+  const got = await workerFeaturePipeline()
+  return typeof got === 'string' ? { backend: null, reason: got } : { backend: { pipeline: got, lock: withGpuLock }, reason: null }
+}
+
+/** Where the features of a `device` request run: the backend, its adapter, and why the CPU runs instead of a GPU. */
+export async function featureTarget(device: FeatureDevice): Promise<ModelInputTarget> {
+  const { backend, reason } = await backendFor(device)
+  return { backend, adapter: backend ? gpuStatus().adapter : null, fallbackReason: reason }
 }

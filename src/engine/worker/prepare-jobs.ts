@@ -17,9 +17,9 @@ import { SKIP_REASONS, type PrepareOptions, type PreparePlan, type PrepareReport
 import { createDirectoryHandleSink } from '../prepare/write/directory-handle-sink.ts'
 import { createDirectoryHandleSource, type DirectoryHandleLike } from '../source/directory-handle-source.ts'
 import type { HandlerContext } from './handler-types.ts'
-import type { PrepareOutput, PrepareScanResult } from './prepare-handlers.ts'
+import type { PrepareOutput, PrepareScanResult } from './protocol/prepare.ts'
 import { createClipWorkerPool } from './prepare-pool.ts'
-import type { SourceDescription } from './protocol.ts'
+import type { SourceDescription } from './protocol/dataset.ts'
 
 
 interface Job { input: InputFiles; plan: PreparePlan; paused: boolean; resume: (() => void)[]; progress: PrepareProgress | null }

@@ -1,7 +1,7 @@
 /** "Open dataset folder": showDirectoryPicker, with a hidden `webkitdirectory` input as the fallback. */
 import { useRef, useState, type ChangeEvent } from 'react'
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
-import { hasDirectoryPicker, pickDirectory, pickedFolderName } from './pick-directory.ts'
+import { hasDirectoryPicker, pickDirectory, pickedFolderName } from '../../lib/pick-directory.ts'
 
 export function OpenFolder({ onOpen }: { onOpen: (request: DatasetRequest) => void }) {
   const input = useRef<HTMLInputElement | null>(null)

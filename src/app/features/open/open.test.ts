@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { normalizeDatasetUrl } from './open-url-form.tsx'
-import { pickedFolderName } from './pick-directory.ts'
+import { pickedFolderName } from '../../lib/pick-directory.ts'
 
 test('dataset URLs: relative ones resolve against the page, folder roots get their trailing slash', () => {
   const page = 'http://127.0.0.1:4173/app/?x=1'

@@ -20,12 +20,12 @@ test('partition filter: key=value tokens (a folder path) match exactly, other to
   expect(sortPartitions(parts, 'corpus', false).map((x) => x.corpus)).toEqual(['cv', 'fleurs', 'mls', 'mls'])
 })
 
-test('10,000 partitions filter and sort in well under a frame budget per keystroke', () => {
+// its speed per keystroke is a benchmark row (`npm run bench -- explorer`), not a timed unit test
+test('10,000 partitions filter and sort: every match, in order', () => {
   const many = Array.from({ length: 10_000 }, (_, i) => p(`c${i % 37}`, `l${i % 997}_Latn`, i % 3 ? 'train' : 'dev', i, i / 7))
-  const t0 = performance.now()
   const shown = sortPartitions(filterPartitions(many, 'split=train l1'), 'hours', true)
-  expect(performance.now() - t0).toBeLessThan(200)
-  expect(shown.length).toBeGreaterThan(100)
+  expect(shown.length).toBe(many.filter((x) => x.split === 'train' && x.language!.includes('l1')).length)
+  expect(shown.every((x, i) => i === 0 || shown[i - 1].hours >= x.hours)).toBe(true)
   expect(shown.every((x) => x.split === 'train' && x.language!.includes('l1'))).toBe(true)
 })
 

@@ -4,8 +4,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
-import type { PrepareOutput, PrepareScanResult } from '../../../engine/worker/prepare-handlers.ts'
-import type { SourceDescription } from '../../../engine/worker/protocol.ts'
+import type { PrepareOutput, PrepareScanResult } from '../../../engine/worker/protocol/prepare.ts'
+import type { SourceDescription } from '../../../engine/worker/protocol/dataset.ts'
 import type { PrepareProgress } from '../../../engine/prepare/run.ts'
 import type { InputFormat, PrepareReport } from '../../../engine/prepare/types.ts'
 

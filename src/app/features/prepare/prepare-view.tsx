@@ -5,10 +5,11 @@
  * or into the browser's storage (OPFS, then download a zip), pause, cancel, resume, and open the result.
  */
 import { useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { viewStore } from '../../stores/use-view-store.ts'
 import { useStore } from 'zustand'
 import { engineClient } from '../../engine-client.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
-import { hasDirectoryPicker, pickDirectory, pickedFolderName } from '../open/pick-directory.ts'
+import { hasDirectoryPicker, pickDirectory, pickedFolderName } from '../../lib/pick-directory.ts'
 import { datasetStore } from '../../stores/use-dataset-store.ts'
 import { createPrepareStore } from './prepare-store.ts'
 import { PrepareOptionsForm } from './prepare-options.tsx'
@@ -75,8 +76,6 @@ export function PrepareView() {
     const out = s.output
     if (!out) return
     const handle = out.output.type === 'directory' ? out.output.handle : await (await navigator.storage.getDirectory()).getDirectoryHandle(out.output.name)
-    // dynamic: the view store imports the view list, which imports this view
-    const { viewStore } = await import('../../shell/view-store-instance.ts')
     viewStore.getState().show('overview')
     await datasetStore.getState().open({ description: { type: 'directory', handle }, label: handle.name })
   }

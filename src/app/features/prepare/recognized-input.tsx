@@ -3,7 +3,7 @@
  * language code was mapped (with a choice where it is ambiguous), and the rows that will be skipped, with why.
  */
 import { useMemo } from 'react'
-import type { PrepareScanResult } from '../../../engine/worker/prepare-handlers.ts'
+import type { PrepareScanResult } from '../../../engine/worker/protocol/prepare.ts'
 import { SKIP_REASONS } from '../../../engine/prepare/types.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatHours } from '../../lib/format.ts'

@@ -1,7 +1,7 @@
 /**
  * A small static file server with correct single-range support and CORS, for e2e tests and benchmarks
  * (vite/sirv mishandle `bytes=0-0` and suffix ranges: docs/browser-notes.md "HTTP range requests").
- * Run directly: `tsx src/engine/node/static-server.ts <root> [port]`.
+ * Run directly: `tsx test/helpers/static-server.ts <root> [port]`.
  */
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'

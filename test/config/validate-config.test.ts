@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { getPreset } from '../../src/engine/config/presets.ts'
 import { setConfigValue } from '../../src/engine/config/set.ts'
 import type { PipelineConfig } from '../../src/engine/config/types.ts'
-import { checkConfig, type ConfigCheckContext, type ConfigPartitionInfo } from '../../src/engine/config/validate-config.ts'
+import type { ConfigCheckContext, ConfigPartitionInfo } from '../../src/engine/config/check-context.ts'
+import { checkConfig } from '../../src/engine/config/validate-config.ts'
 
 const part = (corpus: string, split: string, language: string): ConfigPartitionInfo => ({ corpus, split, language, keys: { corpus, split, language } })
 const partitions = [

@@ -6,7 +6,7 @@ import type { Progress } from '../../src/engine/dataset.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { RequestKind, RequestMessage, Requests } from '../../src/engine/worker/protocol.ts'
-import type { ConfigSpec } from '../../src/engine/worker/plan-handlers.ts'
+import type { ConfigSpec } from '../../src/engine/config/resolve.ts'
 
 const demo = resolve(import.meta.dirname, '../../public/demo/version=0')
 const defects = JSON.parse(readFileSync(resolve(demo, '../defects.json'), 'utf8')) as { id: string; kind: string }[]

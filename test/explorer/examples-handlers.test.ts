@@ -7,7 +7,8 @@ import { describe, expect, test } from 'vitest'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { readExample } from '../../src/engine/examples/read-example.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
-import type { OpenResult, RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
+import type { OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
+import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
 import type { OpenDataset } from '../../src/engine/discovery/open.ts'
 
 const source = await createFsSource('public/demo/version=0')

@@ -17,7 +17,7 @@ import { defaultFeatureSpecAugment } from '../../src/engine/dsp/spec-augment.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import { setGpuProvider } from '../../src/engine/worker/gpu-state.ts'
-import type { InspectConfig, InspectParams } from '../../src/engine/worker/inspect-handlers.ts'
+import type { InspectConfig, InspectParams } from '../../src/engine/worker/protocol/inspect.ts'
 import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
 import { gpuRequired, nodeGpu } from '../gpu/node-gpu.ts'
 

@@ -7,7 +7,7 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import type { DatasetSource } from '../../src/engine/source/source.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { RequestKind, RequestMessage, Requests } from '../../src/engine/worker/protocol.ts'
-import type { ConfigSpec } from '../../src/engine/worker/plan-handlers.ts'
+import type { ConfigSpec } from '../../src/engine/config/resolve.ts'
 import { tableFromTransfer, batchFromTransfer } from '../../src/engine/plan/arrow.ts'
 
 const demo = resolve(import.meta.dirname, '../../public/demo/version=0')
@@ -154,7 +154,7 @@ describe('plan-featurize', () => {
         for (const f of b.failed) expect(f.error).toMatch(new RegExp(`^audio: ${f.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(flac\\): `))
         const longest = Math.max(...frames)
         // waveform: [B, samples]; fbank: [B, frames, 80] with Kaldi's 25 ms / 10 ms framing (snip edges)
-        expect(b.shape).toEqual(spec.overrides.use_fbank === true ? [frames.length, 1 + Math.floor((longest - 400) / 160), 80] : [frames.length, longest])
+        expect(b.shape).toEqual(start.config.use_fbank ? [frames.length, 1 + Math.floor((longest - 400) / 160), 80] : [frames.length, longest])
         expect(b.decoders.every((d) => d.startsWith('wasm:'))).toBe(true)
         expect(b.audioSeconds).toBeCloseTo(frames.reduce((s, n) => s + n, 0) / 16000, 6)
       }

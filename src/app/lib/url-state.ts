@@ -4,7 +4,7 @@
  */
 import type { StoreApi } from 'zustand/vanilla'
 import type { DatasetStore } from '../stores/dataset-store.ts'
-import type { SourceDescription } from '../../engine/worker/protocol.ts'
+import type { SourceDescription } from '../../engine/worker/protocol/dataset.ts'
 
 /** The `dataset` parameter for a source: its URL, or `null` (demo, local folders). */
 export function datasetParam(description: SourceDescription): string | null {

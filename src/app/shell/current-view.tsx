@@ -1,7 +1,7 @@
 /** Renders the selected view inside its tab panel. */
 import { useStore } from 'zustand'
 import { viewById } from './views.tsx'
-import { viewStore } from './view-store-instance.ts'
+import { viewStore } from '../stores/use-view-store.ts'
 
 export function CurrentView() {
   const view = viewById(useStore(viewStore, (s) => s.view))

@@ -1,7 +1,7 @@
 /** The explorer's tab bar (a `tablist`, arrow keys move between tabs). */
 import { useStore } from 'zustand'
 import { views } from './views.tsx'
-import { viewStore } from './view-store-instance.ts'
+import { viewStore } from '../stores/use-view-store.ts'
 
 export function ViewTabs() {
   const current = useStore(viewStore, (s) => s.view)

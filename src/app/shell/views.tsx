@@ -1,6 +1,7 @@
 /**
- * The explorer's views, in tab order. A view is one entry here: its id (the `?view=` value), its tab label and its
- * component. Views read the stores; they talk to the engine only through the worker client.
+ * The explorer's views, in tab order. A view is one entry here (its label and component) and its id in
+ * `viewIds` (src/app/stores/view-store.ts). Views read the stores; they talk to the engine only through the worker
+ * client, and switch views through the view store (never by importing this module: it imports them).
  */
 import type { ComponentType } from 'react'
 import { OverviewView } from '../features/overview/overview-view.tsx'
@@ -9,23 +10,26 @@ import { MixtureView } from '../features/mixture/mixture-view.tsx'
 import { AuditView } from '../features/audit/audit-view.tsx'
 import { ExamplesView } from '../features/examples/examples-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
+import { viewIds, type ViewId } from '../stores/view-store.ts'
 
 export interface ViewDefinition {
-  id: string
+  id: ViewId
   label: string
   component: ComponentType
 }
 
-export const views: ViewDefinition[] = [
-  { id: 'overview', label: 'Overview', component: OverviewView },
-  { id: 'audit', label: 'Audit', component: AuditView },
-  { id: 'mixture', label: 'Mixture', component: MixtureView },
-  { id: 'batches', label: 'Batches', component: BatchesView },
-  { id: 'examples', label: 'Examples', component: ExamplesView },
-  { id: 'inspector', label: 'Inspector', component: InspectorView },
-]
+const definitions: Record<ViewId, Omit<ViewDefinition, 'id'>> = {
+  overview: { label: 'Overview', component: OverviewView },
+  audit: { label: 'Audit', component: AuditView },
+  mixture: { label: 'Mixture', component: MixtureView },
+  batches: { label: 'Batches', component: BatchesView },
+  examples: { label: 'Examples', component: ExamplesView },
+  inspector: { label: 'Inspector', component: InspectorView },
+}
 
-/** The view for an id, or the first view when the id is unknown. */
-export function viewById(id: string | null): ViewDefinition {
+export const views: ViewDefinition[] = viewIds.map((id) => ({ id, ...definitions[id] }))
+
+/** The view for an id. */
+export function viewById(id: ViewId): ViewDefinition {
   return views.find((v) => v.id === id) ?? views[0]
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Progress } from '../../engine/dataset.ts'
 import type { RequestOptions } from '../../engine/worker/client.ts'
-import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol.ts'
+import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
 import { createDatasetStore } from './dataset-store.ts'
 
 interface Call {

@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../engine/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
-import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol.ts'
+import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
 
 export type DatasetStatus = 'idle' | 'loading' | 'ready' | 'error' | 'cancelled'
 

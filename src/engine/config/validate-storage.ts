@@ -8,7 +8,7 @@ import { partitionKey, partitionWeightsFromBetas } from '../pipeline/weights.ts'
 import { compilePartitionFilters, filterFields, type PartitionFilter } from './partition-filter.ts'
 import { isTrainStreaming, parseSplit } from './split.ts'
 import type { PipelineConfig } from './types.ts'
-import type { ConfigCheckContext, ConfigPartitionInfo } from './validate-config.ts'
+import type { ConfigCheckContext, ConfigPartitionInfo } from './check-context.ts'
 
 const error = (kind: string, message: string) => finding('error', kind, '', message)
 const warning = (kind: string, message: string) => finding('warning', kind, '', message)

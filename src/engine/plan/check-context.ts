@@ -3,7 +3,7 @@
  */
 import { compareUtf8 } from '../findings.ts'
 import type { Dataset } from '../dataset.ts'
-import type { ConfigCheckContext, ConfigPartitionInfo } from '../config/validate-config.ts'
+import type { ConfigCheckContext, ConfigPartitionInfo } from '../config/check-context.ts'
 
 /**
  * The dataset's partition folders (first file of each, in sorted path order; folders without all three keys

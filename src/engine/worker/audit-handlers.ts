@@ -4,30 +4,18 @@
  * in IndexedDB and pass it back to resume).
  */
 import type { RunOptions } from '../dataset.ts'
-import { sortFindings, type Finding } from '../findings.ts'
+import { sortFindings } from '../findings.ts'
 import { auditDataset } from '../audit/audit.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
 import type { AuditReport, AuditState } from '../audit/types.ts'
 import { checkConfig } from '../config/validate-config.ts'
 import { configCheckContext } from '../plan/check-context.ts'
+import { resolveConfig } from '../config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
+import type { AuditRequests, AuditResult } from './protocol/audit.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
-import { resolveConfigSpec, type ConfigSpec } from './plan-handlers.ts'
 import { createAuditPool } from './audio-pool.ts'
-
-/** What `audit` returns. */
-export interface AuditResult {
-  report: AuditReport
-  /** Config resolution findings and `checkConfig` on this dataset (the training would refuse on its errors). */
-  configFindings: Finding[]
-  /** `flaggedRowsJsonl` of the report's findings (`audit --flagged`). */
-  flaggedJsonl: string
-  /** The deep audit's state after the run (`null` for a metadata audit). */
-  state: AuditState | null
-  /** Row groups taken from the state passed in instead of decoded again. */
-  reusedGroups: number
-}
 
 /** Latest deep-audit state per dataset handle, per handler context. */
 const statesOf = new WeakMap<HandlerContext, Map<number, AuditState>>()
@@ -45,7 +33,7 @@ function states(context: HandlerContext): Map<number, AuditState> {
  */
 async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
   const dataset = context.dataset(message.dataset)
-  const resolved = resolveConfigSpec(message.spec)
+  const resolved = resolveConfig(message.spec)
   const config = resolved.config
   let state: AuditState | null = null
   let reusedGroups = 0
@@ -67,12 +55,6 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
     const configFindings = sortFindings([...resolved.findings, ...checkConfig(config, configCheckContext(dataset))])
     return { report, configFindings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups }
   }
-}
-
-/** Request kinds of this module (protocol.ts lists them in `Requests`). */
-export interface AuditRequests {
-  'audit': { params: { dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null }; result: AuditResult }
-  'audit-state': { params: { dataset: number }; result: AuditState | null }
 }
 
 export const auditHandlers: HandlerTable<keyof AuditRequests> = {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { Progress } from '../dataset.ts'
 import { createEngineClient, WorkerRequestError, type WorkerLike } from './client.ts'
-import type { ClientMessage, OpenResult, WorkerMessage } from './protocol.ts'
+import type { ClientMessage, WorkerMessage } from './protocol.ts'
+import type { OpenResult } from './protocol/dataset.ts'
 
 /** A worker stand-in that records what the client posts and lets the test answer. */
 function fakeWorker() {

@@ -5,9 +5,8 @@
  * `AbortError` (a DOMException) when the caller aborted, `WorkerRequestError` (with the engine's `kind`) otherwise.
  */
 import type { Progress } from '../dataset.ts'
-import type {
-  ClientMessage, OpenResult, RequestKind, Requests, SourceDescription, SummaryFile, WorkerMessage,
-} from './protocol.ts'
+import type { ClientMessage, RequestKind, Requests, WorkerMessage } from './protocol.ts'
+import type { OpenResult, SourceDescription, SummaryFile } from './protocol/dataset.ts'
 
 /** The part of `Worker` the client uses (a fake one in tests). */
 export interface WorkerLike {

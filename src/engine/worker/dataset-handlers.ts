@@ -2,7 +2,8 @@
 import type { RunOptions } from '../dataset.ts'
 import { openDataset } from '../discovery/open.ts'
 import { checkDataset } from '../validate/validate.ts'
-import type { OpenResult, RequestMessage } from './protocol.ts'
+import type { RequestMessage } from './protocol.ts'
+import type { DatasetRequests, OpenResult } from './protocol/dataset.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
 
 /** Discovery, stats and (shallow) validation: everything the Overview shows. */
@@ -33,8 +34,8 @@ async function open(message: RequestMessage<'open'>, options: RunOptions, contex
   }
 }
 
-/** The handlers of the foundation's kinds; handlers/index.ts joins every table. */
-export const datasetHandlers: HandlerTable<'open' | 'close'> = {
+/** The handlers of the foundation's kinds (handler-table.ts joins every table). */
+export const datasetHandlers: HandlerTable<keyof DatasetRequests> = {
   open,
   close: (message, _options, context) => {
     context.datasets.delete(message.dataset)

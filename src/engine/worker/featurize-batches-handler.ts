@@ -12,42 +12,10 @@ import type { OpenDataset } from '../discovery/open.ts'
 import { readExample } from '../examples/read-example.ts'
 import type { PlannedBatch } from '../pipeline/plan.ts'
 import { featurizeBatches } from '../pipeline/featurize-batches.ts'
+import { computeModelInput, type FeatureDevice } from '../features/model-input.ts'
 import { createDecodePool } from './audio-pool.ts'
-import { gpuStatus } from './gpu-state.ts'
-import { computeModelInput, pipelineFor, type FeatureDevice } from './inspect-handlers.ts'
-
-/** One featurized batch, summarized. */
-export interface FeaturizedBatchSummary {
-  index: number
-  examples: number
-  /** Examples whose row could not be read or decoded: id and the error. */
-  failed: { id: string; error: string }[]
-  /** Decoders used (`webcodecs:flac`, `wasm:opus`, ...). */
-  decoders: string[]
-  /** Padded model input: `[examples, frames, 80]` (fbank) or `[examples, samples]` (waveform); null when nothing decoded. */
-  shape: number[] | null
-  /** Seconds of audio decoded. */
-  audioSeconds: number
-  /** Decoding the batch's files (on the decode threads, while earlier batches were featurized), ms of wall time. */
-  decodeMs: number
-  /** Model input of every example on `device`, ms. */
-  featureMs: number
-  /** Time the feature stage waited for this batch's audio, ms. */
-  waitMs: number
-}
-
-/** Result of `plan-featurize`. */
-export interface FeaturizeResult {
-  /** Where features were computed (`gpu` may fall back to `cpu`: `fallbackReason` says why). */
-  device: FeatureDevice
-  adapter: string | null
-  fallbackReason: string | null
-  /** Helper Workers the decode stage ran on; 0: it decoded in the engine worker itself (no Workers, e.g. Node). */
-  decodeWorkers: number
-  batches: FeaturizedBatchSummary[]
-  /** `decode` when features waited for audio after the first batch for more than 5% of their own time. */
-  bottleneck: 'decode' | 'features'
-}
+import { backendFor, gpuStatus } from './gpu-state.ts'
+import type { FeaturizedBatchSummary, FeaturizeResult } from './protocol/plan.ts'
 
 /** Batch items from the batches' rows, read when the decode stage asks for the batch (not all up front). */
 async function* batchItems(dataset: OpenDataset, batches: PlannedBatch[], unreadable: Map<string, string>, signal?: AbortSignal): AsyncGenerator<DecodeItem[]> {
@@ -77,7 +45,7 @@ async function* batchItems(dataset: OpenDataset, batches: PlannedBatch[], unread
 export async function featurizePlannedBatches(
   dataset: OpenDataset, batches: PlannedBatch[], config: PipelineConfig, device: FeatureDevice, signal?: AbortSignal,
 ): Promise<FeaturizeResult> {
-  const { pipeline, reason } = await pipelineFor(device)
+  const { backend, reason } = await backendFor(device)
   const pool = createDecodePool()
   const decoder = pool?.decoder ?? inThreadBatchDecoder()
   const unreadable = new Map<string, string>()
@@ -86,7 +54,7 @@ export async function featurizePlannedBatches(
     let k = 0
     for await (const b of featurizeBatches(batchItems(dataset, batches, unreadable, signal), decoder, async (audio) => {
       const shapes: number[][] = []
-      for (const a of audio) shapes.push((await computeModelInput(a, config, null, pipeline)).shape)
+      for (const a of audio) shapes.push((await computeModelInput(a, config, null, backend)).shape)
       return shapes
     }, { signal })) {
       const batch = batches[k++]
@@ -112,7 +80,7 @@ export async function featurizePlannedBatches(
   const waited = later.reduce((s, b) => s + b.waitMs, 0)
   const featured = later.reduce((s, b) => s + b.featureMs, 0)
   return {
-    device: pipeline ? 'gpu' : 'cpu', adapter: pipeline ? gpuStatus().adapter : null, fallbackReason: reason,
+    device: backend ? 'gpu' : 'cpu', adapter: backend ? gpuStatus().adapter : null, fallbackReason: reason,
     decodeWorkers: pool ? decoder.lanes : 0, batches: summaries, bottleneck: later.length > 0 && waited > 0.05 * featured ? 'decode' : 'features',
   }
 }

@@ -5,6 +5,8 @@
  */
 import { describeAdapter, getGpu, type Gpu } from '../gpu/device.ts'
 import { FeaturePipeline } from '../gpu/feature-pipeline.ts'
+import type { FeatureBackend, FeatureDevice } from '../features/model-input.ts'
+import type { ModelInputTarget } from '../features/model-input-details.ts'
 
 /** What the UI shows about the worker's GPU. */
 export interface GpuStatus {
@@ -94,4 +96,17 @@ export function withGpuLock<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work, work)
   queue = run.catch(() => undefined)
   return run
+}
+
+/** The worker's GPU as a features backend for `device` (its calls serialized by `withGpuLock`), or `null` and why not. */
+export async function backendFor(device: FeatureDevice): Promise<{ backend: FeatureBackend | null; reason: string | null }> {
+  if (device === 'cpu') return { backend: null, reason: null }
+  const got = await workerFeaturePipeline()
+  return typeof got === 'string' ? { backend: null, reason: got } : { backend: { pipeline: got, lock: withGpuLock }, reason: null }
+}
+
+/** Where the features of a `device` request run: the backend, its adapter, and why the CPU runs instead of a GPU. */
+export async function featureTarget(device: FeatureDevice): Promise<ModelInputTarget> {
+  const { backend, reason } = await backendFor(device)
+  return { backend, adapter: backend ? gpuStatus().adapter : null, fallbackReason: reason }
 }

@@ -3,7 +3,8 @@ import type { Progress } from '../dataset.ts'
 import { createMemorySource } from '../source/memory-source.ts'
 import type { DatasetSource } from '../source/source.ts'
 import { createRequestHandler } from './handlers.ts'
-import type { OpenResult, RequestMessage } from './protocol.ts'
+import type { RequestMessage } from './protocol.ts'
+import type { OpenResult } from './protocol/dataset.ts'
 
 const utf8 = new TextEncoder()
 const files = {

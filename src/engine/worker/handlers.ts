@@ -9,7 +9,6 @@ import { MixscopeError } from '../findings.ts'
 import { allHandlers } from './handler-table.ts'
 import type { HandlerContext } from './handler-types.ts'
 
-export type { HandlerContext, HandlerTable } from './handler-types.ts'
 import { sourceFromDescription } from './sources.ts'
 
 /** Runs one request and resolves with its result; rejects with the engine's error (aborts included). */

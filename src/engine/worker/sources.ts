@@ -3,7 +3,7 @@ import type { DatasetSource } from '../source/source.ts'
 import { createHttpSource } from '../source/http-source.ts'
 import { createFileListSource } from '../source/file-list-source.ts'
 import { createDirectoryHandleSource, type DirectoryHandleLike } from '../source/directory-handle-source.ts'
-import type { SourceDescription } from './protocol.ts'
+import type { SourceDescription } from './protocol/dataset.ts'
 
 /** Callbacks a source may report through. */
 export interface SourceHooks {

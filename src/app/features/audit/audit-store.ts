@@ -8,8 +8,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../../engine/dataset.ts'
 import type { AuditState } from '../../../engine/audit/types.ts'
 import type { EngineClient } from '../../../engine/worker/client.ts'
-import type { AuditResult } from '../../../engine/worker/audit-handlers.ts'
-import type { ConfigSpec } from '../../../engine/worker/plan-handlers.ts'
+import type { AuditResult } from '../../../engine/worker/protocol/audit.ts'
+import type { ConfigSpec } from '../../../engine/config/resolve.ts'
 
 /** Where partial deep-audit states are kept, by dataset key. */
 export interface AuditPersistence {

@@ -10,6 +10,8 @@ import { engineClient } from '../../engine-client.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
 import { configSpec, useConfigStore } from '../../stores/config-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
+import { viewStore } from '../../stores/use-view-store.ts'
+import type { ViewId } from '../../stores/view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { datasetKey, indexedDbPersistence } from './audit-state-db.ts'
 import { createAuditStore } from './audit-store.ts'
@@ -25,9 +27,9 @@ export const auditStore = createAuditStore(engineClient, indexedDbPersistence)
 /** Findings rendered per page: a click adds a page, so a list of 100,000 never renders at once. */
 const pageSize = 300
 
-/** Shows a view; the view store is imported lazily (views.tsx imports this feature: a static import is a cycle). */
-function show(view: string): void {
-  void import('../../shell/view-store-instance.ts').then(({ viewStore }) => viewStore.getState().show(view))
+/** Shows a view. */
+function show(view: ViewId): void {
+  viewStore.getState().show(view)
 }
 
 function inspect(f: SourcedFinding): void {

@@ -3,18 +3,16 @@
  * batch) and shows it in the Inspector.
  */
 import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
-import type { BatchSummary } from '../../../engine/worker/plan-handlers.ts'
+import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
+import { viewStore } from '../../stores/use-view-store.ts'
 
-/**
- * Selects an example of a batch and shows it in the Inspector. The view store is imported lazily: views.tsx imports
- * this feature, and the view store's module reads views.tsx when it loads (a static import would be a cycle).
- */
+/** Selects an example of a batch and shows it in the Inspector. */
 export function inspectExample(exampleId: string, batchIndex: number | null): void {
   selectionStore.getState().select(exampleId, batchIndex)
-  void import('../../shell/view-store-instance.ts').then(({ viewStore }) => viewStore.getState().show('inspector'))
+  viewStore.getState().show('inspector')
 }
 
 export function BatchDetail({ summary, batch }: { summary: BatchSummary; batch: PlannedBatch | null }) {

@@ -4,7 +4,7 @@
  */
 import { useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import type { BatchSummary } from '../../../engine/worker/plan-handlers.ts'
+import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 
 const rowHeight = 30

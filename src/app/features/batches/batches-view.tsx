@@ -15,7 +15,7 @@ import { LoaderCost } from './loader-cost.tsx'
 import { ConfigForm } from './config-form.tsx'
 import { downloadBytes } from '../../lib/download.ts'
 import { BucketTable, DropsTable, MixtureTable, RankDiagnostics } from './plan-tables.tsx'
-import { batchesStore, useBatchesStore } from './use-batches-store.ts'
+import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
 import './batches.css'
 
 const statusText = { idle: 'Idle', starting: 'Planning…', streaming: 'Streaming batches…', done: 'Done', stopped: 'Stopped', error: 'Failed' } as const

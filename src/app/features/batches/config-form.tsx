@@ -5,7 +5,7 @@
  */
 import { useState, type FormEvent } from 'react'
 import type { PipelineConfig } from '../../../engine/config/types.ts'
-import type { ResolvedConfig } from '../../../engine/worker/plan-handlers.ts'
+import type { ResolvedConfig } from '../../../engine/config/resolve.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
 
 /** Main task fields shown in the form (reference names). */

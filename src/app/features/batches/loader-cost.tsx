@@ -4,9 +4,9 @@
  * per batch the padded shape, the times, how long features waited for audio, and the rows that failed.
  */
 import { useState } from 'react'
-import type { FeatureDevice } from '../../../engine/worker/inspect-handlers.ts'
+import type { FeatureDevice } from '../../../engine/features/model-input.ts'
 import { inspectExample } from './batch-detail.tsx'
-import { batchesStore, useBatchesStore } from './use-batches-store.ts'
+import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
 
 /** Batches featurized per run: enough to see the pipeline settle, few enough to answer in a second or two. */
 const LOADER_BATCHES = 8

@@ -1,7 +1,7 @@
 /** What the plan is built on: the length-bucket table, the mixture with live sampler counts, drops, rank diagnostics. */
 import type { DropCount } from '../../../engine/pipeline/drops.ts'
 import type { MixtureStream } from '../../../engine/pipeline/plan.ts'
-import type { PlanStartResult } from '../../../engine/worker/plan-handlers.ts'
+import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatHours, formatShare } from '../../lib/format.ts'
 

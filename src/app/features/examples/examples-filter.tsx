@@ -4,7 +4,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react'
 import { languageLabel } from '../../lib/language-names.ts'
-import { examplesStore, useExamplesStore } from './use-examples-store.ts'
+import { examplesStore, useExamplesStore } from '../../stores/use-examples-store.ts'
 
 /** Stored samples per second (`audio_size` counts 16 kHz samples). */
 const storedRate = 16000

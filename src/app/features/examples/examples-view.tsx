@@ -4,13 +4,14 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef } from 'react'
-import type { ExampleSummary } from '../../../engine/worker/examples-handlers.ts'
+import type { ExampleSummary } from '../../../engine/examples/search.ts'
 import { languageName } from '../../lib/language-names.ts'
 import { formatCount } from '../../lib/format.ts'
 import { selectionStore, useSelectionStore } from '../../stores/selection-store.ts'
+import { viewStore } from '../../stores/use-view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { ExamplesFilter } from './examples-filter.tsx'
-import { examplesStore, useExamplesStore } from './use-examples-store.ts'
+import { examplesStore, useExamplesStore } from '../../stores/use-examples-store.ts'
 import './examples.css'
 
 const rowHeight = 34
@@ -20,10 +21,10 @@ export function formatSamples(samples: number | null): string {
   return samples === null ? '—' : `${(samples / 16000).toFixed(2)} s`
 }
 
-/** Opens `id` in the Inspector (no batch). The view store is imported lazily: views.tsx imports this view. */
+/** Opens `id` in the Inspector (no batch). */
 export function inspectExample(id: string): void {
   selectionStore.getState().select(id)
-  void import('../../shell/view-store-instance.ts').then(({ viewStore }) => viewStore.getState().show('inspector'))
+  viewStore.getState().show('inspector')
 }
 
 function Row({ row, selected }: { row: ExampleSummary | undefined; selected: boolean }) {

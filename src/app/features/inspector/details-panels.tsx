@@ -1,6 +1,6 @@
 /** The Inspector's text panels: transcript and tokens, metadata, findings. Dataset text is rendered as text. */
 import type { ChangeEvent } from 'react'
-import type { InspectResult } from '../../../engine/worker/inspect-handlers.ts'
+import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
 import { formatBytes } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'

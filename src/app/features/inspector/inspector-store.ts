@@ -7,7 +7,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import { defaultFeatureSpecAugment } from '../../../engine/dsp/spec-augment.ts'
-import type { FeatureDevice, InspectConfig, InspectResult } from '../../../engine/worker/inspect-handlers.ts'
+import type { FeatureDevice } from '../../../engine/features/model-input.ts'
+import type { InspectConfig, InspectResult } from '../../../engine/worker/protocol/inspect.ts'
 
 export interface InspectorSettings {
   device: FeatureDevice

@@ -5,7 +5,7 @@
  * batch, space play / pause. "Play batch" plays the batch's examples one after another.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { DisplaySpectrogram } from '../../../engine/worker/inspect-handlers.ts'
+import type { DisplaySpectrogram } from '../../../engine/features/display-spectrogram.ts'
 import { engineClient } from '../../engine-client.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { useSelectionStore } from '../../stores/selection-store.ts'

@@ -3,12 +3,13 @@
  * `features` SpecAugment probability, GPU-vs-CPU check), where and how it was computed, its values as a picture,
  * and the SpecAugment masks over the spectrogram each variant acts on. Non-finite values are counted, never shown.
  */
-import type { InspectResult, ModelInput, ValueStats } from '../../../engine/worker/inspect-handlers.ts'
+import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
+import type { ModelInput, ValueStats } from '../../../engine/features/model-input-details.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
 import { HeatmapCanvas, type HeatmapMask } from './heatmap-canvas.tsx'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
 import { WaveformCanvas } from './waveform-canvas.tsx'
-import type { InspectConfig } from '../../../engine/worker/inspect-handlers.ts'
+import type { InspectConfig } from '../../../engine/worker/protocol/inspect.ts'
 
 function formatValue(v: number | null): string {
   return v === null ? '—' : Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : v.toFixed(4)

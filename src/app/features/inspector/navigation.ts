@@ -4,8 +4,8 @@
  * current filter (`examples-neighbour` in the worker). Next/previous batch open the neighbouring batch's first example.
  */
 import { engineClient } from '../../engine-client.ts'
-import { batchesStore } from '../batches/use-batches-store.ts'
-import { examplesStore } from '../examples/use-examples-store.ts'
+import { batchesStore } from '../../stores/use-batches-store.ts'
+import { examplesStore } from '../../stores/use-examples-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { datasetStore } from '../../stores/use-dataset-store.ts'
 

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react'
 import { useStore } from 'zustand'
-import type { InspectConfig } from '../../../engine/worker/inspect-handlers.ts'
+import type { InspectConfig } from '../../../engine/worker/protocol/inspect.ts'
 import { engineClient } from '../../engine-client.ts'
 import { configSpec, configStore } from '../../stores/config-store.ts'
 import { createInspectorStore, defaultInspectorSettings, type InspectorStore } from './inspector-store.ts'

@@ -4,7 +4,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
-import type { ConfigSpec, MixtureReport } from '../../../engine/worker/plan-handlers.ts'
+import type { ConfigSpec } from '../../../engine/config/resolve.ts'
+import type { MixtureReport } from '../../../engine/plan/mixture.ts'
 
 export interface MixtureState {
   status: 'idle' | 'loading' | 'ready' | 'error'

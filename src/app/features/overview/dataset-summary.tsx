@@ -1,5 +1,5 @@
 /** Totals of the open dataset and what opening it cost (requests, bytes, time). */
-import type { OpenResult } from '../../../engine/worker/protocol.ts'
+import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { formatBytes, formatCount, formatDuration, formatHours } from '../../lib/format.ts'
 
 function Item({ term, value, exact }: { term: string; value: string; exact?: number }) {

@@ -2,7 +2,7 @@
  * Shown when the HTTP server ignored `Range` (answered reads with whole files): those reads failed, and opening the
  * dataset properly means downloading every file whole. The user decides; "Read whole files" reopens with that allowed.
  */
-import type { OpenResult } from '../../../engine/worker/protocol.ts'
+import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
 import { datasetStore } from '../../stores/use-dataset-store.ts'

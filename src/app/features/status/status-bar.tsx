@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react'
 import { useStore } from 'zustand'
-import type { EngineStatusResult } from '../../../engine/worker/inspect-handlers.ts'
+import type { EngineStatusResult } from '../../../engine/worker/protocol/inspect.ts'
 import { engineClient } from '../../engine-client.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'

@@ -4,11 +4,9 @@
  * and aborts the request in flight; the first page after a change also brings the total and the facets.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { Progress } from '../../../engine/dataset.ts'
-import type { EngineClient } from '../../../engine/worker/client.ts'
-import type {
-  ExampleFilter, ExampleSample, ExamplesSearchResult, ExampleSummary,
-} from '../../../engine/worker/examples-handlers.ts'
+import type { Progress } from '../../engine/dataset.ts'
+import type { EngineClient } from '../../engine/worker/client.ts'
+import type { ExampleFilter, ExampleSample, ExamplePage, ExampleSummary } from '../../engine/examples/search.ts'
 
 /** Rows per `examples-search` request. */
 export const pageSize = 100
@@ -24,7 +22,7 @@ export interface ExamplesState {
   progress: Progress | null
   /** Matches in all; `null` before the first page. */
   total: number | null
-  facets: ExamplesSearchResult['facets'] | null
+  facets: ExamplePage['facets'] | null
   /** Fetched pages by page number. */
   pages: Record<number, ExampleSummary[]>
   /** Bumped on every reset, so stale answers are dropped. */

@@ -4,12 +4,13 @@
  * A new `run` (config or dataset changed) cancels the stream and closes the old session.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { EngineClient } from '../../../engine/worker/client.ts'
-import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
-import type { BatchSummary, ConfigSpec, PlanChunk, PlanStartResult } from '../../../engine/worker/plan-handlers.ts'
-import type { FeaturizeResult } from '../../../engine/worker/featurize-batches-handler.ts'
-import type { FeatureDevice } from '../../../engine/worker/inspect-handlers.ts'
-import { batchFromTransfer } from '../../../engine/plan/arrow.ts'
+import type { EngineClient } from '../../engine/worker/client.ts'
+import type { PlannedBatch } from '../../engine/pipeline/plan.ts'
+import type { BatchSummary } from '../../engine/plan/batch-summary.ts'
+import type { ConfigSpec } from '../../engine/config/resolve.ts'
+import type { FeaturizeResult, PlanChunk, PlanStartResult } from '../../engine/worker/protocol/plan.ts'
+import type { FeatureDevice } from '../../engine/features/model-input.ts'
+import { batchFromTransfer } from '../../engine/plan/arrow.ts'
 
 /** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
 export const chunkSize = 32

@@ -1,8 +1,7 @@
-/** The app's view store, seeded from and kept in sync with the page URL's `view` parameter. */
-import { createViewStore } from '../stores/view-store.ts'
-import { viewById } from './views.tsx'
+/** The app's view store instance, seeded from and kept in sync with the page URL's `view` parameter. */
+import { createViewStore, viewIdOrDefault } from './view-store.ts'
 
-export const viewStore = createViewStore(viewById(new URLSearchParams(window.location.search).get('view')).id)
+export const viewStore = createViewStore(viewIdOrDefault(new URLSearchParams(window.location.search).get('view')))
 
 /** Writes the current view into the URL (replaceState) whenever it changes; returns the unsubscribe. */
 export function syncViewToPageUrl(): () => void {

@@ -1,6 +1,6 @@
 /** The app's Examples store instance (over the worker client) and its React hook. */
 import { useStore } from 'zustand'
-import { engineClient } from '../../engine-client.ts'
+import { engineClient } from '../engine-client.ts'
 import { createExamplesStore, type ExamplesStore } from './examples-store.ts'
 
 export const examplesStore = createExamplesStore(engineClient)

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import type { ExamplesSearchParams, ExampleSummary } from '../../../engine/worker/examples-handlers.ts'
+import type { ExamplesSearchParams } from '../../engine/worker/protocol/examples.ts'
+import type { ExampleSummary } from '../../engine/examples/search.ts'
 import { createExamplesStore, pageSize } from './examples-store.ts'
 
 /** A fake worker client holding `count` examples of two languages; records every search. */

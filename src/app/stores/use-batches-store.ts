@@ -1,6 +1,6 @@
 /** The app's Batches store instance (over the worker client) and its hook. */
 import { useStore } from 'zustand'
-import { engineClient } from '../../engine-client.ts'
+import { engineClient } from '../engine-client.ts'
 import { createBatchesStore, type BatchesStore } from './batches-store.ts'
 
 export const batchesStore = createBatchesStore(engineClient)

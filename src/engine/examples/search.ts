@@ -1,0 +1,150 @@
+/**
+ * Filtering and paging the example index (the Examples view): filters on language, corpus, split, stored length and
+ * transcript text; "random N per language" draws a seeded sample of the matches for listening audits.
+ */
+import { compareUtf8, type Severity } from '../findings.ts'
+import { exampleId } from '../audit/rows.ts'
+import type { AuditRow } from '../audit/types.ts'
+import { PythonRandom } from '../dsp/python-random.ts'
+import { foldText, type ExampleIndex } from './example-index.ts'
+
+/** Which examples to list. Absent or empty lists mean "any". */
+export interface ExampleFilter {
+  languages?: string[]
+  corpora?: string[]
+  splits?: string[]
+  /** Smallest stored `audio_size` (16 kHz samples), inclusive; rows with a null size never match a bound. */
+  minSamples?: number | null
+  /** Largest stored `audio_size` (16 kHz samples), inclusive. */
+  maxSamples?: number | null
+  /** Case-insensitive substring of the transcript (both sides NFKC-normalized and lower-cased). */
+  text?: string
+}
+
+/** A seeded sample of the matches: `perLanguage` rows of each language (all of them where fewer match). */
+export interface ExampleSample {
+  perLanguage: number
+  seed: number
+}
+
+/** One listed example: its id and metadata, the transcript cut to 300 UTF-16 units. */
+export interface ExampleSummary {
+  /** `<file>:<row>` (docs/conventions.md "example id"). */
+  id: string
+  path: string
+  row: number
+  rowGroup: number
+  corpus: string
+  language: string
+  split: string
+  /** Stored `audio_size` (16 kHz samples), `null` when null or missing. */
+  audioSize: number | null
+  /** Transcript (first 300 UTF-16 units), `null` when null. */
+  text: string | null
+  /** Metadata findings about this row, and the worst of their severities (`null` when none). */
+  findings: number
+  severity: Severity | null
+}
+
+/** A page of matches. */
+export interface ExamplePage {
+  /** Matches in all (after sampling). */
+  total: number
+  offset: number
+  rows: ExampleSummary[]
+  /** Every language, corpus and split of the dataset's rows, sorted (for the filter controls). */
+  facets: ExampleIndex['facets']
+  /** Rows and row groups the index holds; row groups that did not read are findings of the Audit, not listed here. */
+  indexed: { rows: number; rowGroups: number }
+}
+
+/** The neighbour's id and its position, or `null` at either end (or when the id does not match the filter). */
+export interface ExampleNeighbour {
+  id: string | null
+  index: number | null
+  total: number
+}
+
+const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
+const textChars = 300
+/** Most matches one page returns. */
+export const MAX_PAGE = 1000
+
+/** Whether `row` passes `filter` (`folded` is its folded transcript, `needle` the folded search text). */
+function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: string): boolean {
+  if (filter.languages?.length && !filter.languages.includes(row.language)) return false
+  if (filter.corpora?.length && !filter.corpora.includes(row.corpus)) return false
+  if (filter.splits?.length && !filter.splits.includes(row.split)) return false
+  const min = filter.minSamples ?? null, max = filter.maxSamples ?? null
+  if ((min !== null || max !== null) && row.audioSize === null) return false
+  if (min !== null && (row.audioSize as number) < min) return false
+  if (max !== null && (row.audioSize as number) > max) return false
+  return needle === '' || folded.includes(needle)
+}
+
+/**
+ * Indices into `index.rows` of the matches, in dataset order; with `sample`, `perLanguage` of each language drawn
+ * with Python's `random.Random(seed)` (a partial Fisher–Yates shuffle per language, languages in code order, the
+ * picks then put back in dataset order).
+ */
+export function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample?: ExampleSample | null): number[] {
+  const needle = foldText(filter.text?.trim() ?? '')
+  const out: number[] = []
+  for (let i = 0; i < index.rows.length; i++) if (matches(index.rows[i], index.folded[i], filter, needle)) out.push(i)
+  if (!sample) return out
+  const rng = new PythonRandom(sample.seed)
+  const byLanguage = new Map<string, number[]>()
+  for (const i of out) {
+    const language = index.rows[i].language
+    const list = byLanguage.get(language)
+    if (list) list.push(i)
+    else byLanguage.set(language, [i])
+  }
+  const picked: number[] = []
+  const want = Math.max(0, Math.floor(sample.perLanguage))
+  for (const language of [...byLanguage.keys()].sort(compareUtf8)) {
+    const list = byLanguage.get(language)!
+    const n = Math.min(want, list.length)
+    for (let k = 0; k < n; k++) {
+      const j = rng.randint(k, list.length - 1)
+      ;[list[k], list[j]] = [list[j], list[k]]
+    }
+    picked.push(...list.slice(0, n))
+  }
+  return picked.sort((a, b) => a - b)
+}
+
+function summarize(index: ExampleIndex, i: number): ExampleSummary {
+  const r = index.rows[i]
+  const id = exampleId(r)
+  const found = index.findings.get(id) ?? []
+  let severity: Severity | null = null
+  for (const f of found) if (severity === null || severityRank[f.severity] < severityRank[severity]) severity = f.severity
+  return {
+    id, path: r.path, row: r.row, rowGroup: r.rowGroup, corpus: r.corpus, language: r.language, split: r.split,
+    audioSize: r.audioSize, text: r.text === null ? null : r.text.slice(0, textChars), findings: found.length, severity,
+  }
+}
+
+/** The matches `[offset, offset + limit)` (limit capped at `MAX_PAGE`) of `filter` (and `sample`), in dataset order. */
+export function searchExamples(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, offset: number, limit: number): ExamplePage {
+  const matched = matchingRows(index, filter, sample)
+  const from = Math.max(0, Math.floor(offset))
+  const count = Math.min(MAX_PAGE, Math.max(0, Math.floor(limit)))
+  return {
+    total: matched.length,
+    offset: from,
+    rows: matched.slice(from, from + count).map((i) => summarize(index, i)),
+    facets: index.facets,
+    indexed: { rows: index.rows.length, rowGroups: index.rowGroups },
+  }
+}
+
+/** The match `step` places after (+1) or before (−1) example `id` under the same filter and sample. */
+export function neighbourExample(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, id: string, step: number): ExampleNeighbour {
+  const matched = matchingRows(index, filter, sample)
+  const at = matched.findIndex((i) => exampleId(index.rows[i]) === id)
+  const next = at < 0 ? -1 : at + Math.sign(step)
+  if (at < 0 || next < 0 || next >= matched.length) return { id: null, index: null, total: matched.length }
+  return { id: exampleId(index.rows[matched[next]]), index: next, total: matched.length }
+}

@@ -1,0 +1,29 @@
+/** The Examples view's kinds: `examples-search` and `examples-neighbour`. Types only (a leaf of protocol.ts). */
+import type { ExampleFilter, ExampleNeighbour, ExamplePage, ExampleSample } from '../../examples/search.ts'
+
+export interface ExamplesSearchParams {
+  dataset: number
+  filter: ExampleFilter
+  /** First match to return (0-based, in dataset order: file path order, then row). */
+  offset: number
+  /** Most matches to return (capped at 1000). */
+  limit: number
+  sample?: ExampleSample | null
+}
+
+/** Parameters of `examples-neighbour`: the match `step` places after (or before) `exampleId`, under the same filter. */
+export interface ExamplesNeighbourParams {
+  dataset: number
+  filter: ExampleFilter
+  sample?: ExampleSample | null
+  /** `<file>:<row>` (not `id`: that name is the request's own id on the wire). */
+  exampleId: string
+  /** +1 next, −1 previous. */
+  step: number
+}
+
+/** Request kinds of the examples group. */
+export interface ExamplesRequests {
+  'examples-search': { params: ExamplesSearchParams; result: ExamplePage }
+  'examples-neighbour': { params: ExamplesNeighbourParams; result: ExampleNeighbour }
+}

@@ -1,0 +1,104 @@
+/**
+ * The explorer's planning kinds: `config-resolve`, `mixture`, and the batch-streaming session `plan-start` →
+ * `plan-next`… → `plan-close` with `plan-batch`, `plan-export` and `plan-featurize`. Types only (a leaf of protocol.ts).
+ */
+import type { ConfigSpec, ResolvedConfig } from '../../config/resolve.ts'
+import type { PipelineConfig } from '../../config/types.ts'
+import type { FeatureDevice } from '../../features/model-input.ts'
+import type { Finding } from '../../findings.ts'
+import type { BatchSummary } from '../../plan/batch-summary.ts'
+import type { MixtureReport } from '../../plan/mixture.ts'
+import type { BucketSize } from '../../pipeline/buckets.ts'
+import type { DropCount } from '../../pipeline/drops.ts'
+import type { MixtureStream, RankDiagnostic } from '../../pipeline/plan.ts'
+
+/** What `plan-start` returns: everything known before the first batch. */
+export interface PlanStartResult {
+  session: number
+  config: PipelineConfig
+  /** Config resolution findings, then `planDataset`'s. */
+  findings: Finding[]
+  trainStreaming: boolean
+  /** Batches the session stops at (`max_num_batches` after the cap), `null` for a full eval pass. */
+  limit: number | null
+  buckets: { sizes: BucketSize[]; maxNumElements: number; rounded: boolean } | null
+  mixture: MixtureStream[] | null
+  unweighted: { corpus: string; language: string }[]
+  diagnostics: RankDiagnostic[]
+  summaryPath: string | null
+}
+
+/** What `plan-next` returns. */
+export interface PlanChunk {
+  batches: BatchSummary[]
+  /** The stream ended (limit reached or eval pass done). */
+  done: boolean
+  /** Batches streamed so far in this session. */
+  total: number
+  mixture: MixtureStream[] | null
+  drops: DropCount[]
+  io: { fragments: number; rows: number }
+}
+
+/** One streamed batch: its numbers, and its examples (texts included) as an Arrow IPC stream (columnar, one buffer). */
+export interface BatchTransfer {
+  index: number
+  step: number
+  indexInStep: number
+  /** `examplesTable([batch], {text: true})` as IPC bytes; `batchFromTransfer` (src/engine/plan/arrow.ts) reads it back. */
+  examples: Uint8Array
+}
+
+/** One featurized batch, summarized. */
+export interface FeaturizedBatchSummary {
+  index: number
+  examples: number
+  /** Examples whose row could not be read or decoded: id and the error. */
+  failed: { id: string; error: string }[]
+  /** Decoders used (`webcodecs:flac`, `wasm:opus`, ...). */
+  decoders: string[]
+  /** Padded model input: `[examples, frames, 80]` (fbank) or `[examples, samples]` (waveform); null when nothing decoded. */
+  shape: number[] | null
+  /** Seconds of audio decoded. */
+  audioSeconds: number
+  /** Decoding the batch's files (on the decode threads, while earlier batches were featurized), ms of wall time. */
+  decodeMs: number
+  /** Model input of every example on `device`, ms. */
+  featureMs: number
+  /** Time the feature stage waited for this batch's audio, ms. */
+  waitMs: number
+}
+
+/** Result of `plan-featurize`. */
+export interface FeaturizeResult {
+  /** Where features were computed (`gpu` may fall back to `cpu`: `fallbackReason` says why). */
+  device: FeatureDevice
+  adapter: string | null
+  fallbackReason: string | null
+  /** Helper Workers the decode stage ran on; 0: it decoded in the engine worker itself (no Workers, e.g. Node). */
+  decodeWorkers: number
+  batches: FeaturizedBatchSummary[]
+  /** `decode` when features waited for audio after the first batch for more than 5% of their own time. */
+  bottleneck: 'decode' | 'features'
+}
+
+/** Request kinds of the planning group: params and results. */
+export interface PlanRequests {
+  /** Resolves a config as the CLI does (src/engine/config/resolve.ts); problems are findings, never errors. */
+  'config-resolve': { params: { spec: ConfigSpec }; result: ResolvedConfig }
+  /** `mixtureReport` of the spec's split; `findings` holds the resolution's and the report's. */
+  'mixture': { params: { dataset: number; spec: ConfigSpec; draws: number; steps: number }; result: MixtureReport }
+  /**
+   * Starts a session. `maxBatches` caps train (infinite) streams as the CLI's `--max-batches` (`null`: the config's
+   * `max_num_batches`, else 20 for train streams). Refused (`plan-refused`) when resolving the spec has errors.
+   */
+  'plan-start': { params: { dataset: number; spec: ConfigSpec; maxBatches: number | null }; result: PlanStartResult }
+  /** Up to `count` more batches; an abort closes the session for good. */
+  'plan-next': { params: { session: number; count: number }; result: PlanChunk }
+  'plan-batch': { params: { session: number; index: number }; result: BatchTransfer }
+  /** The batches streamed so far as `batches --jsonl` (UTF-8) or `--arrow` (Arrow IPC file) bytes. */
+  'plan-export': { params: { session: number; format: 'jsonl' | 'arrow' }; result: Uint8Array }
+  /** Decode + model input of `count` (≤ 64) streamed batches from `index`, decode ahead of features. */
+  'plan-featurize': { params: { session: number; index: number; count: number; device: FeatureDevice }; result: FeaturizeResult }
+  'plan-close': { params: { session: number }; result: null }
+}

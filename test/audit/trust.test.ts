@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
 import { quickAudioVerdict } from '../../src/engine/audit/quick-audio.ts'
 import { flaggedByLanguage } from '../../src/engine/audit/summary.ts'
-import { coverageVerdict, matchingSplits, tsvCoverage } from '../../src/engine/audit/tsv-coverage.ts'
+import { coverageVerdict, matchingSplits, tsvCoverage } from '../../src/engine/stats/tsv-coverage.ts'
 import type { AuditItem, AuditReport } from '../../src/engine/audit/types.ts'
 import { checkConfig } from '../../src/engine/config/validate-config.ts'
 import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
@@ -20,6 +20,7 @@ import { openDataset } from '../../src/engine/discovery/open.ts'
 import { finding } from '../../src/engine/findings.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { configCheckContext } from '../../src/engine/plan/check-context.ts'
+import { computeStats } from '../../src/engine/stats/stats.ts'
 import { demoRoot } from './helpers.ts'
 
 const defects = JSON.parse(readFileSync(resolve(demoRoot, '../defects.json'), 'utf8')) as { id: string; kind: string }[]
@@ -39,10 +40,14 @@ function writeTsv(rows: { corpus: string; language: string; hours: number }[]): 
   return new TextEncoder().encode(['corpus\tlanguage\thours', ...rows.map((r) => `${r.corpus}\t${r.language}\t${r.hours}`)].join('\n') + '\n')
 }
 
-async function auditWithTsv(tsv: Uint8Array | null): Promise<{ report: AuditReport; config: ReturnType<typeof checkConfig> }> {
+async function auditWithTsv(tsv: Uint8Array | null): Promise<{ report: AuditReport; config: ReturnType<typeof checkConfig>; stats: string[] }> {
   const dataset = await openDataset(await createFsSource(demoRoot), tsv ? { summary: { path: 'picked.tsv', bytes: tsv } } : {})
   const config = defaultPipelineConfig()
-  return { report: await auditDataset(dataset, { config }), config: checkConfig({ ...config, beta_corpus: 0.5, beta_language: 0.5 }, configCheckContext(dataset)) }
+  return {
+    report: await auditDataset(dataset, { config }),
+    config: checkConfig({ ...config, beta_corpus: 0.5, beta_language: 0.5 }, configCheckContext(dataset)),
+    stats: (await computeStats(dataset)).findings.map((f) => f.kind),
+  }
 }
 
 let hours: Awaited<ReturnType<typeof duckHours>>
@@ -96,7 +101,8 @@ describe('what the stats TSV counts', () => {
 
   it('a TSV of the train hours (DuckDB) is recognised: no held-out or mismatch finding, and the config no longer claims "every split"', async () => {
     const train = hours.filter((h) => h.split === 'train')
-    const { report, config } = await auditWithTsv(writeTsv(train))
+    const { report, config, stats } = await auditWithTsv(writeTsv(train))
+    expect(stats).not.toContain('tsv-hours-mismatch')
     const kinds = report.findings.map((f) => f.kind)
     expect(kinds).toContain('tsv-hours-train-only')
     expect(kinds).not.toContain('tsv-held-out-hours')
@@ -127,6 +133,11 @@ describe('what the stats TSV counts', () => {
     const trainDev = await auditWithTsv(writeTsv(sum(hours.filter((h) => h.split !== 'test'))))
     const kinds = trainDev.report.findings.map((f) => f.kind)
     expect(kinds).not.toContain('tsv-hours-mismatch')
+    expect(trainDev.stats).not.toContain('tsv-hours-mismatch')
+    // hours that no set of splits adds up to are still reported, by stats and the audit alike
+    const off = await auditWithTsv(writeTsv(sum(hours).map((r, i) => (i === 0 ? { ...r, hours: r.hours * 1.5 } : r))))
+    expect(off.stats.filter((k) => k === 'tsv-hours-mismatch')).toHaveLength(1)
+    expect(off.report.findings.filter((f) => f.kind === 'tsv-hours-mismatch')).toHaveLength(1)
     expect(trainDev.report.tables.mixture.some((r) => r.tsv_counts === 'train + dev')).toBe(true)
   })
 })

@@ -86,7 +86,7 @@ export function checkMixture(c: PipelineConfig, context: ConfigCheckContext, gro
     return
   }
   // what the TSV's hours count (every split, train only, another subset) is read from the data by the audit
-  // (src/engine/audit/tsv-coverage.ts): the config alone cannot tell
+  // (src/engine/stats/tsv-coverage.ts): the config alone cannot tell
   const seen = new Map<string, number>()
   for (const r of rows) seen.set(partitionKey(r.corpus, r.language), (seen.get(partitionKey(r.corpus, r.language)) ?? 0) + 1)
   const duplicates = [...seen].filter(([, n]) => n > 1).map(([k]) => k.replace('\u0000', '/'))

@@ -2,12 +2,12 @@
  * Mixture check: the stats TSV against the data (docs/reference-pipeline.md §4, §17). Partitions with data but no
  * TSV row are dropped from the training mixture silently; TSV hours that match no set of the data's splits skew the
  * weights; what the TSV counts (every split, as the reference dataprep writes it, the train split alone, or another
- * subset: src/engine/audit/tsv-coverage.ts) decides whether held-out data raises a partition's weight.
+ * subset: src/engine/stats/tsv-coverage.ts) decides whether held-out data raises a partition's weight.
  */
 import { finding } from '../../findings.ts'
 import type { SummaryTsv } from '../../dataset.ts'
 import { groupRows, rowHours, samplesOf } from '../rows.ts'
-import { coverageVerdict, describeSplits, tsvCoverage, type PartitionCoverage } from '../tsv-coverage.ts'
+import { coverageProblem, coverageVerdict, describeSplits, tsvCoverage, type PartitionCoverage } from '../../stats/tsv-coverage.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
 
 /** Share of a partition's TSV hours coming from non-train splits above which it is a `warning` (else `info`). */
@@ -48,8 +48,7 @@ export function checkMixture(rows: readonly AuditRow[], summary: SummaryTsv | nu
     return { items, tables: { mixture: table } }
   }
   for (const c of coverage.filter((x) => x.kind === 'no-data')) {
-    items.push({ rows: 0, samples: 0, corpus: c.corpus, language: c.language, finding: finding('warning', 'tsv-row-without-data', summary.path,
-      `stats TSV ${summary.path} lists (corpus ${c.corpus}, language ${c.language}) with ${hoursText(c.tsvHours ?? NaN)}, but no data folder has that pair; the reference ignores the row`) })
+    items.push({ rows: 0, samples: 0, corpus: c.corpus, language: c.language, finding: finding('warning', 'tsv-row-without-data', summary.path, coverageProblem(c, summary.path)!.message) })
   }
   const verdict = coverageVerdict(coverage, trainSplit)
   if (verdict) {
@@ -64,15 +63,8 @@ export function checkMixture(rows: readonly AuditRow[], summary: SummaryTsv | nu
 function partitionItems(c: PartitionCoverage, list: readonly AuditRow[], tsvPath: string, trainSplit: string): AuditItem[] {
   const at = { rows: list.length, samples: samplesOf(list), corpus: c.corpus, language: c.language }
   const name = `(corpus ${c.corpus}, language ${c.language})`
-  if (c.kind === 'no-tsv-row') {
-    return [{ ...at, finding: finding('warning', 'missing-from-tsv', list[0].path,
-      `${name} has ${hoursText(c.dataHours)} of data but no row in ${tsvPath}: training silently drops this partition from the mixture (reference §4)`) }]
-  }
-  if (c.kind === 'none') {
-    const perSplit = c.splitHours.map((s) => `${s.split} ${hoursText(s.hours)}`).join(', ')
-    return [{ ...at, finding: finding('warning', 'tsv-hours-mismatch', tsvPath,
-      `stats TSV ${tsvPath} gives ${name} ${hoursText(c.tsvHours ?? NaN)}; the data holds ${hoursText(c.dataHours)} over all splits (${perSplit}), and no set of splits adds up to the TSV's hours: the weight follows the TSV, not the data`) }]
-  }
+  const problem = coverageProblem(c, tsvPath)
+  if (problem) return [{ ...at, finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? list[0].path : tsvPath, problem.message) }]
   if (c.heldOutCounted <= 0 || c.tsvHours === null || c.tsvHours <= 0) return []
   const heldOut = list.filter((r) => r.split !== trainSplit && c.splits?.includes(r.split))
   const share = c.heldOutCounted / c.tsvHours

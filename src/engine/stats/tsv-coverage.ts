@@ -4,10 +4,10 @@
  * split; a TSV written from the train split alone (or any other subset) is a case of its own: training weights each
  * partition by whatever the TSV says, so what the TSV counts is what the weights follow.
  *
- * Pure: the audit feeds it hours summed from rows, the Overview hours from the stats report, so both say the same.
+ * Pure: stats and the audit feed it hours summed from `audio_size`, the Overview hours from the stats report, so all
+ * three say the same.
  */
 import { compareUtf8 } from '../findings.ts'
-import { summaryHoursTolerance } from '../stats/stats.ts'
 
 /** Data hours of one (corpus, language, split). */
 export interface SplitHours {
@@ -57,7 +57,10 @@ export interface PartitionCoverage {
 /** Most splits of one partition whose every subset is tried (2^n sums); more than that, only all and train are. */
 const maxSubsetSplits = 10
 
-/** Whether `a` and `b` are the same hours within the TSV tolerance (relative 1e-6, docs/interpretations.md). */
+/** Relative tolerance for TSV hours vs data hours (docs/interpretations.md). */
+export const summaryHoursTolerance = 1e-6
+
+/** Whether `a` and `b` are the same hours within `summaryHoursTolerance`. */
 export function sameHours(a: number, b: number): boolean {
   return Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= summaryHoursTolerance * Math.max(Math.abs(b), 1e-9)
 }
@@ -168,4 +171,26 @@ export function describeSplits(row: Pick<PartitionCoverage, 'kind' | 'splits'>):
   if (!row.splits) return row.kind === 'none' ? 'no set of splits' : '—'
   if (row.kind === 'all-splits') return `every split (${row.splits.join(', ')})`
   return row.splits.join(' + ')
+}
+
+const hoursText = (h: number) => `${Number(h.toPrecision(6))} hours`
+
+/**
+ * The finding a partition's verdict calls for, shared by stats and the audit so both word it the same (and the
+ * explorer shows it once): `tsv-row-without-data`, `missing-from-tsv` (the data's hours), `tsv-hours-mismatch` (no
+ * set of splits adds up to the TSV's hours); `null` for every other verdict.
+ */
+export function coverageProblem(c: PartitionCoverage, tsvPath: string): { kind: 'tsv-row-without-data' | 'missing-from-tsv' | 'tsv-hours-mismatch'; message: string } | null {
+  const name = `(corpus ${c.corpus}, language ${c.language})`
+  if (c.kind === 'no-data') {
+    return { kind: 'tsv-row-without-data', message: `stats TSV ${tsvPath} lists ${name} with ${hoursText(c.tsvHours ?? NaN)}, but no data folder has that pair; the reference ignores the row` }
+  }
+  if (c.kind === 'no-tsv-row') {
+    return { kind: 'missing-from-tsv', message: `${name} has ${hoursText(c.dataHours)} of data but no row in ${tsvPath}: training silently drops this partition from the mixture (reference §4)` }
+  }
+  if (c.kind === 'none' && c.tsvHours !== null && Number.isFinite(c.tsvHours)) {
+    const perSplit = c.splitHours.map((x) => `${x.split} ${hoursText(x.hours)}`).join(', ')
+    return { kind: 'tsv-hours-mismatch', message: `stats TSV ${tsvPath} gives ${name} ${hoursText(c.tsvHours)}; the data holds ${hoursText(c.dataHours)} over all splits (${perSplit}), and no set of splits adds up to the TSV's hours: the weight follows the TSV, not the data` }
+  }
+  return null
 }

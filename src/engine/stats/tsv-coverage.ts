@@ -143,6 +143,8 @@ export function coverageCounts(rows: readonly PartitionCoverage[]): CoverageCoun
   return counts
 }
 
+const count = (n: number) => n.toLocaleString('en')
+
 /**
  * What the TSV counts over the whole dataset, as one phrase and what training does with it, or `null` when no
  * partition has held-out data (then every reading gives the same hours and there is nothing to tell).
@@ -152,18 +154,18 @@ export function coverageVerdict(rows: readonly PartitionCoverage[], trainSplit: 
   const telling = c['all-splits'] + c['train-only'] + c.subset + c.none
   if (telling === 0) return null
   if (c['all-splits'] === telling) {
-    return { kind: 'all-splits', text: `the TSV's hours equal the data's hours over every split for all ${telling} partitions with held-out data: training weights each partition by hours that include its held-out splits, so held-out data raises its weight` }
+    return { kind: 'all-splits', text: `the TSV's hours equal the data's hours over every split for all ${count(telling)} partitions with held-out data: training weights each partition by hours that include its held-out splits, so held-out data raises its weight` }
   }
   if (c['train-only'] === telling) {
-    return { kind: 'train-only', text: `the TSV's hours equal the ${trainSplit} hours for all ${telling} partitions with held-out data: training weights each partition by its ${trainSplit} hours alone; held-out splits do not change the mixture` }
+    return { kind: 'train-only', text: `the TSV's hours equal the ${trainSplit} hours for all ${count(telling)} partitions with held-out data: training weights each partition by its ${trainSplit} hours alone; held-out splits do not change the mixture` }
   }
   const parts = [
-    c['all-splits'] && `${c['all-splits']} count every split`,
-    c['train-only'] && `${c['train-only']} count ${trainSplit} only`,
-    c.subset && `${c.subset} count another set of splits`,
-    c.none && `${c.none} match no set of splits`,
+    c['all-splits'] && `${count(c['all-splits'])} count every split`,
+    c['train-only'] && `${count(c['train-only'])} count ${trainSplit} only`,
+    c.subset && `${count(c.subset)} count another set of splits`,
+    c.none && `${count(c.none)} match no set of splits`,
   ].filter(Boolean)
-  return { kind: 'mixed', text: `the TSV's hours count different splits per partition (${parts.join(', ')}, of ${telling} partitions with held-out data): training weights each partition by what its row says, so the weights mix readings` }
+  return { kind: 'mixed', text: `the TSV's hours count different splits per partition (${parts.join(', ')}, of ${count(telling)} partitions with held-out data): training weights each partition by what its row says, so the weights mix readings` }
 }
 
 /** `train`, `train + dev`, `every split (train, dev, test)` for a partition's matched splits. */

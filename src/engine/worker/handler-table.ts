@@ -8,6 +8,7 @@ import { planHandlers } from './plan-handlers.ts'
 import { auditHandlers } from './audit-handlers.ts'
 import { examplesHandlers } from './examples-handlers.ts'
 import { inspectHandlers } from './inspect-handlers.ts'
+import { explorerHandlers } from './explorer-handlers.ts'
 import type { HandlerTable } from './handler-types.ts'
 
 export const allHandlers: HandlerTable = {
@@ -16,4 +17,5 @@ export const allHandlers: HandlerTable = {
   ...auditHandlers,
   ...examplesHandlers,
   ...inspectHandlers,
+  ...explorerHandlers,
 }

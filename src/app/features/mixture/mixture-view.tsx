@@ -28,8 +28,8 @@ import './mixture.css'
 export const mixtureStore = createMixtureStore(engineClient)
 
 const percentTick = (v: number) => formatShare(v)
-/** Two weights are "the same column" when they agree to float precision on every row. */
-const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a)))
+/** Two weights are "the same column" when they agree to float32 precision (the sampler sums in float32) on every row. */
+const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b)))
 
 function Charts({ rows }: { rows: MixtureRow[] }) {
   const points = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
@@ -88,7 +88,7 @@ function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: numbe
     <>
       {!showWeight && <p className="hint">The reference's weight equals the sampling probability for every partition here, so one column shows both.</p>}
       <LanguageTable<MixtureRow> rows={rows} label="Mixture weights" height={380} noun={['partition', 'partitions']}
-        rowKey={(r) => `${r.corpus}/${r.language}`} rowData={(r) => ({ corpus: r.corpus, inSplit: String(r.in_split) })} initialSort={{ id: 'p', descending: true }}
+        rowKey={(r) => `${r.corpus}/${r.language}`} rowData={(r) => ({ corpus: r.corpus, 'in-split': String(r.in_split), weight: String(r.weight) })} initialSort={{ id: 'p', descending: true }}
         columns={[
           { id: 'corpus', header: 'Corpus', sortValue: (r) => r.corpus, cell: (r) => <td dir="auto">{r.corpus}</td> },
           { id: 'hours', header: 'Hours', numeric: true, sortValue: (r) => r.hours, cell: (r) => <NumCell value={r.hours} kind="hours" /> },

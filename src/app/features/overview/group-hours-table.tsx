@@ -5,7 +5,7 @@ import type { GroupHours } from './group-hours.ts'
 export function GroupHoursTable({ groups, noun }: { groups: GroupHours[]; noun: string }) {
   const total = groups.reduce((s, g) => s + g.hours, 0)
   return (
-    <div className="scroll-box">
+    <div className="scroll-box" tabIndex={0} role="region" aria-label={`Hours per ${noun} (scrollable)`}>
       <table aria-label={`Hours per ${noun}`} className="sticky-head">
         <thead>
           <tr><th scope="col">{noun[0].toUpperCase() + noun.slice(1)}</th><th scope="col" className="num">Hours</th><th scope="col" className="num">Rows</th><th scope="col" className="num">Share</th></tr>

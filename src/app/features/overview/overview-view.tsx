@@ -78,12 +78,17 @@ export function OverviewView() {
           <h3 id="splits-heading">Hours per corpus, language and split</h3>
           <SplitHoursTable partitions={partitions} />
         </section>
-        <section aria-labelledby="tsv-heading">
-          <h3 id="tsv-heading">Stats TSV vs data</h3>
-          {report.stats.summary
-            ? <TsvComparisonTable stats={report.stats} tsvPath={report.stats.summary.path} />
-            : <div className="empty-state"><h3>No stats TSV</h3><p>Training has no mixture without a <code>language_distribution_*.tsv</code>: it reads one stream. Pick one with “Stats TSV…” to compare it with the data.</p></div>}
-        </section>
+        {report.stats.summary ? (
+          <section aria-labelledby="tsv-heading">
+            <h3 id="tsv-heading">Stats TSV vs data</h3>
+            <TsvComparisonTable stats={report.stats} tsvPath={report.stats.summary.path} />
+          </section>
+        ) : (
+          <div>
+            <h3>Language distribution</h3>
+            <div className="empty-state"><h3>No language_distribution TSV</h3><p>Training has no mixture without one: it reads one stream. Pick one with “Stats TSV…” to compare it with the data.</p></div>
+          </div>
+        )}
       </div>
       <section aria-labelledby="partitions-heading">
         <h3 id="partitions-heading">Partition folders</h3>

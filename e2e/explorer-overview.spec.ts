@@ -42,7 +42,7 @@ test('hours and rows per language, corpus and split; log scale; rows metric', as
   await expect(page.getByRole('img', { name: /histogram of 8 languages on a log axis/ })).toBeVisible()
   await expect(page.getByRole('img', { name: /^Cumulative coverage/ })).toBeVisible()
   await expect(page.getByRole('img', { name: /^Bar chart of hours per language \(top 8 of 8\)/ }).locator('.recharts-bar-rectangle')).toHaveCount(8)
-  await page.getByLabel(/^Log scale/).check()
+  await page.getByLabel(/Log scale/).check()
   await expect(page.getByRole('img', { name: /Bar chart of hours per corpus \(log scale\)/ })).toBeVisible()
   await page.getByLabel('Rows', { exact: true }).check()
   await expect(page.getByRole('img', { name: /Bar chart of rows per corpus \(log scale\)/ })).toBeVisible()

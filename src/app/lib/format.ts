@@ -10,7 +10,6 @@
 
 const sig3 = new Intl.NumberFormat('en', { maximumSignificantDigits: 3 })
 const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 0 })
-const exactNumber = new Intl.NumberFormat('en', { maximumSignificantDigits: 17, useGrouping: false })
 
 /** Whole numbers at or above this are shown without decimals (3 significant digits would round `1,234` to `1,230`). */
 const wholeFrom = 1000
@@ -92,11 +91,11 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : formatSeconds(ms / 1000)
 }
 
-/** The exact value for a `title` or a copy: every digit a float64 holds, no grouping, with its unit. */
+/** The exact value for a `title` or a copy: the shortest text that reads back as the same float64, with its unit. */
 export function exactText(value: number | null | undefined, unit = ''): string {
   if (value === null || value === undefined) return ''
   if (!Number.isFinite(value)) return String(value)
-  return `${exactNumber.format(value)}${unit ? ` ${unit}` : ''}`
+  return `${String(value)}${unit ? ` ${unit}` : ''}`
 }
 
 /** `1 row` / `2 rows` (the count formatted). */

@@ -175,7 +175,18 @@ export function describeSplits(row: Pick<PartitionCoverage, 'kind' | 'splits'>):
   return row.splits.join(' + ')
 }
 
-const hoursText = (h: number) => `${Number(h.toPrecision(6))} hours`
+/**
+ * Hours in a finding's words, at most 4 significant digits in the unit that reads best (`12.35 hours`,
+ * `3.5 minutes`, `42.1 seconds`), so messages carry no raw float; the exact value is in the tables and JSON.
+ */
+export function hoursText(h: number): string {
+  if (!Number.isFinite(h)) return `${h} hours`
+  const abs = Math.abs(h)
+  const four = (x: number) => String(Number(x.toPrecision(4)))
+  if (abs === 0 || abs >= 1) return `${four(h)} hours`
+  if (abs * 60 >= 1) return `${four(h * 60)} minutes`
+  return `${four(h * 3600)} seconds`
+}
 
 /**
  * The finding a partition's verdict calls for, shared by stats and the audit so both word it the same (and the

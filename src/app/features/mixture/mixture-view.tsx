@@ -28,22 +28,33 @@ import './mixture.css'
 export const mixtureStore = createMixtureStore(engineClient)
 
 const percentTick = (v: number) => formatShare(v)
-/** Two weights are "the same column" when they agree to float32 precision (the sampler sums in float32) on every row. */
-const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b)))
+/** Two weights read the same on the page (the sampler's 24-bit draws differ from the float64 weight far below that). */
+const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && formatProbability(a) === formatProbability(b))
 
 function Charts({ rows }: { rows: MixtureRow[] }) {
-  const points = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
-    .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number, label: `${r.corpus}/${r.language}` })), [rows])
+  const all = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
+    .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows])
+  // at most one mark per cell of an 80 × 80 log grid: 2,000 partitions draw a few hundred marks
+  const points = useMemo(() => {
+    const cells = new Map<string, { x: number; y: number; n: number }>()
+    for (const p of all) {
+      const key = `${Math.round(Math.log10(p.x) * 20)}/${Math.round(Math.log10(p.y) * 20)}`
+      const c = cells.get(key)
+      if (c) c.n++
+      else cells.set(key, { ...p, n: 1 })
+    }
+    return [...cells.values()]
+  }, [all])
   const top = useMemo(() => [...rows].filter((r) => r.natural_share !== null).sort((a, b) => (b.sampling_probability ?? 0) - (a.sampling_probability ?? 0)).slice(0, 12)
     .map((r) => ({ label: `${r.corpus}/${r.language}`, natural: r.natural_share ?? 0, sampling: r.sampling_probability ?? 0 })), [rows])
   const lo = Math.min(...points.flatMap((p) => [p.x, p.y]), 1)
   const domain: [number, number] = [lo / 1.5, 1]
-  const up = points.filter((p) => p.y > p.x * 1.0001).length
+  const up = all.filter((p) => p.y > p.x * 1.0001).length
   return (
     <div className="grid-2">
       <section className="panel" aria-labelledby="scatter-heading">
-        <h4 id="scatter-heading">Sampling probability against natural share ({formatCount(points.length)} partitions, log–log)</h4>
-        <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${points.length} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
+        <h4 id="scatter-heading">Sampling probability against natural share ({formatCount(all.length)} partitions, log–log)</h4>
+        <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${all.length} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
           <ResponsiveContainer width="100%" height={300}>
             <ScatterChart margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
@@ -60,7 +71,7 @@ function Charts({ rows }: { rows: MixtureRow[] }) {
             </ScatterChart>
           </ResponsiveContainer>
         </div>
-        <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(points.length)}.</p>
+        <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(all.length)}{points.length < all.length ? ` (${formatCount(points.length)} marks: nearby partitions share one)` : ''}.</p>
       </section>
       <section className="panel" aria-labelledby="shares-heading">
         <h4 id="shares-heading">Natural share vs sampling probability, most sampled</h4>

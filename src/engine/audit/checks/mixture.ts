@@ -7,13 +7,11 @@
 import { finding } from '../../findings.ts'
 import type { SummaryTsv } from '../../dataset.ts'
 import { groupRows, rowHours, samplesOf } from '../rows.ts'
-import { coverageProblem, coverageVerdict, describeSplits, tsvCoverage, type PartitionCoverage } from '../../stats/tsv-coverage.ts'
+import { coverageProblem, coverageVerdict, describeSplits, hoursText, tsvCoverage, type PartitionCoverage } from '../../stats/tsv-coverage.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
 
 /** Share of a partition's TSV hours coming from non-train splits above which it is a `warning` (else `info`). */
 export const heldOutShareWarning = 0.25
-
-const hoursText = (h: number) => `${Number(h.toPrecision(6))} hours`
 
 /**
  * @param rows every row of the dataset

@@ -3,13 +3,15 @@
  * once visited, so coming back to one is a display switch that keeps its scroll, filters and charts instead of a
  * re-render; Examples and Inspector share the Inspector's player and mount only while shown.
  */
-import { useState } from 'react'
+import { memo, useState } from 'react'
 import { useStore } from 'zustand'
 import { views } from './views.tsx'
 import { viewStore } from '../stores/use-view-store.ts'
 import type { ViewId } from '../stores/view-store.ts'
 
 const kept: ReadonlySet<ViewId> = new Set(['overview', 'audit', 'mixture', 'batches'])
+/** The views memoized: showing one does not re-render the hidden ones (they take no props). */
+const memoized = new Map(views.map((v) => [v.id, memo(v.component)]))
 
 export function CurrentView() {
   const current = useStore(viewStore, (s) => s.view)
@@ -18,7 +20,7 @@ export function CurrentView() {
   return (
     <>
       {views.filter((v) => v.id === current || (kept.has(v.id) && visited.has(v.id))).map((v) => {
-        const View = v.component
+        const View = memoized.get(v.id)!
         return (
           <section key={v.id} id={`view-${v.id}`} role="tabpanel" aria-labelledby={`tab-${v.id}`} hidden={v.id !== current}>
             <View />

@@ -40,7 +40,7 @@ test.afterAll(async () => { await server?.close() })
 /** Opening 3,600 files over HTTP takes a while on a shared machine: wait longer than the demo's helper does. */
 async function waitForMany(page: import('@playwright/test').Page): Promise<void> {
   await expect(page.getByText(`Dataset: ${url}`)).toBeVisible({ timeout: 240_000 })
-  await waitForMany(page)
+  await waitForDataset(page, url)
 }
 
 test('1,600 languages opened by URL: counts, the distribution and Find language match DuckDB', async ({ page }) => {

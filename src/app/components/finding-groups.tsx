@@ -5,7 +5,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react'
 import { compareUtf8, type Finding } from '../../engine/findings.ts'
-import { formatCount } from '../lib/format.ts'
+import { formatCount, plural } from '../lib/format.ts'
 import { Num } from './num.tsx'
 
 const severityRank = { error: 0, warning: 1, info: 2 } as const
@@ -112,7 +112,7 @@ export function FindingGroups<F extends Finding>({ findings, label, where, hours
     <div className="finding-groups">
       <div className="row">
         <button type="button" onClick={() => setOpen(allOpen ? new Set() : new Set(groups.map(key)))}>{allOpen ? 'Collapse all' : 'Expand all'}</button>
-        <span className="hint">{formatCount(findings.length)} findings in {formatCount(groups.length)} kinds</span>
+        <span className="hint">{plural(findings.length, 'finding')} in {plural(groups.length, 'kind')}</span>
       </div>
       {groups.map((g) => (
         <Group key={key(g)} group={g} label={label} open={open.has(key(g))} where={where} hoursOf={hoursOf} extra={extra}

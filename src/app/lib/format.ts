@@ -40,6 +40,7 @@ export function formatHours(hours: number): string {
 
 /** A duration given in seconds, in the unit that reads best (`0.32 s`, `4.5 min`, `2.1 h`). */
 export function formatSeconds(seconds: number): string {
+  if (seconds === 0) return '0 s'
   return Number.isFinite(seconds) ? formatHours(seconds / 3600) : '—'
 }
 

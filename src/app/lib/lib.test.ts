@@ -57,7 +57,7 @@ describe('findings and formats', () => {
   })
   test('one formatting layer: adaptive duration units, 3 significant digits, separators, no signed zero', () => {
     // the raw floats, as the page now shows them
-    expect(formatHours(0.026799809027777778)).toBe('1.61 min')
+    expect(formatHours(1543.669 / 57600)).toBe('1.61 min')
     expect(formatHours(0.004360364583333333)).toBe('15.7 s')
     expect(formatHours(0.016306302083333335)).toBe('58.7 s')
     expect(formatHours(12.3456)).toBe('12.3 h')
@@ -75,7 +75,8 @@ describe('findings and formats', () => {
     expect(formatProbability(0.11312)).toBe('0.113')
     expect(formatProbability(0.0000123)).toBe('1.23e−5')
     // the exact value reads back as the same float64
-    expect(Number(exactText(0.026799809027777778, 'h').replace(' h', ''))).toBe(0.026799809027777778)
+    expect(Number(exactText(1543.669 / 57600, 'h').replace(' h', ''))).toBe(1543.669 / 57600)
+    expect(exactText(1543.669 / 57600, 'h')).toMatch(/^0\.0267998\d+ h$/)
     expect(formatBytes(999)).toBe('999 B')
     expect(formatBytes(1_234_567)).toBe('1.23 MB')
   })

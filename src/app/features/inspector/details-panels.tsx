@@ -1,7 +1,7 @@
 /** The Inspector's text panels: transcript and tokens, metadata, findings. Dataset text is rendered as text. */
 import type { ChangeEvent } from 'react'
 import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
-import { headerBytesShown, type ExampleFacts } from '../../../engine/audit/example-facts.ts'
+import type { ExampleFacts } from '../../../engine/audit/example-facts.ts'
 import { formatBytes, formatCount, formatSamples } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
@@ -112,7 +112,7 @@ export function FactsPanel({ facts }: { facts: ExampleFacts }) {
           <TranscriptText text={facts.text} language={facts.keys.language} />
         </div>
         <div>
-          <h4>First {Math.min(headerBytesShown, facts.encodedBytes ?? 0)} bytes</h4>
+          <h4>First {facts.headerHex.split(/\s+/).filter((x) => x !== '').length} bytes</h4>
           {facts.encodedBytes ? <pre className="hexdump" data-testid="header-bytes" aria-label="Header bytes (hex)">{facts.headerHex}</pre> : <p className="hint">No bytes.</p>}
           {facts.encodedBytes ? <pre className="hexdump ascii" aria-label="Header bytes (ASCII)">{facts.headerAscii}</pre> : null}
           <h4>Findings ({facts.findings.length})</h4>

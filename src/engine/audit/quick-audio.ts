@@ -14,7 +14,7 @@ import { flacFormatProblem, splitFlacFrames } from '../audio/flac.ts'
 import { splitMp3Frames } from '../audio/mp3.ts'
 import { readOggPackets } from '../audio/ogg.ts'
 import { sniffAudio } from '../audio/sniff.ts'
-import type { AudioSniff } from '../audio/sniff-result.ts'
+import { blockingProblems, type AudioSniff } from '../audio/sniff-result.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import { toNumber } from '../parquet/reader.ts'
 import { mapLimit } from '../util/map-limit.ts'
@@ -35,9 +35,6 @@ export interface QuickVerdict {
   channels: number | null
 }
 
-/** Header problems that do not stop the decoder (it decodes anyway, as the message says). */
-const harmlessProblem = /^valid bits /
-
 /** Audio packets that come before the first audio packet of an Ogg stream, per codec. */
 const oggHeaderPackets: Partial<Record<NonNullable<AudioSniff['codec']>, number>> = { vorbis: 3, opus: 2, flac: 1 }
 
@@ -56,7 +53,7 @@ export function quickAudioVerdict(bytes: Uint8Array | null): QuickVerdict {
     const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ')
     return fail(`not WAV, FLAC, Ogg or MP3 (bytes start ${head})`)
   }
-  const blocking = s.problems.filter((p) => !harmlessProblem.test(p))
+  const blocking = blockingProblems(s)
   if (blocking.length > 0) return fail(`${s.container}${s.codec ? `/${s.codec}` : ''} header: ${blocking.join('; ')}`)
   // what the header alone says training cannot read (a FLAC depth libsndfile refuses, FLAC in Ogg, no total)
   if (s.untrainable) return fail(s.untrainable)

@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { createHttpSource } from '../engine/source/http-source.ts'
 import { createFsSource } from '../engine/node/fs-source.ts'
-import { openDataset, type OpenDataset } from '../engine/discovery/open.ts'
+import { openDataset, type OpenDataset, type OpenOptions } from '../engine/discovery/open.ts'
 import type { DatasetSource } from '../engine/source/source.ts'
 import type { Progress } from '../engine/dataset.ts'
 import { MixscopeError } from '../engine/findings.ts'
@@ -25,8 +25,11 @@ async function sourceFor(arg: string): Promise<DatasetSource> {
   return createFsSource(arg)
 }
 
-/** Opens the dataset named by `arg`, with an optional `--summary` TSV (local path or URL). */
-export async function openDatasetArg(arg: string, options: { summary?: string; onProgress?: (p: Progress) => void } = {}): Promise<OpenDataset> {
+/**
+ * Opens the dataset named by `arg`, with an optional `--summary` TSV (local path or URL); `open` passes options to
+ * `openDataset` (facts to read along, whether to use the dataset index).
+ */
+export async function openDatasetArg(arg: string, options: { summary?: string; onProgress?: (p: Progress) => void; open?: Omit<OpenOptions, 'summary' | 'onProgress'> } = {}): Promise<OpenDataset> {
   const source = await sourceFor(arg)
   let summary: { path: string; bytes: Uint8Array } | undefined
   if (options.summary) {
@@ -42,5 +45,5 @@ export async function openDatasetArg(arg: string, options: { summary?: string; o
       }
     }
   }
-  return openDataset(source, { summary, onProgress: options.onProgress })
+  return openDataset(source, { ...options.open, summary, onProgress: options.onProgress })
 }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,7 +40,9 @@ describe('fs source', () => {
     expect(source.root).toBe(root)
     expect(source.rootName).toBe('version=0')
     const listed = (await source.list()).sort((a, b) => compareUtf8(a.path, b.path))
-    const expected = Object.entries(layout).map(([path, data]) => ({ path, size: data.length })).sort((a, b) => compareUtf8(a.path, b.path))
+    // mtimes as stat gives them, floored to whole ms (the index compares them)
+    const mtime = (path: string) => Math.floor(statSync(join(root, path)).mtimeMs)
+    const expected = Object.entries(layout).map(([path, data]) => ({ path, size: data.length, mtimeMs: mtime(path) })).sort((a, b) => compareUtf8(a.path, b.path))
     expect(listed).toEqual(expected)
     expect(listed.filter((f) => isIgnoredPath(f.path)).map((f) => f.path).sort()).toEqual(['.cache/x.parquet', '_manifest.json', 'corpus=a/_SUCCESS'])
     expect(source.counters).toEqual({ requests: 0, bytes: 0 })
@@ -77,7 +80,7 @@ describe('fs source', () => {
     const file = join(root, 'corpus=a b/split=dev/language=ä/100%.parquet')
     const source = await createFsSource(file)
     expect(source.rootName).toBe('100%.parquet')
-    expect(await source.list()).toEqual([{ path: '100%.parquet', size: 50 }])
+    expect(await source.list()).toEqual([{ path: '100%.parquet', size: 50, mtimeMs: Math.floor(statSync(file).mtimeMs) }])
     expect(await source.read('100%.parquet', 10, 20)).toEqual(layout['corpus=a b/split=dev/language=ä/100%.parquet'].slice(10, 20))
     await expect(source.read('other.parquet', 0, 1)).rejects.toThrow(/no file "other.parquet" in one-file dataset/)
   })

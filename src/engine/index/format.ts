@@ -11,7 +11,7 @@ import type { BasicType } from 'hyparquet-writer/src/types.js'
 import { MixscopeError } from '../findings.ts'
 
 /** The index's file name in the dataset root (the leading `_` keeps the reference from reading it). */
-export const indexFileName = '_mixscope_index.parquet'
+export { indexFileName } from './names.ts'
 
 /** Key-value metadata key and value that mark the format (docs/conventions.md "Dataset index"). */
 export const indexVersionKey = 'mixscope.index.version'

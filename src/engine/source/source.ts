@@ -75,6 +75,11 @@ export interface DatasetSource {
    * their root themselves do not have it.
    */
   adoptListing?(files: SourceFile[]): void
+  /**
+   * Writes a file into the root (the dataset index), replacing any; for sources that may write there (a folder handle
+   * granted read-write access). Rejects when the store refuses (permission).
+   */
+  write?(path: string, bytes: Uint8Array, options?: ReadOptions): Promise<void>
   /** Releases what the source holds open (file descriptors); reads after it reopen. */
   close?(): void
 }

@@ -7,6 +7,9 @@ import { useMemo, useState } from 'react'
 import { hoursByLanguage } from '../../lib/aggregate.ts'
 import { mergeFindings } from '../../lib/merge-findings.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { shownReport } from '../../stores/dataset-store.ts'
+import { ProvisionalNotice } from './provisional-notice.tsx'
+import { SaveIndex } from './save-index.tsx'
 import { DatasetSummary } from './dataset-summary.tsx'
 import { FindingsList } from './findings-list.tsx'
 import { GroupHoursTable } from './group-hours-table.tsx'
@@ -21,7 +24,7 @@ import { TsvComparisonTable } from './tsv-comparison-table.tsx'
 import './overview.css'
 
 export function OverviewView() {
-  const report = useDatasetStore((s) => s.report)
+  const report = useDatasetStore(shownReport) // a progressive open's provisional numbers while it reads
   const reportRequest = useDatasetStore((s) => s.reportRequest)
   const [metric, setMetric] = useState<'hours' | 'rows'>('hours')
   const [log, setLog] = useState(false)
@@ -36,6 +39,8 @@ export function OverviewView() {
     <section className="overview" aria-labelledby="overview-heading">
       <h2 id="overview-heading">Overview</h2>
       <RangeIgnoredNotice report={report} request={reportRequest} />
+      <ProvisionalNotice report={report} />
+      <SaveIndex report={report} request={reportRequest} />
       <DatasetSummary report={report} />
       <div className="chart-controls" role="group" aria-label="Chart options">
         <label><input type="radio" name="overview-metric" checked={metric === 'hours'} onChange={() => setMetric('hours')} /> Hours</label>

@@ -139,7 +139,9 @@ export interface ReadIndex {
  */
 export async function readIndex(bytes: Uint8Array, where: string): Promise<ReadIndex> {
   const fail = (what: string) => new MixscopeError(`index: ${where} ${what}`, 'bad-index', 'data')
-  const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer as ArrayBuffer : bytes.slice().buffer
+  // a copy unless the bytes own their whole buffer (a Node Buffer's `slice` is a view into a shared pool)
+  const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? bytes.buffer : Uint8Array.prototype.slice.call(bytes).buffer as ArrayBuffer
   let meta
   try {
     meta = parquetMetadata(buffer)

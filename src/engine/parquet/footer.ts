@@ -66,7 +66,8 @@ export async function readFooter(
     tail = joined
   }
   cache?.setRange(path, size - tail.byteLength, tail)
-  const footer = tail.slice(tail.byteLength - metadataLength - 8)
+  // a copy of its own (a Node Buffer's `slice` would be a view into a shared pool)
+  const footer = Uint8Array.prototype.slice.call(tail, tail.byteLength - metadataLength - 8)
   try {
     return { metadata: parquetMetadata(footer.buffer), bytes: footer }
   } catch (error) {

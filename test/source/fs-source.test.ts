@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { compareUtf8 } from '../../src/engine/findings.ts'
-import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { createFsSource, FileCache } from '../../src/engine/node/fs-source.ts'
 import { isIgnoredPath } from '../../src/engine/source/manifest.ts'
 
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff)
@@ -108,6 +108,29 @@ describe('fs source descriptor cache', () => {
         })
       }
       expect(source.counters.requests).toBe(3 * n)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('holds at most its limit of descriptors once reads end, whatever the number of files; close releases them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mixscope-fds-'))
+    try {
+      const n = 300
+      await Promise.all(Array.from({ length: n }, (_, i) => writeFile(join(dir, `f${i}.bin`), new Uint8Array(8))))
+      const cache = new FileCache(16)
+      // synchronous reads back to back (the event loop never turns): the case that once piled up descriptors
+      for (let i = 0; i < n; i++) {
+        await cache.readRange(join(dir, `f${i}.bin`), `f${i}.bin`, 0, 8)
+        expect(cache.openCount).toBeLessThanOrEqual(16)
+      }
+      // reads in flight keep their descriptor past eviction, and close it when they end
+      await Promise.all(Array.from({ length: 40 }, (_, i) => cache.readRange(join(dir, `f${i}.bin`), `f${i}.bin`, 0, 8)))
+      expect(cache.openCount).toBeLessThanOrEqual(16)
+      const open = (await readdir('/proc/self/fd')).length
+      cache.closeAll()
+      expect(cache.openCount).toBe(0)
+      expect((await readdir('/proc/self/fd')).length).toBeLessThanOrEqual(open - 16)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

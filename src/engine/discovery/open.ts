@@ -18,7 +18,7 @@ import { readFileFacts, type FactsOptions } from '../stats/facts.ts'
 import { estimateDataset } from './estimate.ts'
 import { hiveKeysOf, partitionIdOf, requiredKeys } from './hive.ts'
 import { findSummaryTsv, isSummaryName, parseSummaryTsv } from './summary-tsv.ts'
-import { mapLimit } from '../util/map-limit.ts'
+import { mapGrowing, mapLimit } from '../util/map-limit.ts'
 
 export { requiredKeys }
 
@@ -180,7 +180,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
 
   let done = 0
   progress('footers', 0, toRead.length)
-  await mapLimit(toRead, concurrencyOf(source, options), async (file) => {
+  await mapGrowing(toRead, () => concurrencyOf(source, options), async (file) => {
     try {
       const { metadata, bytes } = await readFooter(source, file.path, file.size, parquetReader.sizer, { signal }, parquetReader.cache)
       parquetReader.setFooter(file.path, metadata, bytes)

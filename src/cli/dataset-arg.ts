@@ -14,9 +14,15 @@ export function isUrl(arg: string): boolean {
   return /^https?:\/\//i.test(arg)
 }
 
+/**
+ * Requests in flight over HTTP from the CLI. Node's fetch opens a connection per request in flight (HTTP/1.1, no
+ * per-host cap as in browsers), and an object store answers each after its own latency: 16 at once hide most of it.
+ */
+export const cliHttpConcurrency = 16
+
 /** The source for a dataset argument: an HTTP source for URLs, the fs source otherwise. */
 async function sourceFor(arg: string): Promise<DatasetSource> {
-  if (isUrl(arg)) return createHttpSource(arg)
+  if (isUrl(arg)) return createHttpSource(arg, { concurrency: cliHttpConcurrency })
   try {
     await stat(arg)
   } catch {

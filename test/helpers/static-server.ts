@@ -74,6 +74,10 @@ export interface StaticServerOptions {
   latencyMs?: number
   /** Serves HTTPS over HTTP/2 (HTTP/1.1 still accepted) with this key and certificate (`selfSignedCertificate`). */
   http2?: { key: string; cert: string }
+  /** URL paths ending with one of these are answered 404, as if absent (a benchmark hides a dataset index so). */
+  hide?: string[]
+  /** Called as each request arrives, with its URL path (benchmarks count the requests before an event). */
+  onRequest?: (path: string) => void
 }
 
 /**
@@ -92,7 +96,12 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     active++
     maxActive = Math.max(maxActive, active)
     res.once('close', () => active--)
-    const answer = () => serve(root, req as IncomingMessage, res as ServerResponse, options.crossOriginIsolated ?? false).catch((error: Error) => {
+    const path = (req.url ?? '/').split(/[?#]/, 1)[0]
+    options.onRequest?.(path)
+    const hidden = options.hide?.some((suffix) => path.endsWith(suffix))
+    const answer = () => (hidden
+      ? Promise.resolve(void (res as ServerResponse).writeHead(404, { ...corsHeaders, 'Content-Type': 'text/plain' }).end('hidden'))
+      : serve(root, req as IncomingMessage, res as ServerResponse, options.crossOriginIsolated ?? false)).catch((error: Error) => {
       if (!res.headersSent) (res as ServerResponse).writeHead(500, corsHeaders).end(`static-server: ${error.message}`)
       else res.destroy(error)
     })

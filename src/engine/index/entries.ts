@@ -77,8 +77,20 @@ export function indexEntries(rows: readonly IndexRow[], where: string): Map<stri
   return entries
 }
 
+/** Parsed `columns` values of the index being read (every file of a dataset usually has the same one). */
+const parsedColumns = new Map<string, ColumnInfo[]>()
+
 function parseColumns(json: string | null, bad: () => Error): ColumnInfo[] | null {
   if (json === null) return null
+  const known = parsedColumns.get(json)
+  if (known) return known
+  const columns = parseColumnsOnce(json, bad)
+  if (parsedColumns.size >= 1024) parsedColumns.delete(parsedColumns.keys().next().value as string)
+  parsedColumns.set(json, columns)
+  return columns
+}
+
+function parseColumnsOnce(json: string, bad: () => Error): ColumnInfo[] {
   let parsed: unknown
   try {
     parsed = JSON.parse(json)

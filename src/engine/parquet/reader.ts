@@ -121,13 +121,30 @@ export class ParquetReader {
       })
     } catch (error) {
       if (options.signal?.aborted) throw error
-      throw new MixscopeError(
-        `parquet: ${file.path} row group ${rowGroup} (rows ${rowStart}-${rowEnd - 1}) of columns ${columns.join(', ')} does not decode: ${(error as Error).message}`,
-        'unreadable-row-group')
+      throw decodeError(file, rowGroup, columns, error)
     }
     const out: Record<string, ColumnValues> = {}
     for (const c of columns) out[c] = assemble(parts[c], rowStart, rowEnd)
     return out
+  }
+
+  /**
+   * One flat integer column (`audio_size`) of one row group as Numbers, `null` for nulls: the fast path straight into
+   * the values, without the assembly `readColumns` does (stats read ~1 of these per row group); `readColumns` for
+   * anything the fast path does not take.
+   * @throws MixscopeError (`unreadable-row-group`) as `readColumns` does
+   */
+  async readIntColumn(file: DatasetFile, rowGroup: number, column: string, options: ReadOptions = {}): Promise<ArrayLike<number | null>> {
+    const metadata = await this.loadFooter(file, options)
+    if (file.rowGroups[rowGroup] && flatIntLevels(metadata, column) !== null) {
+      try {
+        return await this.readByteList(file, metadata, rowGroup, column, options) as (number | null)[]
+      } catch (error) {
+        if (options.signal?.aborted) throw error
+        if (!(error instanceof UnsupportedPageError)) throw decodeError(file, rowGroup, [column], error)
+      }
+    }
+    return (await this.readColumns(file, rowGroup, [column], options))[column] as ArrayLike<number | null>
   }
 
   /**
@@ -177,6 +194,14 @@ export class ParquetReader {
     const levels = listLevels(metadata, column)
     return levels ? decodeByteListChunk(bytes, chunk, levels, rows) : decodeFlatIntChunk(bytes, chunk, flatIntLevels(metadata, column)!, rows)
   }
+}
+
+/** The error of a row group that does not decode: file, row group, rows and columns named. */
+function decodeError(file: DatasetFile, rowGroup: number, columns: string[], error: unknown): MixscopeError {
+  const group = file.rowGroups[rowGroup]
+  return new MixscopeError(
+    `parquet: ${file.path} row group ${rowGroup} (rows ${group.firstRow}-${group.firstRow + group.rows - 1}) of columns ${columns.join(', ')} does not decode: ${(error as Error).message}`,
+    'unreadable-row-group')
 }
 
 /** Joins chunk parts into exactly the rows `[rowStart, rowEnd)`. */

@@ -47,8 +47,10 @@ export async function readFileFacts(parquet: ParquetReader, file: DatasetFile, o
   if (columns.length === 0) {
     return { groups: file.rowGroups.map((g) => ({ rows: g.rows, sum: 0, min: null, max: null, nulls: 0, error: null })) }
   }
+  const sizeOnly = columnKeys.length === 0
   const groups = await Promise.all(file.rowGroups.map(async (group): Promise<RowGroupFacts> => {
     try {
+      if (sizeOnly) return groupFacts(file, group.rows, await parquet.readIntColumn(file, group.index, 'audio_size', { signal }), columnKeys, {})
       const data = await parquet.readColumns(file, group.index, columns, { signal })
       return groupFacts(file, group.rows, data.audio_size, columnKeys, data)
     } catch (error) {

@@ -50,7 +50,12 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
         emit(estimateResult(partial.estimate, source, result))
         return
       }
-      const { dataset: so, filesDone, filesTotal } = partial
+      const { dataset: so, filesTotal } = partial
+      // all files described: the final stats follow at once (as `validating`, or as the result), drawn once
+      if (partial.filesDone === filesTotal) return
+      // the files the snapshot holds (some in flight may be in it already): with their numbers, or unreadable
+      const filesDone = so.files.filter((f) => f.facts || f.error !== undefined).length
+      if (filesDone === filesTotal) return
       fromIndexSoFar = so.files.filter((f) => f.facts && !checks.checked.has(f.path)).length
       const stats = statsReport(so, { partial: true })
       emit(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: fromIndexSoFar, read: filesDone - fromIndexSoFar, index: null }, {

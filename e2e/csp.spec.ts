@@ -31,9 +31,16 @@ test('the built page has the CSP meta and loading the demo reports no violation,
   // the icon is shipped (no /favicon.ico 404 on every load)
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg')
   expect((await page.request.get('/favicon.svg')).status()).toBe(200)
-  expect(consoleErrors).toEqual([])
-  expect(failed).toEqual([])
+  expect(consoleErrors.filter((e) => !isIndexProbe(e))).toEqual([])
+  // the one request allowed to fail: opening a URL asks for the dataset index first (docs/conventions.md "Dataset
+  // index"); the demo ships none, so the preview server's HTML fallback is refused and the manifest is read instead
+  expect(failed.filter((f) => !isIndexProbe(f))).toEqual([])
+  expect(failed.filter(isIndexProbe).length).toBeLessThanOrEqual(1)
   // no inline <script> in the built HTML
   const inlineScripts = await page.locator('script:not([src])').count()
   expect(inlineScripts).toBe(0)
 })
+
+function isIndexProbe(line: string): boolean {
+  return line.includes('/demo/version=0/_mixscope_index.parquet')
+}

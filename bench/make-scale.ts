@@ -1,5 +1,5 @@
 /**
- * Scale benchmark datasets (issue 12): `bench/.cache/scale-<files>/version=0` with 2,000, 20,000 or 100,000 parquet
+ * Scale benchmark datasets (issue 12): `<MIXSCOPE_BENCH_DATA or bench/.cache>/scale-<files>/version=0` with 2,000, 20,000 or 100,000 parquet
  * files of tiny payloads, 1,600 languages, 4 corpora and 3 splits (about 5 files per partition folder), one row group
  * per file except every 20th file, which holds 3 row groups of 2 rows. `_manifest.json` inside the root and
  * `language_distribution_0.tsv` beside it (exact hours of the data), as the dataprep lays them out.
@@ -80,8 +80,12 @@ function planScale(count: number): PlannedFile[] {
   return out
 }
 
+/**
+ * Where the datasets live: `MIXSCOPE_BENCH_DATA` (a folder outside the repository, e.g. `/work/bench-data`; 100,000
+ * files are half a gigabyte), else `bench/.cache`.
+ */
 export function scaleDir(count: number): string {
-  return join(import.meta.dirname, '.cache', `scale-${count}`)
+  return join(process.env.MIXSCOPE_BENCH_DATA ?? join(import.meta.dirname, '.cache'), `scale-${count}`)
 }
 
 const rowSql = (r: PlannedFile['rows'][number], i: number) => `(${i}, ${r.audioSize}, ${r.payload}, ${r.seed})`

@@ -224,7 +224,7 @@ async function loadIndex(source: DatasetSource, findings: Finding[], signal?: Ab
   if (!bytes) return null
   let entries: Map<string, IndexEntry>
   try {
-    entries = indexEntries((await readIndex(bytes, indexFileName)).rows, indexFileName)
+    entries = indexEntries((await readIndex(bytes, indexFileName, { skipPathDerived: true })).rows, indexFileName)
   } catch (error) {
     if (!(error instanceof MixscopeError) || error.kind !== 'bad-index') throw error
     findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; the files are read instead (rewrite it with "mixscope index <root>")`))

@@ -133,11 +133,24 @@ export interface ReadIndex {
 }
 
 /**
+ * The columns that repeat what the path says (the partition id and the corpus/split/language folder keys): written for
+ * readers of the file (DuckDB, pyarrow), and left unread by an open, which takes the keys from the path as discovery
+ * always does (a fifth of the decoding at 100,000 files).
+ */
+export const pathDerivedColumns: readonly (keyof IndexRow)[] = ['partition', 'corpus', 'split', 'language']
+
+/** Options of `readIndex`. */
+export interface ReadIndexOptions {
+  /** Do not decode `pathDerivedColumns` (still required to exist); they read as `null`. */
+  skipPathDerived?: boolean
+}
+
+/**
  * Parses index bytes.
  * @param where shown in errors (a path or URL)
  * @throws MixscopeError `bad-index` naming what is wrong: not parquet, another version, a missing column
  */
-export async function readIndex(bytes: Uint8Array, where: string): Promise<ReadIndex> {
+export async function readIndex(bytes: Uint8Array, where: string, options: ReadIndexOptions = {}): Promise<ReadIndex> {
   const fail = (what: string) => new MixscopeError(`index: ${where} ${what}`, 'bad-index', 'data')
   // a copy unless the bytes own their whole buffer (a Node Buffer's `slice` is a view into a shared pool)
   const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
@@ -157,12 +170,13 @@ export async function readIndex(bytes: Uint8Array, where: string): Promise<ReadI
   const missing = indexColumns.filter((c) => !present.has(c.name))
   if (missing.length > 0) throw fail(`lacks column${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.name).join(', ')}`)
   const n = Number(meta.num_rows)
+  const read = options.skipPathDerived ? indexColumns.filter((c) => !pathDerivedColumns.includes(c.name)) : indexColumns
   const columns = new Map<string, unknown[]>(indexColumns.map((c) => [c.name, new Array<unknown>(n)]))
   try {
     await parquetRead({
       file: { byteLength: buffer.byteLength, slice: (start: number, end?: number) => buffer.slice(start, end) },
       metadata: meta,
-      columns: indexColumns.map((c) => c.name),
+      columns: read.map((c) => c.name),
       onChunk: ({ columnName, columnData, rowStart }) => {
         const out = columns.get(columnName)
         if (!out) return

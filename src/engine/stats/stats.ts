@@ -103,7 +103,8 @@ export function statsReport(dataset: Dataset, options: { partial?: boolean } = {
     const groupsSeen = new Set<number>()
     const inFile = new Map<string, Set<number>>()
     for (const r of entries) {
-      const id = partitionIdOf(r.keys)
+      // the folder's id, worked out once by discovery, unless the keys come from columns
+      const id = r.keys === file.keys ? file.partition : partitionIdOf(r.keys)
       let acc = partitions.get(id)
       if (!acc) partitions.set(id, acc = { keys: r.keys, firstPath: file.path, files: 0, rowGroups: 0, rows: 0, samples: 0 })
       let groups = inFile.get(id)

@@ -4,7 +4,7 @@
  * (corpus, language, split), the stats TSV against the data, the partition folders, and the problems found while
  * opening, grouped by kind. The language focus (header) filters the tables.
  */
-import { useMemo, useState } from 'react'
+import { useDeferredValue, useMemo, useState } from 'react'
 import { FindingGroups } from '../../components/finding-groups.tsx'
 import { hoursByLanguage } from '../../lib/aggregate.ts'
 import { mergeFindings, countBySeverity } from '../../lib/merge-findings.ts'
@@ -26,8 +26,13 @@ import { TsvComparisonTable } from './tsv-comparison-table.tsx'
 import './overview.css'
 
 export function OverviewView() {
-  const report = useDatasetStore(shownReport) // a progressive open's provisional numbers while it reads
+  // a progressive open's provisional numbers while it reads, drawn as a deferred (interruptible) render so a snapshot
+  // of 100,000 partitions does not hold the main thread; the final result at once (what is shown once the open is
+  // done is always the result)
+  const live = useDatasetStore(shownReport)
+  const deferred = useDeferredValue(live)
   const status = useDatasetStore((s) => s.status)
+  const report = status === 'loading' ? deferred : live
   const reportRequest = useDatasetStore((s) => s.reportRequest)
   const focus = useFocusSet()
   const [metric, setMetric] = useState<'hours' | 'rows'>('hours')

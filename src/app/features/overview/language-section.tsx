@@ -1,10 +1,12 @@
 /**
  * Hours per language at any scale: the distribution of hours per language on a log axis ("412 languages under
- * 1 h"), the cumulative coverage curve, the top languages with the rest as one bar, and the "Find language" table
+ * 1 h"), the cumulative coverage curve, the top languages with the rest as one bar, every language ranked with a
+ * brush to zoom into any rank range, and the "Find language" table
  * with every language. Clicking a bar or a row focuses languages (every view then filters to them).
  */
 import { useMemo } from 'react'
 import { CoverageCurve, LogHistogram, TopBars } from '../../components/charts/distribution-charts.tsx'
+import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
 import type { LanguageHours } from '../../lib/aggregate.ts'
@@ -37,6 +39,11 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
             chartLabel={`Bar chart of ${metric} per language`} selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
         </section>
       </div>
+      <section className="panel" aria-labelledby="ranked-heading">
+        <h4 id="ranked-heading">Every language by {metric === 'hours' ? 'hours' : 'rows'}, ranked: zoom into any rank range</h4>
+        <RankedBars items={items} noun={noun} format={format} label={languageLabel} metric={metric} chartLabel={`Bar chart of ${metric} per language`}
+          selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
+      </section>
       <LanguageTable rows={languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
         columns={[
           { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },

@@ -86,7 +86,8 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
     : undefined
   const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
   if (summary.note) io.stderr(`mixscope audit: ${summary.note}\n`)
-  const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
+  // never the dataset index: the audit reads the data itself (docs/conventions.md "Dataset index")
+  const dataset = await openDatasetArg(positionals[0], { summary: summary.path, open: { useIndex: false } })
   if (!values.json) io.stderr(`mixscope audit: ${summaryLine(dataset)}\n`)
   const state = await stateOf(values.state)
   const audio = !!values.deep || sample !== undefined

@@ -5,13 +5,13 @@
  * first and last rank, or with the buttons (top, earlier, later, zoom in, zoom out, all). Clicking a bar toggles its
  * item (the views focus that language).
  */
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { Area, AreaChart, Bar, BarChart, Brush, CartesianGrid, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts'
 import { clampRange, panRange, rankItems, zoomRange, type RankRange } from '../../lib/distribution.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { NumberField } from '../number-field.tsx'
 import type { Item } from './distribution-charts.tsx'
-import { categorical, tickStyle, tooltipProps } from './theme.ts'
+import { categorical, noGridLines, tickStyle, tooltipProps } from './theme.ts'
 
 /** Ranks shown at first. */
 const initialWindow = 40
@@ -26,7 +26,8 @@ interface Point {
   log: number | null
 }
 
-export function RankedBars({ items, noun, format, label, onSelect, selected, chartLabel, metric }: {
+/** Memoized: the Overview renders it from a deferred copy of its items (a background pass), so equal props skip it. */
+export const RankedBars = memo(function RankedBars({ items, noun, format, label, onSelect, selected, chartLabel, metric }: {
   items: readonly Item[]
   noun: [string, string]
   format: (v: number) => string
@@ -78,11 +79,11 @@ export function RankedBars({ items, noun, format, label, onSelect, selected, cha
         aria-label={`${chartLabel}, ranked: ranks ${formatCount(range.start + 1)} to ${formatCount(range.end + 1)} of ${formatCount(n)} ${noun[1]}${log ? ' (log scale)' : ''}; the table lists every value.`}>
         <ResponsiveContainer width="100%" height={320}>
           <BarChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 8 }} barCategoryGap={size > 200 ? 0 : 1}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
+            <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
             <XAxis dataKey="key" tick={{ ...tickStyle, fontSize: 11 }} angle={-50} textAnchor="end" height={64} interval={size > namedBars ? 'preserveStartEnd' : 0} />
             {log
-              ? <YAxis scale="log" domain={[logFloor, 'auto']} allowDataOverflow tick={tickStyle} tickFormatter={format} width={72} />
-              : <YAxis tick={tickStyle} tickFormatter={format} width={72} />}
+              ? <YAxis scale="log" domain={[logFloor, 'auto']} allowDataOverflow tick={tickStyle} tickFormatter={format} width={72} interval={0} />
+              : <YAxis tick={tickStyle} tickFormatter={format} width={72} interval={0} />}
             <Tooltip {...tooltipProps} labelFormatter={(_k, payload) => { const p = payload?.[0]?.payload as Point | undefined; return p ? `#${formatCount(p.rank)} ${label(p.key)} (${p.key})` : '' }}
               formatter={(v) => [format(Number(v)), metric]} />
             <Bar dataKey="value" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined} shape={shape}
@@ -104,4 +105,4 @@ export function RankedBars({ items, noun, format, label, onSelect, selected, cha
       </figcaption>
     </figure>
   )
-}
+})

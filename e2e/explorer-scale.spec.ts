@@ -62,9 +62,9 @@ test('1,600 languages opened by URL: counts, the distribution and Find language 
 
   // every language ranked: the window of ranks 41–80 holds the 41st to 80th largest hours as DuckDB sums them
   const ranked = page.locator('.ranked-bars')
-  await expect(ranked.getByRole('img', { name: /ranks 1 to 40 of 1,600 languages/ })).toBeVisible()
+  await expect(ranked.getByRole('group', { name: /ranks 1 to 40 of 1,600 languages/ })).toBeVisible()
   await ranked.getByRole('button', { name: 'Later →' }).click()
-  const chart = ranked.getByRole('img', { name: /ranks 41 to 80 of 1,600 languages/ })
+  const chart = ranked.getByRole('group', { name: /ranks 41 to 80 of 1,600 languages/ })
   await expect(chart).toBeVisible()
   const ticks = await chart.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').allTextContents()
   expect(ticks.length).toBe(40)

@@ -1,7 +1,7 @@
 /**
  * Every item ranked, most first, zoomable to any rank range: the bars of the ranks in the window, and under them a
  * brush over all of them (recharts `Brush` with the whole ranked curve as its panorama, log-scaled so the long tail
- * shows). The window moves by dragging the brush or its handles (arrow keys on a focused handle), by typing the
+ * shows), in a `group` (not an `img`: the brush handles inside are controls). The window moves by dragging the brush or its handles (arrow keys on a focused handle), by typing the
  * first and last rank, or with the buttons (top, earlier, later, zoom in, zoom out, all). Clicking a bar toggles its
  * item (the views focus that language).
  */
@@ -75,7 +75,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
           <label className="check"><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale</label>
         </div>
       </div>
-      <div className="chart" role="img" data-start={range.start + 1} data-end={range.end + 1}
+      <div className="chart" role="group" data-start={range.start + 1} data-end={range.end + 1}
         aria-label={`${chartLabel}, ranked: ranks ${formatCount(range.start + 1)} to ${formatCount(range.end + 1)} of ${formatCount(n)} ${noun[1]}${log ? ' (log scale)' : ''}; the table lists every value.`}>
         <ResponsiveContainer width="100%" height={320}>
           <BarChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 8 }} barCategoryGap={size > 200 ? 0 : 1}>

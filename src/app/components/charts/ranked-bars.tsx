@@ -72,7 +72,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
           <button type="button" onClick={() => move(zoomRange(range, 0.5, n))} disabled={size <= 5}>Zoom in</button>
           <button type="button" onClick={() => move(zoomRange(range, 2, n))} disabled={size === n}>Zoom out</button>
           <button type="button" onClick={() => move({ start: 0, end: n - 1 })} disabled={size === n}>All {formatCount(n)}</button>
-          <label className="check"><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale</label>
+          <label className="check"><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Logarithmic axis</label>
         </div>
       </div>
       <div className="chart" role="group" data-start={range.start + 1} data-end={range.end + 1}

@@ -72,6 +72,10 @@ test('1,600 languages opened by URL: counts, the distribution and Find language 
   const byHours = [...perLanguage.values()].map((l) => l.hours).sort((a, b) => b - a)
   const shownHours = ticks.map((k) => perLanguage.get(k)!.hours).sort((a, b) => b - a)
   shownHours.forEach((h, i) => expect(h).toBeCloseTo(byHours[40 + i], 9))
+  // the bars are drawn on the value axis (tallest ≥ half the plot, each at least as tall as the next rank's)
+  const heights = await chart.locator('.recharts-bar-rectangle').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
+  expect(heights.length).toBe(40)
+  expect(Math.max(...heights)).toBeGreaterThan(100)
   // the brush and the rank fields move the same window; "All" shows every rank
   await ranked.getByLabel('From rank').fill('1590')
   await ranked.getByLabel('From rank').press('Enter')

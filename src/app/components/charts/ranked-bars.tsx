@@ -1,12 +1,12 @@
 /**
  * Every item ranked, most first, zoomable to any rank range: the bars of the ranks in the window, and under them a
- * brush over all of them (recharts `Brush` with the whole ranked curve as its panorama, log-scaled so the long tail
- * shows), in a `group` (not an `img`: the brush handles inside are controls). The window moves by dragging the brush or its handles (arrow keys on a focused handle), by typing the
+ * brush over all of them (recharts `Brush`; no panorama chart inside it: a nested chart's hidden y axis took over
+ * the bars' axis), in a `group` (not an `img`: the brush handles inside are controls). The window moves by dragging the brush or its handles (arrow keys on a focused handle), by typing the
  * first and last rank, or with the buttons (top, earlier, later, zoom in, zoom out, all). Clicking a bar toggles its
  * item (the views focus that language).
  */
 import { memo, useMemo, useState } from 'react'
-import { Area, AreaChart, Bar, BarChart, Brush, CartesianGrid, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts'
+import { Bar, BarChart, Brush, CartesianGrid, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts'
 import { clampRange, panRange, rankItems, zoomRange, type RankRange } from '../../lib/distribution.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { NumberField } from '../number-field.tsx'
@@ -22,8 +22,6 @@ interface Point {
   rank: number
   key: string
   value: number
-  /** log10 of the value (the panorama's height; `null` for zero). */
-  log: number | null
 }
 
 /** Memoized: the Overview renders it from a deferred copy of its items (a background pass), so equal props skip it. */
@@ -40,7 +38,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
   /** What the value is, e.g. `hours`. */
   metric: string
 }) {
-  const points: Point[] = useMemo(() => rankItems(items).map((r) => ({ ...r, log: r.value > 0 ? Math.log10(r.value) : null })), [items])
+  const points: Point[] = useMemo(() => rankItems(items), [items])
   const n = points.length
   const [asked, setAsked] = useState<RankRange>({ start: 0, end: initialWindow - 1 })
   const [log, setLog] = useState(false)
@@ -90,12 +88,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
               onClick={(d) => { const p = (d as { payload?: Point }).payload; if (p && onSelect) onSelect(p.key) }} />
             <Brush dataKey="rank" startIndex={range.start} endIndex={range.end} height={44} travellerWidth={10} stroke="var(--accent)" fill="var(--panel)"
               tickFormatter={(rank: number) => `#${formatCount(rank)}`} ariaLabel={`Rank range ${range.start + 1} to ${range.end + 1}: drag, or arrow keys on a handle`}
-              onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== range.start || r.endIndex !== range.end)) move({ start: r.startIndex, end: r.endIndex }) }}>
-              <AreaChart data={points}>
-                <YAxis hide domain={['dataMin', 'dataMax']} />
-                <Area dataKey="log" stroke={categorical(0)} fill={categorical(0)} fillOpacity={0.25} isAnimationActive={false} dot={false} />
-              </AreaChart>
-            </Brush>
+              onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== range.start || r.endIndex !== range.end)) move({ start: r.startIndex, end: r.endIndex }) }} />
           </BarChart>
         </ResponsiveContainer>
       </div>

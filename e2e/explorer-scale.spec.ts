@@ -60,6 +60,30 @@ test('1,600 languages opened by URL: counts, the distribution and Find language 
   await expect(distribution.getByText(`${under(1 / 6).toLocaleString('en')} languages under 10 min`, { exact: false })).toBeVisible()
   await expect(page.getByRole('img', { name: /histogram of 1,600 languages on a log axis/ })).toBeVisible()
 
+  // every language ranked: the window of ranks 41–80 holds the 41st to 80th largest hours as DuckDB sums them
+  const ranked = page.locator('.ranked-bars')
+  await expect(ranked.getByRole('group', { name: /ranks 1 to 40 of 1,600 languages/ })).toBeVisible()
+  await ranked.getByRole('button', { name: 'Later →' }).click()
+  const chart = ranked.getByRole('group', { name: /ranks 41 to 80 of 1,600 languages/ })
+  await expect(chart).toBeVisible()
+  // the x axis names each bar of the window (the y ticks and the brush's labels are not language codes)
+  const ticks = (await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents()).map((t) => t.trim()).filter((t) => perLanguage.has(t))
+  expect(ticks.length).toBe(40)
+  const byHours = [...perLanguage.values()].map((l) => l.hours).sort((a, b) => b - a)
+  const shownHours = ticks.map((k) => perLanguage.get(k)!.hours).sort((a, b) => b - a)
+  shownHours.forEach((h, i) => expect(h).toBeCloseTo(byHours[40 + i], 9))
+  // the bars are drawn on the value axis (tallest ≥ half the plot, each at least as tall as the next rank's)
+  const heights = await chart.locator('.recharts-bar-rectangle').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
+  expect(heights.length).toBe(40)
+  expect(Math.max(...heights)).toBeGreaterThan(100)
+  // the brush and the rank fields move the same window; "All" shows every rank
+  await ranked.getByLabel('From rank').fill('1590')
+  await ranked.getByLabel('From rank').press('Enter')
+  await expect(ranked.locator('.chart')).toHaveAttribute('data-start', '1590')
+  await ranked.getByRole('button', { name: 'All 1,600' }).click()
+  await expect(ranked.locator('.chart')).toHaveAttribute('data-end', '1600')
+  await expect(ranked.locator('.chart')).toHaveAttribute('data-start', '1')
+
   // the language table is virtualized: 1,600 rows, far fewer in the DOM
   const table = page.getByRole('table', { name: 'Hours per language' })
   await expect(table).toHaveAttribute('aria-rowcount', String(languageCount + 1))

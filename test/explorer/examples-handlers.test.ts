@@ -4,6 +4,7 @@
  * per-language sample, paging and neighbours.
  */
 import { describe, expect, test } from 'vitest'
+import { readFileSync } from 'node:fs'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { readExample } from '../../src/engine/examples/read-example.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
@@ -19,6 +20,7 @@ function request<K extends RequestKind>(kind: K, params: Requests[K]['params'], 
 }
 const opened: OpenResult = await request('open', { source: { type: 'url', url: 'unused' } })
 const dataset = opened.dataset
+const defects = JSON.parse(readFileSync('public/demo/defects.json', 'utf8')) as { id: string; kind: string }[]
 
 /** Σ rows of the stats partitions matching `keep`. */
 function statsRows(keep: (p: { language: string | null; corpus: string | null; split: string | null }) => boolean): number {
@@ -109,5 +111,36 @@ describe('examples-search', () => {
     await expect(request('examples-search', { dataset: fresh.dataset, filter: {}, offset: 0, limit: 1 }, AbortSignal.abort())).rejects.toThrow()
     const after = await request('examples-search', { dataset: fresh.dataset, filter: {}, offset: 0, limit: 1 })
     expect(after.total).toBeGreaterThan(0)
+  })
+})
+
+describe('examples-search after the audit\'s cheap audio check', () => {
+  test('"only flagged" and the row flags gain the audio check\'s rows once it has finished, not before', async () => {
+    const own = createRequestHandler({ makeSource: () => source })
+    let id = 1
+    const call = <K extends RequestKind>(kind: K, params: Requests[K]['params']) => own({ kind, id: id++, ...params } as never, {}) as Promise<Requests[K]['result']>
+    const { dataset: ds } = await call('open', { source: { type: 'url', url: 'unused' } })
+    const undecodable = defects.find((d) => d.kind === 'undecodable-audio')!.id
+    const before = await call('examples-search', { dataset: ds, filter: { flaggedOnly: true }, offset: 0, limit: 1000 })
+    expect(before.audioChecked).toBe(false)
+    expect(before.rows.map((r) => r.id)).not.toContain(undecodable)
+    // the reference: the rows of the findings the audit reports with its audio check and not without it
+    const spec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
+    const metadata = await call('audit', { dataset: ds, spec, deep: false, state: null })
+    const audited = await call('audit', { dataset: ds, spec, deep: false, state: null, quick: true })
+    const key = (f: { kind: string; path: string; row: number | null }) => `${f.kind} ${f.path}:${f.row}`
+    const withoutAudio = new Set(metadata.report.findings.map(key))
+    const audioRows = new Set(audited.report.findings.filter((f) => f.row !== null && !withoutAudio.has(key(f))).map((f) => `${f.path}:${f.row}`))
+    expect(audioRows.has(undecodable)).toBe(true)
+    const after = await call('examples-search', { dataset: ds, filter: { flaggedOnly: true }, offset: 0, limit: 1000 })
+    expect(after.audioChecked).toBe(true)
+    expect(new Set(after.rows.map((r) => r.id))).toEqual(new Set([...before.rows.map((r) => r.id), ...audioRows]))
+    expect(after.total).toBe(after.rows.length)
+    const row = after.rows.find((r) => r.id === undecodable)!
+    expect(row.kinds).toContain('undecodable-audio')
+    expect(row.severity).toBe('error')
+    // the findings sort puts the rows with the most findings first, counting the audio check's
+    const sorted = await call('examples-search', { dataset: ds, filter: { flaggedOnly: true }, offset: 0, limit: 1000, sort: { key: 'findings', descending: true } })
+    expect(sorted.rows.map((r) => r.findings)).toEqual([...sorted.rows.map((r) => r.findings)].sort((a, b) => b - a))
   })
 })

@@ -85,3 +85,48 @@ export function topWithRest<T extends { key: string; value: number }>(items: rea
 export function countBelow(values: readonly number[], thresholds: readonly number[]): number[] {
   return thresholds.map((t) => values.reduce((n, v) => n + (v < t ? 1 : 0), 0))
 }
+
+/** One item of a ranked list: its 1-based rank (most first), key and value. */
+export interface RankedItem {
+  rank: number
+  key: string
+  value: number
+}
+
+/** The items ranked most first (ties by key in code-unit order, so the order is the same every time), ranks from 1. */
+export function rankItems(items: readonly { key: string; value: number }[]): RankedItem[] {
+  return [...items].sort((a, b) => b.value - a.value || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((item, i) => ({ rank: i + 1, key: item.key, value: item.value }))
+}
+
+/** A window of ranks, as 0-based inclusive indices into a ranked list. */
+export interface RankRange {
+  start: number
+  end: number
+}
+
+/** `range` moved inside `[0, n - 1]` (start ≤ end; an empty list gives `{0, 0}`). */
+export function clampRange(range: RankRange, n: number): RankRange {
+  if (n <= 0) return { start: 0, end: 0 }
+  const start = Math.min(n - 1, Math.max(0, Math.floor(Math.min(range.start, range.end))))
+  const end = Math.min(n - 1, Math.max(start, Math.floor(Math.max(range.start, range.end))))
+  return { start, end }
+}
+
+/**
+ * The window `range` zoomed by `factor` about its middle (`factor` < 1 zooms in, > 1 out), at least `minSize` ranks
+ * wide, kept inside `[0, n - 1]`.
+ */
+export function zoomRange(range: RankRange, factor: number, n: number, minSize = 5): RankRange {
+  const size = Math.min(n, Math.max(minSize, Math.round((range.end - range.start + 1) * factor)))
+  const middle = (range.start + range.end) / 2
+  const start = Math.max(0, Math.min(n - size, Math.round(middle - (size - 1) / 2)))
+  return clampRange({ start, end: start + size - 1 }, n)
+}
+
+/** The window `range` moved by `step` of its own widths (−1: the ranks before it, +1: after it), inside `[0, n - 1]`. */
+export function panRange(range: RankRange, step: number, n: number): RankRange {
+  const size = range.end - range.start + 1
+  const start = Math.max(0, Math.min(n - size, range.start + step * size))
+  return clampRange({ start, end: start + size - 1 }, n)
+}

@@ -3,7 +3,7 @@ import { finding } from '../../engine/findings.ts'
 import type { PartitionStats } from '../../engine/stats/types.ts'
 import { hoursByLanguage, hoursBySplit } from './aggregate.ts'
 import { exactText, formatBytes, formatCount, formatDifference, formatHours, formatProbability, formatSamples, formatShare } from './format.ts'
-import { countBelow, coverageCurve, itemsForShare, logHistogram } from './distribution.ts'
+import { clampRange, countBelow, coverageCurve, itemsForShare, logHistogram, panRange, rankItems, zoomRange } from './distribution.ts'
 import { languageLabel, languageName } from './language-names.ts'
 import { countBySeverity, mergeFindings } from './merge-findings.ts'
 import { datasetParam, withDatasetParam } from './url-state.ts'
@@ -110,5 +110,24 @@ describe('distributions at 1,600 items', () => {
     const total = sorted.reduce((a, b) => a + b, 0)
     expect(sorted.slice(0, k).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(total / 2)
     expect(sorted.slice(0, k - 1).reduce((a, b) => a + b, 0)).toBeLessThan(total / 2)
+  })
+
+  test('ranked windows: rank order with ties by code, clamped, zoomed and panned inside the list', () => {
+    const ranked = rankItems([{ key: 'b', value: 2 }, { key: 'c', value: 5 }, { key: 'a', value: 2 }, { key: 'd', value: 0 }])
+    expect(ranked).toEqual([{ rank: 1, key: 'c', value: 5 }, { rank: 2, key: 'a', value: 2 }, { rank: 3, key: 'b', value: 2 }, { rank: 4, key: 'd', value: 0 }])
+    expect(clampRange({ start: -5, end: 3000 }, 1600)).toEqual({ start: 0, end: 1599 })
+    expect(clampRange({ start: 900, end: 10 }, 1600)).toEqual({ start: 10, end: 900 })
+    expect(clampRange({ start: 3, end: 4 }, 0)).toEqual({ start: 0, end: 0 })
+    // zoom in halves the window about its middle, zoom out doubles it, never past the ends nor under 5 ranks
+    expect(zoomRange({ start: 100, end: 139 }, 0.5, 1600)).toEqual({ start: 110, end: 129 })
+    expect(zoomRange({ start: 100, end: 139 }, 2, 1600)).toEqual({ start: 80, end: 159 })
+    expect(zoomRange({ start: 0, end: 39 }, 2, 1600)).toEqual({ start: 0, end: 79 })
+    expect(zoomRange({ start: 1580, end: 1599 }, 4, 1600)).toEqual({ start: 1520, end: 1599 })
+    expect(zoomRange({ start: 10, end: 15 }, 0.1, 1600)).toEqual({ start: 11, end: 15 })
+    expect(zoomRange({ start: 0, end: 1599 }, 2, 1600)).toEqual({ start: 0, end: 1599 })
+    // pan by whole windows, stopping at either end with the width kept
+    expect(panRange({ start: 0, end: 39 }, 1, 1600)).toEqual({ start: 40, end: 79 })
+    expect(panRange({ start: 1570, end: 1589 }, 1, 1600)).toEqual({ start: 1580, end: 1599 })
+    expect(panRange({ start: 20, end: 59 }, -1, 1600)).toEqual({ start: 0, end: 39 })
   })
 })

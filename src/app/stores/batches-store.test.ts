@@ -105,4 +105,18 @@ describe('batches store', () => {
     expect(store.getState().status).toBe('done')
     expect(store.getState().batches.map((b) => b.index)).toEqual(Array.from({ length: chunkSize * 3 }, (_, i) => i))
   })
+  test('hidden, the stream asks for no further chunk; shown again, it carries on to the end', async () => {
+    const client = fakeClient(chunkSize * 3)
+    const store = createBatchesStore(client, () => 0)
+    store.getState().setVisible(false)
+    const running = store.getState().run(1, spec, null)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(client.calls.filter((c) => c === 'plan-next')).toHaveLength(0)
+    expect(store.getState().status).toBe('streaming')
+    store.getState().setVisible(true)
+    await running
+    expect(store.getState().status).toBe('done')
+    expect(store.getState().batches).toHaveLength(chunkSize * 3)
+    expect(client.calls.filter((c) => c === 'plan-next')).toHaveLength(3)
+  })
 })

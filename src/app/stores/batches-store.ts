@@ -47,6 +47,11 @@ export interface BatchesActions {
   featurizeBatches(from: number, count: number, device: FeatureDevice): Promise<void>
   /** The streamed batches as `batches --jsonl` or Arrow IPC bytes. */
   exportPlan(format: 'jsonl' | 'arrow'): Promise<Uint8Array>
+  /**
+   * Whether the view is shown: while not, the stream asks for no further chunk (the one in flight lands), so a
+   * hidden Batches view puts no work on the page's main thread; shown again, it carries on where it was.
+   */
+  setVisible(visible: boolean): void
   /** Cancels and closes everything (view unmounted). */
   dispose(): void
 }
@@ -64,6 +69,11 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
   let featurizing: AbortController | null = null
   let session: number | null = null
   let startedAt = 0
+  /** Resolves when the view is shown again (`null` while shown). */
+  let shown: { promise: Promise<void>; resolve: () => void } | null = null
+  /** Time spent hidden since the stream started (left out of the rate), ms. */
+  let hiddenMs = 0
+  let hiddenAt = 0
 
   function close(): void {
     controller?.abort()
@@ -79,10 +89,12 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
       set({ status: 'streaming' })
       try {
         for (;;) {
+          if (shown) await shown.promise
+          if (controller !== own) return
           const chunk = await client.request('plan-next', { session: id, count: chunkSize }, { signal: own.signal })
           if (controller !== own) return
           const batches = get().batches.concat(chunk.batches)
-          const seconds = (now() - startedAt) / 1000
+          const seconds = (now() - startedAt - hiddenMs - (shown ? now() - hiddenAt : 0)) / 1000
           set({ batches, live: { mixture: chunk.mixture, drops: chunk.drops, io: chunk.io }, rate: seconds > 0 ? batches.length / seconds : null })
           if (chunk.done) {
             set({ status: 'done' })
@@ -113,6 +125,8 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
           }
           session = start.session
           startedAt = now()
+          hiddenMs = 0
+          hiddenAt = now()
           set({ start })
           await stream(own, start.session)
         } catch (error) {
@@ -165,6 +179,20 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
       exportPlan(format) {
         if (session === null) return Promise.reject(new Error('batches: no plan to export yet'))
         return client.request('plan-export', { session, format })
+      },
+
+      setVisible(visible) {
+        if (visible && shown) {
+          hiddenMs += now() - hiddenAt
+          const { resolve } = shown
+          shown = null
+          resolve()
+        } else if (!visible && !shown) {
+          hiddenAt = now()
+          let resolve!: () => void
+          const promise = new Promise<void>((r) => { resolve = r })
+          shown = { promise, resolve }
+        }
       },
 
       dispose() {

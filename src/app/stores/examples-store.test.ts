@@ -8,7 +8,7 @@ function fakeClient(count: number) {
   const calls: ExamplesSearchParams[] = []
   const rows: ExampleSummary[] = Array.from({ length: count }, (_, i) => ({
     id: `f.parquet:${i}`, path: 'f.parquet', row: i, rowGroup: 0, corpus: 'c', language: i % 2 ? 'eng_Latn' : 'swh_Latn', split: 'train',
-    audioSize: 16000 + i, text: `text ${i}`, findings: 0, severity: null,
+    audioSize: 16000 + i, text: `text ${i}`, findings: 0, severity: null, kinds: [],
   }))
   const client = {
     request: (async (_kind: 'examples-search', params: ExamplesSearchParams, options?: { signal?: AbortSignal }) => {
@@ -17,7 +17,7 @@ function fakeClient(count: number) {
       if (options?.signal?.aborted) throw new DOMException('aborted', 'AbortError')
       const matched = rows.filter((r) => !params.filter.languages?.length || params.filter.languages.includes(r.language))
       return { total: matched.length, offset: params.offset, rows: matched.slice(params.offset, params.offset + params.limit),
-        facets: { languages: ['eng_Latn', 'swh_Latn'], corpora: ['c'], splits: ['train'] }, indexed: { rows: count, rowGroups: 1 } }
+        facets: { languages: ['eng_Latn', 'swh_Latn'], corpora: ['c'], splits: ['train'] }, indexed: { rows: count, rowGroups: 1 }, audioChecked: calls.length > 1 }
     }) as never,
   }
   return { client, calls }
@@ -67,5 +67,22 @@ describe('examples store', () => {
     await Promise.all([first, second])
     expect(store.getState().total).toBe(125)
     expect(store.getState().rowAt(0)?.language).toBe('swh_Latn')
+  })
+
+  test('refresh asks again with the same filter and keeps the total until the answer lands', async () => {
+    const { client, calls } = fakeClient(250)
+    const store = createExamplesStore(client)
+    await store.getState().load(1)
+    await store.getState().setFilter({ languages: ['eng_Latn'] })
+    expect(store.getState().audioChecked).toBe(true)
+    const generation = store.getState().generation
+    const pending = store.getState().refresh()
+    // the list keeps its length (and scroll place) while the pages are asked for again
+    expect(store.getState().total).toBe(125)
+    expect(store.getState().rowAt(0)).toBeUndefined()
+    await pending
+    expect(store.getState().generation).toBe(generation + 1)
+    expect(calls.at(-1)).toMatchObject({ dataset: 1, filter: { languages: ['eng_Latn'] }, offset: 0 })
+    expect(store.getState().rowAt(0)?.language).toBe('eng_Latn')
   })
 })

@@ -29,6 +29,8 @@ export interface ExamplesState {
   pages: Record<number, ExampleSummary[]>
   /** Bumped on every reset, so stale answers are dropped. */
   generation: number
+  /** Whether the last page's flags include the audit's audio check (`null` before the first page). */
+  audioChecked: boolean | null
 }
 
 export interface ExamplesActions {
@@ -40,6 +42,11 @@ export interface ExamplesActions {
   setFilter(patch: Partial<ExampleFilter>): Promise<void>
   /** Sets (or clears, `null`) the N-per-language sample and refetches. */
   setSample(sample: ExampleSample | null): Promise<void>
+  /**
+   * Asks again with the same filter, sort and sample, keeping the total (and so the list's scroll place) until the
+   * answer lands: the worker's findings changed (the audit's audio check finished).
+   */
+  refresh(): Promise<void>
   /** Fetches the pages covering matches `[start, end)` that are not there yet. */
   ensureRange(start: number, end: number): Promise<void>
   /** The match at `index`, when its page is fetched. */
@@ -50,6 +57,7 @@ export type ExamplesStore = ExamplesState & ExamplesActions
 
 export const initialExamplesState: ExamplesState = {
   dataset: null, filter: {}, sort: null, sample: null, status: 'idle', error: null, progress: null, total: null, facets: null, pages: {}, generation: 0,
+  audioChecked: null,
 }
 
 /** Creates the store over a client (a fake in tests). */
@@ -75,7 +83,7 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
           onProgress: (progress) => { if (get().generation === generation) set({ progress }) },
         })
         if (get().generation !== generation) return
-        set((s) => ({ status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows } }))
+        set((s) => ({ status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows }, audioChecked: result.audioChecked }))
       } catch (error) {
         if (get().generation !== generation || (error as Error).name === 'AbortError') return
         set({ status: 'error', error: (error as Error).message, progress: null })
@@ -100,6 +108,13 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
       },
       async setSample(sample) {
         reset({ sample })
+        await fetchPage(0)
+      },
+      async refresh() {
+        if (get().dataset === null) return
+        for (const c of inFlight.values()) c.abort()
+        inFlight.clear()
+        set((s) => ({ pages: {}, error: null, generation: s.generation + 1 }))
         await fetchPage(0)
       },
       async ensureRange(start, end) {

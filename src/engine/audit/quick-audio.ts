@@ -172,6 +172,8 @@ export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioO
 }
 
 const cached = new WeakMap<OpenDataset, Promise<QuickAudioResult>>()
+/** The finished results of `cached` (what `finishedQuickAudioCheck` returns without waiting). */
+const finished = new WeakMap<OpenDataset, QuickAudioResult>()
 
 /**
  * `quickAudioCheck` once per opened dataset: later calls (the audit re-runs on every config change) get the same
@@ -182,6 +184,14 @@ export function quickAudioCheckOnce(dataset: OpenDataset, options: QuickAudioOpt
   if (known) return known
   const running = quickAudioCheck(dataset, options)
   cached.set(dataset, running)
-  running.catch(() => { if (cached.get(dataset) === running) cached.delete(dataset) })
+  running.then((result) => { if (cached.get(dataset) === running) finished.set(dataset, result) }, () => { if (cached.get(dataset) === running) cached.delete(dataset) })
   return running
+}
+
+/**
+ * The result of `quickAudioCheckOnce` for `dataset` when it has finished, else `null`: never starts a check and never
+ * waits for one (the Examples list flags what the audit's audio check found once it is there).
+ */
+export function finishedQuickAudioCheck(dataset: OpenDataset): QuickAudioResult | null {
+  return finished.get(dataset) ?? null
 }

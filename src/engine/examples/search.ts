@@ -2,7 +2,7 @@
  * Filtering and paging the example index (the Examples view): filters on language, corpus, split, stored length and
  * transcript text; "random N per language" draws a seeded sample of the matches for listening audits.
  */
-import { compareUtf8, type Severity } from '../findings.ts'
+import { compareUtf8, type Finding, type Severity } from '../findings.ts'
 import { exampleId } from '../audit/rows.ts'
 import type { AuditRow } from '../audit/types.ts'
 import { PythonRandom } from '../dsp/python-random.ts'
@@ -19,7 +19,7 @@ export interface ExampleFilter {
   maxSamples?: number | null
   /** Case-insensitive substring of the transcript (both sides NFKC-normalized and lower-cased). */
   text?: string
-  /** Only rows with at least one metadata finding of the index. */
+  /** Only rows with at least one finding: the index's metadata findings, and the audio check's when it has run. */
   flaggedOnly?: boolean
 }
 
@@ -49,10 +49,15 @@ export interface ExampleSummary {
   audioSize: number | null
   /** Transcript (first 300 UTF-16 units), `null` when null. */
   text: string | null
-  /** Metadata findings about this row, and the worst of their severities (`null` when none). */
+  /** Findings about this row (metadata, and the audio check's when it has run), and the worst of their severities (`null` when none). */
   findings: number
   severity: Severity | null
+  /** Their kinds, worst first (e.g. `undecodable-audio`, `empty-text`), each once. */
+  kinds: string[]
 }
+
+/** Row findings by example id (`<file>:<row>`). */
+export type RowFindings = ReadonlyMap<string, readonly Finding[]>
 
 /** A page of matches. */
 export interface ExamplePage {
@@ -64,6 +69,8 @@ export interface ExamplePage {
   facets: ExampleIndex['facets']
   /** Rows and row groups the index holds; row groups that did not read are findings of the Audit, not listed here. */
   indexed: { rows: number; rowGroups: number }
+  /** Whether the findings (flags, "only flagged", the findings sort) include the audio check's: it has run. */
+  audioChecked: boolean
 }
 
 /** The neighbour's id and its position, or `null` at either end (or when the id does not match the filter). */
@@ -91,7 +98,7 @@ function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: s
 }
 
 /** `matched` (indices into `index.rows`) reordered by `sort` (stable: ties keep dataset order; nulls last). */
-export function sortMatches(index: ExampleIndex, matched: number[], sort: ExampleSort | null | undefined): number[] {
+export function sortMatches(index: ExampleIndex, matched: number[], sort: ExampleSort | null | undefined, findings: RowFindings = index.findings): number[] {
   if (!sort) return matched
   const rows = index.rows
   const value = (i: number): number | string | null => {
@@ -102,7 +109,7 @@ export function sortMatches(index: ExampleIndex, matched: number[], sort: Exampl
       case 'corpus': return r.corpus
       case 'split': return r.split
       case 'text': return r.text
-      case 'findings': return index.findings.get(exampleId(r))?.length ?? 0
+      case 'findings': return findings.get(exampleId(r))?.length ?? 0
     }
   }
   const sign = sort.descending ? -1 : 1
@@ -120,10 +127,10 @@ export function sortMatches(index: ExampleIndex, matched: number[], sort: Exampl
  * with Python's `random.Random(seed)` (a partial Fisher–Yates shuffle per language, languages in code order, the
  * picks then put back in dataset order).
  */
-function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample?: ExampleSample | null): number[] {
+function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, findings: RowFindings): number[] {
   const needle = foldText(filter.text?.trim() ?? '')
   const out: number[] = []
-  const flagged = filter.flaggedOnly ? (i: number) => (index.findings.get(exampleId(index.rows[i]))?.length ?? 0) > 0 : () => true
+  const flagged = filter.flaggedOnly ? (i: number) => (findings.get(exampleId(index.rows[i]))?.length ?? 0) > 0 : () => true
   for (let i = 0; i < index.rows.length; i++) if (matches(index.rows[i], index.folded[i], filter, needle) && flagged(i)) out.push(i)
   if (!sample) return out
   const rng = new PythonRandom(sample.seed)
@@ -148,35 +155,64 @@ function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample?: Examp
   return picked.sort((a, b) => a - b)
 }
 
-function summarize(index: ExampleIndex, i: number): ExampleSummary {
+function summarize(index: ExampleIndex, i: number, findings: RowFindings): ExampleSummary {
   const r = index.rows[i]
   const id = exampleId(r)
-  const found = index.findings.get(id) ?? []
-  let severity: Severity | null = null
-  for (const f of found) if (severity === null || severityRank[f.severity] < severityRank[severity]) severity = f.severity
+  const found = [...(findings.get(id) ?? [])].sort((a, b) => severityRank[a.severity] - severityRank[b.severity])
   return {
     id, path: r.path, row: r.row, rowGroup: r.rowGroup, corpus: r.corpus, language: r.language, split: r.split,
-    audioSize: r.audioSize, text: r.text === null ? null : r.text.slice(0, textChars), findings: found.length, severity,
+    audioSize: r.audioSize, text: r.text === null ? null : r.text.slice(0, textChars), findings: found.length,
+    severity: found[0]?.severity ?? null, kinds: [...new Set(found.map((f) => f.kind))],
   }
 }
 
-/** The matches `[offset, offset + limit)` (limit capped at `MAX_PAGE`) of `filter` (and `sample`), in dataset order or `sort`'s. */
-export function searchExamples(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, offset: number, limit: number, sort?: ExampleSort | null): ExamplePage {
-  const matched = sortMatches(index, matchingRows(index, filter, sample), sort)
+const withAudio = new WeakMap<ExampleIndex, { audio: readonly { finding: Finding }[]; findings: RowFindings }>()
+
+/**
+ * The index's metadata findings with the audio check's row findings added (`audio`: its items, e.g. an
+ * `undecodable-audio` finding each), merged once per (index, audio) pair.
+ */
+export function rowFindingsWithAudio(index: ExampleIndex, audio: readonly { finding: Finding }[] | null): RowFindings {
+  if (audio === null) return index.findings
+  const known = withAudio.get(index)
+  if (known?.audio === audio) return known.findings
+  const merged = new Map<string, Finding[]>()
+  for (const [id, list] of index.findings) merged.set(id, [...list])
+  for (const { finding: f } of audio) {
+    if (f.row === null) continue
+    const id = `${f.path}:${f.row}`
+    const list = merged.get(id)
+    if (list) list.push(f)
+    else merged.set(id, [f])
+  }
+  withAudio.set(index, { audio, findings: merged })
+  return merged
+}
+
+/**
+ * The matches `[offset, offset + limit)` (limit capped at `MAX_PAGE`) of `filter` (and `sample`), in dataset order or
+ * `sort`'s. `findings` are the row findings flags and the findings sort use (default the index's metadata findings;
+ * `rowFindingsWithAudio` adds the audio check's, and `audioChecked` says so).
+ */
+export function searchExamples(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, offset: number, limit: number, sort?: ExampleSort | null,
+  findings: RowFindings = index.findings, audioChecked = false): ExamplePage {
+  const matched = sortMatches(index, matchingRows(index, filter, sample, findings), sort, findings)
   const from = Math.max(0, Math.floor(offset))
   const count = Math.min(MAX_PAGE, Math.max(0, Math.floor(limit)))
   return {
     total: matched.length,
     offset: from,
-    rows: matched.slice(from, from + count).map((i) => summarize(index, i)),
+    rows: matched.slice(from, from + count).map((i) => summarize(index, i, findings)),
     facets: index.facets,
     indexed: { rows: index.rows.length, rowGroups: index.rowGroups },
+    audioChecked,
   }
 }
 
 /** The match `step` places after (+1) or before (−1) example `id` under the same filter, sample and order. */
-export function neighbourExample(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, id: string, step: number, sort?: ExampleSort | null): ExampleNeighbour {
-  const matched = sortMatches(index, matchingRows(index, filter, sample), sort)
+export function neighbourExample(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, id: string, step: number, sort?: ExampleSort | null,
+  findings: RowFindings = index.findings): ExampleNeighbour {
+  const matched = sortMatches(index, matchingRows(index, filter, sample, findings), sort, findings)
   const at = matched.findIndex((i) => exampleId(index.rows[i]) === id)
   const next = at < 0 ? -1 : at + Math.sign(step)
   if (at < 0 || next < 0 || next >= matched.length) return { id: null, index: null, total: matched.length }

@@ -7,7 +7,7 @@ import { useMemo } from 'react'
 import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { countBelow, coverageCurve, itemsForShare, logHistogram } from '../../lib/distribution.ts'
 import { formatCount, formatShare, plural } from '../../lib/format.ts'
-import { categorical, tickStyle, tooltipProps } from './theme.ts'
+import { categorical, noGridLines, tickStyle, tooltipProps } from './theme.ts'
 
 /** One item of a distribution: its key (a language code) and value. */
 export interface Item {
@@ -35,10 +35,10 @@ export function LogHistogram({ items, noun, format, thresholds, onSelect, label 
       <div className="chart" role="img" aria-label={`${label}: histogram of ${plural(items.length, noun[0], noun[1])} on a log axis (${data.length} bins); the table lists every value.`}>
         <ResponsiveContainer width="100%" height={220}>
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 28, left: 0 }} barCategoryGap={1}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
+            <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
             <XAxis dataKey="i" tick={tickStyle} interval="preserveStartEnd" tickFormatter={(i: number) => format(data[i]?.lo ?? 0)}
               label={{ value: `${label} (log scale)`, position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
-            <YAxis tick={tickStyle} allowDecimals={false} width={44} />
+            <YAxis tick={tickStyle} allowDecimals={false} width={44} interval={0} />
             <Tooltip {...tooltipProps} labelFormatter={(i) => data[Number(i)]?.range ?? ''} formatter={(v) => [formatCount(Number(v)), noun[1]]} />
             {thresholds?.map((t) => { const b = binOf(t); return b >= 0 ? <ReferenceLine key={t} x={b} stroke="var(--warning)" strokeDasharray="4 3" /> : null })}
             <Bar dataKey="count" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined}
@@ -67,10 +67,10 @@ export function CoverageCurve({ items, noun, label }: { items: readonly Item[]; 
       <div className="chart" role="img" aria-label={`Cumulative coverage: share of ${label} held by the top ${noun[1]}; ${marks.map((m) => `${m.rank} hold ${formatShare(m.share)}`).join(', ')}.`}>
         <ResponsiveContainer width="100%" height={220}>
           <LineChart data={points} margin={{ top: 8, right: 12, bottom: 28, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-            <XAxis dataKey="rank" type="number" domain={[0, 'dataMax']} tick={tickStyle} allowDecimals={false}
+            <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
+            <XAxis dataKey="rank" type="number" domain={[0, 'dataMax']} tick={tickStyle} allowDecimals={false} interval={0}
               label={{ value: `top ${noun[1]} (ranked by ${label})`, position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
-            <YAxis domain={[0, 1]} tick={tickStyle} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} width={44} />
+            <YAxis domain={[0, 1]} tick={tickStyle} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} width={44} interval={0} />
             <Tooltip {...tooltipProps} cursor={{ stroke: 'var(--muted)' }} labelFormatter={(r) => `top ${formatCount(Number(r))} ${noun[1]}`} formatter={(v) => [formatShare(Number(v)), `share of ${label}`]} />
             {marks.map((m) => <ReferenceLine key={m.share} x={m.rank} stroke="var(--border-strong)" strokeDasharray="3 3" />)}
             <Line dataKey="share" dot={false} stroke={categorical(1)} strokeWidth={2} isAnimationActive={false} />
@@ -110,8 +110,8 @@ export function TopBars({ items, n = 15, noun, format, label, onSelect, selected
       <div className="chart" role="img" aria-label={`${chartLabel} (top ${data.length} of ${formatCount(items.length)}${rest.length > 0 ? ', the rest summed below' : ''}); the table lists every value.`}>
         <ResponsiveContainer width="100%" height={height}>
           <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }} barCategoryGap={3}>
-            <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="var(--grid)" />
-            <XAxis type="number" tick={tickStyle} tickFormatter={format} />
+            <CartesianGrid strokeDasharray="3 3" horizontal={false} horizontalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
+            <XAxis type="number" tick={tickStyle} tickFormatter={format} interval={0} />
             <YAxis type="category" dataKey="key" width={84} interval={0} tick={tickStyle} />
             <Tooltip {...tooltipProps} labelFormatter={(k) => label(String(k))} formatter={(v) => [format(Number(v)), '']} separator="" />
             <Bar dataKey="value" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined}

@@ -48,6 +48,29 @@ function Where({ f }: { f: SourcedFinding }) {
   return <code dir="auto">{whereOf(f)}</code>
 }
 
+/** Rows a list of findings is about, each counted once. */
+function distinctRows(list: readonly SourcedFinding[]): number {
+  const ids = new Set<string>()
+  for (const f of list) if (f.row !== null) ids.add(`${f.path}:${f.row}`)
+  return ids.size
+}
+
+/** The audio check's line: the only part of the view that its progress re-renders. */
+function AudioCheckLine({ rowsChecked, undecodable }: { rowsChecked: number | null; undecodable: number }) {
+  const deepStatus = useStore(auditStore, (s) => s.deepStatus)
+  const quickStatus = useStore(auditStore, (s) => s.quickStatus)
+  const q = useStore(auditStore, (s) => s.quickProgress)
+  const error = useStore(auditStore, (s) => s.error)
+  return (
+    <p className="audit-check hint" role="status" aria-live="polite">
+      {deepStatus === 'done' ? `Audio: every row decoded (deep audit).`
+        : quickStatus === 'running' ? `Audio check: ${q ? `${formatCount(q.done)} of ${formatCount(q.total ?? 0)} rows` : 'starting'} (headers and frames, no decoding)…`
+          : quickStatus === 'done' && rowsChecked !== null ? `Audio check: ${formatCount(rowsChecked)} rows read (headers and frames, no decoding); ${formatCount(undecodable)} undecodable. The deep audit decodes every sample.`
+            : quickStatus === 'error' ? `Audio check failed: ${error}` : ''}
+    </p>
+  )
+}
+
 const triageCards: { id: Triage; title: string; what: string; tone: 'error' | 'warning' | 'info' }[] = [
   { id: 'blocking', title: 'Blocking errors', what: 'training would crash or refuse', tone: 'error' },
   { id: 'row', title: 'Row defects', what: 'rows training keeps or drops silently', tone: 'warning' },
@@ -59,7 +82,11 @@ export function AuditView() {
   const report = useDatasetStore((s) => s.report)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
-  const a = useStore(auditStore)
+  // narrow selectors: the audio check's progress re-renders its status line only (AudioCheckLine), not the lists
+  const result = useStore(auditStore, (s) => s.result)
+  const status = useStore(auditStore, (s) => s.status)
+  const error = useStore(auditStore, (s) => s.error)
+  const quickStatus = useStore(auditStore, (s) => s.quickStatus)
   const focus = useFocusSet()
   const [only, setOnly] = useState<Triage | null>(null)
   const [text, setText] = useState('')
@@ -72,7 +99,6 @@ export function AuditView() {
     void auditStore.getState().refreshSaved(key)
   }, [dataset, key, spec])
 
-  const result = a.result
   const all = useMemo(() => joinFindings([
     ['validation', report ? [...report.validation.findings] : []],
     ['config', result?.configFindings ?? []],
@@ -90,6 +116,11 @@ export function AuditView() {
     for (const f of filtered) out[triageOf(f)].push(f)
     return out
   }, [filtered])
+  const triageRows = useMemo(() => {
+    const out = {} as Record<Triage, number>
+    for (const id of Object.keys(byTriage) as Triage[]) out[id] = distinctRows(byTriage[id])
+    return out
+  }, [byTriage])
   const rowsOf = useMemo(() => {
     const m = new Map<string, number>()
     for (const p of report?.stats.partitions ?? []) if (p.language) m.set(p.language, (m.get(p.language) ?? 0) + p.rows)
@@ -100,7 +131,6 @@ export function AuditView() {
   if (!report) {
     return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open, and again when the training config changes.</p></div>
   }
-  const distinctRows = (list: SourcedFinding[]) => new Set(list.filter((f) => f.row !== null).map((f) => `${f.path}:${f.row}`)).size
   const hoursOf = (kind: string) => result?.report.summary[kind]?.hours ?? null
   const t = result?.report.totals
   const exportJson = () => {
@@ -108,31 +138,25 @@ export function AuditView() {
       summary: result?.report.summary ?? null, findings: all, tables: result?.report.tables ?? {} }
     downloadBytes(JSON.stringify(body, null, 2) + '\n', 'audit.json', 'application/json')
   }
-  const q = a.quickProgress
   const sections = triageCards.filter((c) => c.id !== 'config' && (only === null || only === c.id))
 
   return (
     <section className="audit-view" aria-labelledby="audit-heading">
       <h2 id="audit-heading" className="visually-hidden">Audit</h2>
       <p role="status" aria-live="polite" className="audit-status">
-        {a.status === 'running' && !result ? 'Auditing metadata…'
+        {status === 'running' && !result ? 'Auditing metadata…'
           : result && t ? <>
             {formatCount(all.length)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: preset {configState.preset ?? 'reference defaults'}, split {configState.split}
             {result.report.options.deep ? ', audio decoded' : ', metadata only'}.
             {' '}<strong>{formatCount(t.flagged_rows)}</strong> of {formatCount(t.rows)} rows are flagged (<span title={exactText(t.flagged_hours, 'h')}>{formatHours(t.flagged_hours)}</span>).
           </> : ''}
       </p>
-      <p className="audit-check hint" role="status" aria-live="polite">
-        {a.deepStatus === 'done' ? `Audio: every row decoded (deep audit).`
-          : a.quickStatus === 'running' ? `Audio check: ${q ? `${formatCount(q.done)} of ${formatCount(q.total ?? 0)} rows` : 'starting'} (headers and frames, no decoding)…`
-            : a.quickStatus === 'done' && t ? `Audio check: ${formatCount(t.rows_audio_checked)} rows read (headers and frames, no decoding); ${formatCount(result?.report.summary['undecodable-audio']?.count ?? 0)} undecodable. The deep audit decodes every sample.`
-              : a.quickStatus === 'error' ? `Audio check failed: ${a.error}` : ''}
-      </p>
-      {a.error && a.quickStatus !== 'error' && <p className="field-problem" role="alert">{a.error}</p>}
+      <AudioCheckLine rowsChecked={t ? t.rows_audio_checked : null} undecodable={result?.report.summary['undecodable-audio']?.count ?? 0} />
+      {error && quickStatus !== 'error' && <p className="field-problem" role="alert">{error}</p>}
       <div className="cards triage" role="group" aria-label="Triage">
         {triageCards.map((c) => {
           const list = byTriage[c.id]
-          const rows = distinctRows(list)
+          const rows = triageRows[c.id]
           return (
             <button key={c.id} type="button" className={`card ${list.length > 0 ? c.tone : ''}`} aria-pressed={only === c.id}
               onClick={() => setOnly(only === c.id ? null : c.id)} data-triage={c.id}>

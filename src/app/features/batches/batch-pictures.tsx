@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react'
 import { Bar, BarChart, Brush, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
 import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
-import { categorical, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
+import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { formatCount, formatSamples, formatShare } from '../../lib/format.ts'
 
 /** Languages drawn as their own colour; the rest are "other". */
@@ -60,7 +60,7 @@ function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: 
       <ResponsiveContainer width="100%" height={260}>
         <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap={1}
           onClick={(state) => { const i = Number(state?.activeLabel); if (Number.isInteger(i)) onOpen(i) }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
+          <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
           <XAxis dataKey="index" tick={tickStyle} />
           <YAxis tick={tickStyle} allowDecimals={false} width={40} />
           <Tooltip {...tooltipProps} labelFormatter={(i) => `Batch ${i}`} />
@@ -107,7 +107,7 @@ function BucketHistogram({ batches, sizes }: { batches: BatchSummary[]; sizes: r
     <div className="chart" role="img" aria-label={`Histogram of ${batches.length} batches over ${data.length} length buckets; the Length buckets table lists every bucket.`}>
       <ResponsiveContainer width="100%" height={200}>
         <BarChart data={data} margin={{ top: 8, right: 12, bottom: 20, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
+          <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
           <XAxis dataKey="bucket" tick={tickStyle} label={{ value: 'length bucket', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 12 }} />
           <YAxis tick={tickStyle} allowDecimals={false} width={40} />
           <Tooltip {...tooltipProps} labelFormatter={(b) => { const d = data.find((x) => x.bucket === String(b)); return d ? `Bucket ${b}: up to ${d.len}, ${formatCount(d.max)} examples per batch` : '' }}

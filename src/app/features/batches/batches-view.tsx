@@ -17,6 +17,7 @@ import { downloadBytes } from '../../lib/download.ts'
 import { BucketTable, DropsTable, MixtureTable, RankDiagnostics } from './plan-tables.tsx'
 import { BatchPictures } from './batch-pictures.tsx'
 import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
+import { useViewActive } from '../../stores/view-active.ts'
 import './batches.css'
 
 const statusText = { idle: 'Idle', starting: 'Planning…', streaming: 'Streaming batches…', done: 'Done', stopped: 'Stopped', error: 'Failed' } as const
@@ -36,6 +37,9 @@ export function BatchesView() {
     void batchesStore.getState().run(dataset, spec, maxBatches)
   }, [dataset, spec, maxBatches])
   useEffect(() => () => batchesStore.getState().dispose(), [])
+  // hidden (another tab shown), the stream waits: no chunk lands on the main thread while nobody looks
+  const active = useViewActive()
+  useEffect(() => batchesStore.getState().setVisible(active), [active])
 
   if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset to see the batches one rank of training draws from it, exactly as the reference builds them.</p></div>
   const selectedSummary = s.selected === null ? null : s.batches[s.selected] ?? null

@@ -1,8 +1,8 @@
 /** What the plan is built on: the length-bucket table, the mixture with live sampler counts, drops, rank diagnostics. */
+import { useMemo } from 'react'
 import type { DropCount } from '../../../engine/pipeline/drops.ts'
 import type { MixtureStream } from '../../../engine/pipeline/plan.ts'
 import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
-import { LanguageCell } from '../../components/language-cell.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
 import { formatCount, formatHours, formatProbability, formatSamples } from '../../lib/format.ts'
@@ -43,20 +43,29 @@ export function MixtureTable({ mixture }: { mixture: MixtureStream[] }) {
   )
 }
 
+/**
+ * What the length filter (and the rest) dropped so far, per (reason, corpus, language): a summary per reason, then
+ * the "Find language" table (virtualized: at 1,600 languages there are thousands of cells).
+ */
 export function DropsTable({ drops }: { drops: DropCount[] }) {
+  const reasons = useMemo(() => {
+    const m = new Map<string, { count: number; hours: number }>()
+    for (const d of drops) { const r = m.get(d.reason) ?? { count: 0, hours: 0 }; r.count += d.count; r.hours += d.hours; m.set(d.reason, r) }
+    return [...m]
+  }, [drops])
   if (drops.length === 0) return <p>No example dropped so far.</p>
   return (
-    <table aria-label="Dropped examples">
-      <thead><tr><th scope="col">Reason</th><th scope="col">Corpus</th><th scope="col">Language</th><th scope="col" className="num">Examples</th><th scope="col" className="num">Hours</th></tr></thead>
-      <tbody>
-        {drops.map((d) => (
-          <tr key={`${d.reason}/${d.corpus}/${d.language}`}>
-            <td><code>{d.reason}</code></td><td dir="auto">{d.corpus}</td><LanguageCell code={d.language} />
-            <td className="num">{formatCount(d.count)}</td><td className="num" data-value={d.hours}>{formatHours(d.hours)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <p>{reasons.map(([reason, r], i) => <span key={reason}>{i > 0 && '; '}<code>{reason}</code>: {formatCount(r.count)} examples ({formatHours(r.hours)})</span>)}.</p>
+      <LanguageTable<DropCount> rows={drops} label="Dropped examples" height={320} noun={['cell', 'cells']} rowKey={(d) => `${d.reason}/${d.corpus}/${d.language}`}
+        rowData={(d) => ({ corpus: d.corpus, reason: d.reason })} initialSort={{ id: 'count', descending: true }}
+        columns={[
+          { id: 'reason', header: 'Reason', sortValue: (d) => d.reason, cell: (d) => <td><code>{d.reason}</code></td> },
+          { id: 'corpus', header: 'Corpus', sortValue: (d) => d.corpus, cell: (d) => <td dir="auto">{d.corpus}</td> },
+          { id: 'count', header: 'Examples', numeric: true, sortValue: (d) => d.count, cell: (d) => <NumCell value={d.count} kind="count" /> },
+          { id: 'hours', header: 'Hours', numeric: true, sortValue: (d) => d.hours, cell: (d) => <NumCell value={d.hours} kind="hours" /> },
+        ]} />
+    </>
   )
 }
 

@@ -27,6 +27,7 @@ export function ExamplesFilter() {
   const facets = useExamplesStore((s) => s.facets)
   const filter = useExamplesStore((s) => s.filter)
   const sample = useExamplesStore((s) => s.sample)
+  const audioChecked = useExamplesStore((s) => s.audioChecked)
   const languages = useFocusStore((s) => s.languages)
   const [text, setText] = useState(filter.text ?? '')
   const [minSeconds, setMinSeconds] = useState(filter.minSamples ? String(filter.minSamples / storedRate) : '')
@@ -73,7 +74,12 @@ export function ExamplesFilter() {
         <button type="submit" disabled={rangeProblem !== null}>Apply length</button>
         {rangeProblem && <p className="field-problem" role="alert">{rangeProblem}</p>}
       </form>
-      <label className="examples-check"><input type="checkbox" checked={filter.flaggedOnly ?? false} onChange={(e) => void examplesStore.getState().setFilter({ flaggedOnly: e.target.checked })} /> Only flagged</label>
+      <div className="examples-check">
+        <label><input type="checkbox" checked={filter.flaggedOnly ?? false} aria-describedby="examples-flag-source" onChange={(e) => void examplesStore.getState().setFilter({ flaggedOnly: e.target.checked })} /> Only flagged</label>
+        <span id="examples-flag-source" className="field-note" data-audio-checked={audioChecked ? 'true' : 'false'}>
+          {audioChecked ? 'transcript checks and the audio check' : 'transcript checks; the Audit’s audio check adds undecodable rows'}
+        </span>
+      </div>
       <div className="examples-sample" role="group" aria-label="Random sample per language">
         <label className="field"><span>Random per language</span><input type="text" inputMode="numeric" value={perLanguage} aria-invalid={parseNumberField(perLanguage, { min: 1, integer: true }).problem !== null} onChange={(e) => setPerLanguage(e.target.value)} /></label>
         <label className="field"><span>Seed</span><input id="examples-seed" type="text" inputMode="numeric" value={seed} aria-invalid={parseNumberField(seed, { integer: true, min: 0 }).problem !== null} onChange={(e) => setSeed(e.target.value)} /></label>

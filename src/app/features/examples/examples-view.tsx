@@ -69,7 +69,7 @@ function Row({ row, index, selected, onKey }: { row: ExampleSummary | undefined;
       <span role="cell" className="examples-corpus">{row.corpus} · {row.split}</span>
       <span role="cell" className="examples-length num" title={row.audioSize === null ? 'null audio_size' : `${row.audioSize} samples at 16 kHz`}>{formatSamples(row.audioSize)}</span>
       <span role="cell" className="examples-text" dir="auto">{row.text === null ? <em className="hint">(null transcript)</em> : row.text === '' ? <em className="hint">(empty transcript)</em> : row.text}</span>
-      <span role="cell" className={`examples-findings num severity ${row.severity ?? ''}`}>
+      <span role="cell" className={`examples-findings num severity ${row.severity ?? ''}`} title={row.kinds.length > 0 ? row.kinds.join(', ') : undefined} data-kinds={row.kinds.join(' ')}>
         {row.findings > 0 ? `${row.findings} finding${row.findings === 1 ? '' : 's'}` : ''}
       </span>
     </div>
@@ -78,8 +78,9 @@ function Row({ row, index, selected, onKey }: { row: ExampleSummary | undefined;
 
 function ExamplesList() {
   const total = useExamplesStore((s) => s.total) ?? 0
-  // re-render when pages arrive
+  // re-render when pages arrive; a refresh (same total) asks again for the rows in view
   useExamplesStore((s) => s.pages)
+  const generation = useExamplesStore((s) => s.generation)
   const selected = useSelectionStore((s) => s.exampleId)
   const scroller = useRef<HTMLDivElement>(null)
   const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 20 })
@@ -88,7 +89,7 @@ function ExamplesList() {
   const last = items[items.length - 1]?.index ?? 0
   useEffect(() => {
     if (total > 0) void examplesStore.getState().ensureRange(first, last + 1)
-  }, [first, last, total])
+  }, [first, last, total, generation])
 
   function onKey(event: KeyboardEvent, index: number) {
     const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0

@@ -9,7 +9,7 @@ import { useStore } from 'zustand'
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
 import type { MixtureRow } from '../../../engine/plan/mixture.ts'
 import { engineClient } from '../../engine-client.ts'
-import { categorical, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
+import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumberField } from '../../components/number-field.tsx'
@@ -78,7 +78,7 @@ function Charts({ rows }: { rows: MixtureRow[] }) {
         <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for the ${top.length} most sampled of ${rows.length} partitions; the table "Mixture weights" lists every value.`}>
           <ResponsiveContainer width="100%" height={Math.max(200, top.length * 30 + 60)}>
             <BarChart data={top} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
-              <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="var(--grid)" />
+              <CartesianGrid strokeDasharray="3 3" horizontal={false} horizontalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
               <XAxis type="number" tickFormatter={percentTick} tick={tickStyle} />
               <YAxis type="category" dataKey="label" width={150} interval={0} tick={tickStyle} />
               <Tooltip {...tooltipProps} formatter={(v, name) => [formatShare(Number(v)), name === 'natural' ? 'Natural share (hours)' : 'Sampling probability']} />

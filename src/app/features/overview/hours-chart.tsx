@@ -3,7 +3,7 @@
  * Tooltips carry the exact values; the table beside it carries the same numbers as text.
  */
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import { categorical, splitColour, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
+import { categorical, noGridLines, splitColour, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { exactText, formatCount, formatHours } from '../../lib/format.ts'
 
 /** At most this many bars; the table lists every group. */
@@ -34,7 +34,7 @@ export function HoursChart({ groups, noun, metric, log }: {
       aria-label={`Bar chart of ${metric} per ${noun}${log ? ' (log scale)' : ''} (${groups.length} ${noun === 'corpus' ? 'corpora' : `${noun}s`}); the table beside it lists the same values.`}>
       <ResponsiveContainer width="100%" height={height}>
         <BarChart data={shown} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }} barCategoryGap={4}>
-          <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="var(--grid)" />
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} horizontalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
           {log
             ? <XAxis type="number" scale="log" domain={[Math.min(...positive, 1) / 2, 'auto']} allowDataOverflow tickFormatter={format} tick={tickStyle} />
             : <XAxis type="number" tickFormatter={format} tick={tickStyle} />}

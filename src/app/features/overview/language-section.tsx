@@ -1,10 +1,12 @@
 /**
  * Hours per language at any scale: the distribution of hours per language on a log axis ("412 languages under
- * 1 h"), the cumulative coverage curve, the top languages with the rest as one bar, and the "Find language" table
+ * 1 h"), the cumulative coverage curve, the top languages with the rest as one bar, every language ranked with a
+ * brush to zoom into any rank range, and the "Find language" table
  * with every language. Clicking a bar or a row focuses languages (every view then filters to them).
  */
-import { useMemo } from 'react'
+import { useDeferredValue, useMemo } from 'react'
 import { CoverageCurve, LogHistogram, TopBars } from '../../components/charts/distribution-charts.tsx'
+import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
 import type { LanguageHours } from '../../lib/aggregate.ts'
@@ -12,11 +14,17 @@ import { formatCount, formatHours } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
 
+const noun: [string, string] = ['language', 'languages']
+const toggleFocus = (key: string) => focusStore.getState().toggle(key)
+
 export function LanguageSection({ languages, metric }: { languages: LanguageHours[]; metric: 'hours' | 'rows' }) {
   const focus = useFocusSet()
   const items = useMemo(() => languages.map((l) => ({ key: l.language, value: metric === 'hours' ? l.hours : l.rows })), [languages, metric])
   const format = metric === 'hours' ? formatHours : formatCount
-  const noun: [string, string] = ['language', 'languages']
+  // every language ranked (1,600 bars' worth of chart) and the table render in a background pass, after the charts
+  // above paint
+  const now = useMemo(() => ({ items, metric, languages }), [items, metric, languages])
+  const ranked = useDeferredValue(now, null)
   return (
     <section aria-labelledby="languages-heading">
       <h3 id="languages-heading">{metric === 'hours' ? 'Hours' : 'Rows'} per language ({formatCount(languages.length)} languages)</h3>
@@ -37,15 +45,27 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
             chartLabel={`Bar chart of ${metric} per language`} selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
         </section>
       </div>
-      <LanguageTable rows={languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
-        columns={[
-          { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
-          { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => l.rows, cell: (l) => <NumCell value={l.rows} kind="count" /> },
-          { id: 'share', header: 'Share', numeric: true, sortValue: (l) => l.share, cell: (l) => <NumCell value={l.share} kind="share" /> },
-          { id: 'train', header: 'Train hours', numeric: true, sortValue: (l) => l.trainHours, cell: (l) => <NumCell value={l.trainHours} kind="hours" /> },
-          { id: 'corpora', header: 'Corpora', sortValue: (l) => l.corpora.length, cell: (l) => <td dir="auto">{l.corpora.join(', ')}</td> },
-          { id: 'splits', header: 'Splits', sortValue: (l) => l.splits.join(','), cell: (l) => <td>{l.splits.join(', ')}</td> },
-        ]} />
+      <section className="panel" aria-labelledby="ranked-heading">
+        <h4 id="ranked-heading">Every language by {metric === 'hours' ? 'hours' : 'rows'}, ranked: zoom into any rank range</h4>
+        <div aria-busy={ranked !== now}>
+          {ranked && <RankedBars items={ranked.items} noun={noun} format={ranked.metric === 'hours' ? formatHours : formatCount} label={languageLabel} metric={ranked.metric}
+            chartLabel={`Bar chart of ${ranked.metric} per language`}
+            selected={focus} onSelect={toggleFocus} />}
+        </div>
+      </section>
+      <div aria-busy={ranked !== now}>
+        {ranked && (
+        <LanguageTable rows={ranked.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
+          columns={[
+            { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
+            { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => l.rows, cell: (l) => <NumCell value={l.rows} kind="count" /> },
+            { id: 'share', header: 'Share', numeric: true, sortValue: (l) => l.share, cell: (l) => <NumCell value={l.share} kind="share" /> },
+            { id: 'train', header: 'Train hours', numeric: true, sortValue: (l) => l.trainHours, cell: (l) => <NumCell value={l.trainHours} kind="hours" /> },
+            { id: 'corpora', header: 'Corpora', sortValue: (l) => l.corpora.length, cell: (l) => <td dir="auto">{l.corpora.join(', ')}</td> },
+            { id: 'splits', header: 'Splits', sortValue: (l) => l.splits.join(','), cell: (l) => <td>{l.splits.join(', ')}</td> },
+          ]} />
+        )}
+      </div>
     </section>
   )
 }

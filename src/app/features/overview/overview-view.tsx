@@ -3,8 +3,14 @@
  * histogram, coverage curve, top N + rest) and the "Find language" table, hours per corpus and split, the hours per
  * (corpus, language, split), the stats TSV against the data, the partition folders, and the problems found while
  * opening, grouped by kind. The language focus (header) filters the tables.
+ *
+ * The summary and the language charts render first; the sections under them (`OverviewDetails`) render from a
+ * deferred copy of the same inputs, in a background pass React can interrupt: at 1,600 languages rendering all of it
+ * at once was one main-thread task of seconds before the first chart painted. While that copy is behind, its block
+ * is `aria-busy`.
  */
-import { useDeferredValue, useMemo, useState } from 'react'
+import { memo, useDeferredValue, useMemo, useState } from 'react'
+import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
 import { hoursByLanguage } from '../../lib/aggregate.ts'
 import { mergeFindings, countBySeverity } from '../../lib/merge-findings.ts'
@@ -38,12 +44,9 @@ export function OverviewView() {
   const [metric, setMetric] = useState<'hours' | 'rows'>('hours')
   const [log, setLog] = useState(false)
   const partitions = useMemo(() => report?.stats.partitions ?? [], [report])
-  const focused = useMemo(() => (focus.size === 0 ? partitions : partitions.filter((p) => p.language !== null && focus.has(p.language))), [partitions, focus])
   const languages = useMemo(() => hoursByLanguage(partitions), [partitions])
-  const corpora = useMemo(() => hoursBy(focused, 'corpus'), [focused])
-  const splits = useMemo(() => hoursBy(focused, 'split'), [focused])
-  const findings = useMemo(() => (report ? mergeFindings(report.stats.findings, report.validation.findings) : []), [report])
-  const counts = countBySeverity(findings)
+  const inputs = useMemo(() => (report ? { report, focus, metric, log } : null), [report, focus, metric, log])
+  const details = useDeferredValue(inputs, null)
 
   if (!report) {
     return (
@@ -53,7 +56,6 @@ export function OverviewView() {
       </div>
     )
   }
-  const scope = focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''
   return (
     <section className="overview" aria-labelledby="overview-heading">
       <h2 id="overview-heading" className="visually-hidden">Overview</h2>
@@ -67,6 +69,24 @@ export function OverviewView() {
         <label><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale (corpus and split bars)</label>
       </div>
       <LanguageSection languages={languages} metric={metric} />
+      <div className="overview-details" aria-busy={details !== inputs}>
+        {details && <OverviewDetails {...details} />}
+      </div>
+    </section>
+  )
+}
+
+/** Everything under the language charts: hours per corpus and split, the (corpus, language, split) and TSV tables, partitions, problems. */
+const OverviewDetails = memo(function OverviewDetails({ report, focus, metric, log }: { report: OpenResult; focus: ReadonlySet<string>; metric: 'hours' | 'rows'; log: boolean }) {
+  const partitions = report.stats.partitions
+  const focused = useMemo(() => (focus.size === 0 ? partitions : partitions.filter((p) => p.language !== null && focus.has(p.language))), [partitions, focus])
+  const corpora = useMemo(() => hoursBy(focused, 'corpus'), [focused])
+  const splits = useMemo(() => hoursBy(focused, 'split'), [focused])
+  const findings = useMemo(() => mergeFindings(report.stats.findings, report.validation.findings), [report])
+  const counts = countBySeverity(findings)
+  const scope = focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''
+  return (
+    <>
       <div className="grid-2">
         <section className="panel" aria-labelledby="corpora-heading">
           <h3 id="corpora-heading">Hours per corpus{scope}</h3>
@@ -109,6 +129,6 @@ export function OverviewView() {
         <p>{formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes while opening; the Audit checks much more.</p>
         <FindingGroups findings={findings} label="Problems found" empty="Nothing found while opening." />
       </section>
-    </section>
+    </>
   )
-}
+})

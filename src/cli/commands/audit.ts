@@ -3,7 +3,8 @@
  * with `--shard i/N` (or a shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one
  * shard's part for `mixscope merge`.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { auditDataset } from '../../engine/audit/audit.ts'
 import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
@@ -124,6 +125,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
       const part = await auditShard(dataset, shard, { ...options, tokenizerId: model ? contentHash(model) : undefined })
       // written whole or not at all: a task killed while writing leaves no part that looks complete
       const out = values.out!
+      await mkdir(dirname(out), { recursive: true })
       await writeFile(`${out}.partial`, stringifyPart(part))
       await rename(`${out}.partial`, out)
       const rows = part.rows.audio_size.length

@@ -5,7 +5,7 @@
  * writes them), a dataprep's parts give the prepared dataset folder. Missing, repeated or mismatched parts stop the
  * merge with an error naming them.
  */
-import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { open, readdir, rename, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { AuditMerger } from '../../engine/audit/partial/merge.ts'
@@ -13,7 +13,10 @@ import type { AuditPart } from '../../engine/audit/partial/types.ts'
 import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
 import { MixscopeError } from '../../engine/findings.ts'
-import { checkHeader, parsePart } from '../../engine/shard/part.ts'
+import { createFsSink } from '../../engine/node/fs-sink.ts'
+import { isBinaryPart, mergePrepareParts, partMagic, readPartJson, type PartBytes, type PreparePart } from '../../engine/prepare/partial/part.ts'
+import { SKIP_REASONS } from '../../engine/prepare/types.ts'
+import { checkHeader, parsePart, type PartHeader } from '../../engine/shard/part.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 import { summaryText } from './audit.ts'
 
@@ -24,7 +27,8 @@ a Slurm array or a Kubernetes Indexed Job) into what the command gives on the wh
 byte apart from the top-level "timing". The kind is taken from the parts. A folder stands for every file
 in it. Every shard 0…N−1 must be there once, from the same dataset and settings.
 
-  --out FILE        audit: the merged "audit --json" document
+  --out FILE        audit: the merged "audit --json" document; prepare: the dataset folder, as
+                    "prepare --out DIR" writes it
   --report FILE     audit: the readable report, .html (self-contained) or .md, as "audit --report"
   --flagged FILE    audit: flagged rows as JSONL, as "audit --flagged"
   --json            print the merged document instead of the summary table
@@ -49,6 +53,40 @@ async function partFiles(args: readonly string[]): Promise<string[]> {
   return out
 }
 
+/** Part files opened for random reads; at most `limit` stay open at once (a merge may read thousands of parts). */
+class PartFiles {
+  private readonly open = new Map<string, Promise<FileHandle>>()
+  constructor(private readonly limit = 64) {}
+
+  async read(path: string, offset: number, length: number): Promise<Uint8Array> {
+    let handle = this.open.get(path)
+    if (handle) {
+      this.open.delete(path) // most recently used last
+    } else {
+      if (this.open.size >= this.limit) {
+        const [oldest, h] = this.open.entries().next().value!
+        this.open.delete(oldest)
+        void h.then((x) => x.close())
+      }
+      handle = open(path, 'r')
+    }
+    this.open.set(path, handle)
+    const out = new Uint8Array(length)
+    const { bytesRead } = await (await handle).read(out, 0, length, offset)
+    if (bytesRead !== length) throw new MixscopeError(`merge: ${path} is cut short (read ${bytesRead} of ${length} bytes at ${offset})`, 'bad-parts', 'io')
+    return out
+  }
+
+  bytes(path: string, size: number): PartBytes {
+    return { name: path, size, read: (offset, length) => this.read(path, offset, length) }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open.values()].map(async (h) => (await h).close()))
+    this.open.clear()
+  }
+}
+
 /** Writes `text` to `path` whole or not at all. */
 async function writeWhole(path: string, text: string): Promise<void> {
   await writeFile(`${path}.partial`, text)
@@ -70,29 +108,64 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
   const started = performance.now()
   const files = await partFiles(positionals)
 
-  const audit = new AuditMerger()
-  let kind: string | null = null
-  for (const file of files) {
-    const bytes = await readFile(file).catch((e: Error) => { throw new MixscopeError(`merge: cannot read ${file} (${e.message})`, 'not-found', 'io') })
-    const header = checkHeader(file, parsePart(file, bytes.toString('utf8')))
-    if (kind !== null && header.kind !== kind) throw new MixscopeError(`merge: parts of different kinds: ${files[0]} is ${kind}, but ${file} is ${header.kind}`, 'bad-parts', 'usage')
-    kind = header.kind
-    if (header.kind === 'audit') audit.add(file, header as AuditPart)
-    else throw new MixscopeError(`merge: ${file} is a ${header.kind} part, which this mixscope cannot merge`, 'bad-parts', 'usage')
-  }
+  const handles = new PartFiles()
+  try {
+    const audit = new AuditMerger()
+    const prepare: { bytes: PartBytes; part: PreparePart }[] = []
+    let first: { file: string; kind: string } | null = null
+    for (const file of files) {
+      const size = (await stat(file)).size
+      const tailLength = Math.min(size, 8 + partMagic.length)
+      const tail = await handles.read(file, size - tailLength, tailLength)
+      const bytes = handles.bytes(file, size)
+      const value = isBinaryPart(tail) ? await readPartJson(bytes) : parsePart(file, new TextDecoder().decode(await bytes.read(0, size)))
+      const header: PartHeader = checkHeader(file, value)
+      if (first && header.kind !== first.kind) throw new MixscopeError(`merge: parts of different kinds: ${first.file} is ${first.kind}, but ${file} is ${header.kind}`, 'bad-parts', 'usage')
+      first ??= { file, kind: header.kind }
+      if (header.kind === 'audit') audit.add(file, header as AuditPart)
+      else if (header.kind === 'prepare') prepare.push({ bytes, part: header as PreparePart })
+      else throw new MixscopeError(`merge: ${file} is a ${header.kind} part, which this mixscope cannot merge`, 'bad-parts', 'usage')
+    }
+    if (first?.kind === 'prepare') return await mergePrepare(prepare, values, io, started)
 
-  const report = audit.finish()
-  const shardSeconds = audit.shardSeconds()
-  const timing = {
+    const report = audit.finish()
+    const shardSeconds = audit.shardSeconds()
+    const timing = timingOf(shardSeconds, started)
+    const document = formatJson({ ...report, timing })
+    await writeWhole(values.out, document)
+    if (values.report) await writeWhole(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
+    if (values.flagged) await writeWhole(values.flagged, flaggedRowsJsonl(report.findings))
+    io.stdout(values.json ? document : summaryText(report))
+    io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
+    return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+  } finally {
+    await handles.close()
+  }
+}
+
+/** The merged output's `"timing"`: the shards' own seconds and the merge's. */
+function timingOf(shardSeconds: number[], started: number) {
+  return {
     shards: shardSeconds.length, shard_seconds: shardSeconds,
     shard_seconds_max: Math.max(...shardSeconds), shard_seconds_sum: shardSeconds.reduce((a, b) => a + b, 0),
     merge_seconds: (performance.now() - started) / 1000,
   }
-  const document = formatJson({ ...report, timing })
-  await writeWhole(values.out, document)
-  if (values.report) await writeWhole(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
-  if (values.flagged) await writeWhole(values.flagged, flaggedRowsJsonl(report.findings))
-  io.stdout(values.json ? document : summaryText(report))
-  io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
-  return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}
+
+/** A dataprep's parts → the dataset folder `--out`; prints what `prepare` prints. */
+async function mergePrepare(parts: { bytes: PartBytes; part: PreparePart }[], values: { out?: string; report?: string; flagged?: string; json?: boolean }, io: CliIo, started: number): Promise<number> {
+  if (values.report || values.flagged) throw new UsageError('merge: --report and --flagged are for audit parts; these are prepare parts')
+  const out = values.out!
+  const report = await mergePrepareParts(parts, { sink: createFsSink(out) })
+  const timing = timingOf([...parts].sort((a, b) => a.part.shard.index - b.part.shard.index).map((p) => p.part.timing.seconds), started)
+  if (values.json) io.stdout(formatJson({ ...report, root: `${out}/${report.root}`, timing }))
+  else {
+    const skipped = SKIP_REASONS.filter((r) => report.skipped[r]).map((r) => `${report.skipped[r]} ${r}`)
+    io.stdout([
+      `wrote ${report.rows_written} rows (${report.hours_written.toFixed(3)} h) in ${report.files.length} files to ${out}/${report.root} from ${parts.length} parts in ${timing.merge_seconds.toFixed(1)} s`,
+      `stats: ${out}/${report.stats_tsv}`,
+      skipped.length ? `skipped: ${skipped.join(', ')}` : 'skipped: none',
+    ].join('\n') + '\n')
+  }
+  return report.rows_written > 0 ? exitCodes.ok : exitCodes.findings
 }

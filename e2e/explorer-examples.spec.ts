@@ -1,9 +1,15 @@
 /**
- * The Examples view on the bundled demo: filter by language and transcript text, the seeded random N per language,
- * and opening an example in the Inspector. Screenshot: examples.png.
+ * The Examples tab on the bundled demo: the list and the Inspector side by side; the searchable language
+ * multi-select, transcript search, sortable column headers, "only flagged", a message when the filters exclude
+ * everything (min > max), the seeded random N per language, and the inline play button. Screenshot: examples.png.
  */
 import { expect, test, type Page } from '@playwright/test'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { demoRootDir } from './fixtures/paths.ts'
 import { waitForDataset } from './fixtures/overview-page.ts'
+
+const defects = JSON.parse(readFileSync(resolve(demoRootDir, '../defects.json'), 'utf8')) as { id: string; kind: string }[]
 
 async function openExamples(page: Page): Promise<void> {
   await page.goto('/?view=examples')
@@ -16,55 +22,109 @@ async function shownCount(page: Page): Promise<number> {
   return Number(/^([\d,]+) example/.exec(text)![1].replace(/,/g, ''))
 }
 
-test('filter by language and text, then open an example in the Inspector', async ({ page }, testInfo) => {
+const list = (page: Page) => page.getByRole('table', { name: 'Examples' })
+const rows = (page: Page) => list(page).locator('[data-example-id]')
+
+/** Chooses `codes` in the language multi-select (searching each). */
+async function chooseLanguages(page: Page, codes: string[]): Promise<void> {
+  await page.getByRole('button', { name: /^Languages:/ }).click()
+  for (const code of codes) {
+    await page.getByLabel('Search languages').fill(code)
+    await page.getByRole('group', { name: 'Languages' }).getByRole('checkbox').first().check()
+  }
+  await page.keyboard.press('Escape')
+}
+
+test('languages, text and sort; the Inspector beside the list keeps the list in place', async ({ page }, testInfo) => {
   await openExamples(page)
   const all = await shownCount(page)
   expect(all).toBeGreaterThan(100)
 
-  // language filter: every row is Swahili, names shown beside codes
-  await page.getByLabel('Language', { exact: true }).selectOption('swh_Latn')
+  // searchable multi-select: two languages, every row is one of them, names beside codes
+  await chooseLanguages(page, ['swh_Latn', 'Russian'])
+  await expect(page.getByRole('button', { name: 'Languages: swh_Latn, rus_Cyrl' })).toBeVisible()
   await expect.poll(() => shownCount(page)).toBeLessThan(all)
-  const rows = page.getByRole('listbox', { name: 'Examples' }).getByRole('option')
-  await expect(rows.first()).toContainText('swh_Latn')
-  await expect(rows.first()).toContainText('Swahili')
-  const swahili = await shownCount(page)
-  const languages = await rows.locator('.examples-language code').allInnerTexts()
-  expect(new Set(languages)).toEqual(new Set(['swh_Latn']))
+  const two = await shownCount(page)
+  expect(new Set(await rows(page).locator('.examples-language code').allInnerTexts())).toEqual(new Set(['swh_Latn', 'rus_Cyrl']))
+  await expect(rows(page).first()).toContainText(/Swahili|Russian/)
+  // the choice is the explorer's language focus (the other views filter to it too)
+  await expect(page.getByRole('region', { name: 'Language focus' })).toContainText('rus_Cyrl')
 
-  // text filter: a word of the first transcript, in other case; every row shown contains it
-  const firstText = await rows.first().locator('.examples-text').innerText()
-  const word = firstText.split(/\s+/).find((w) => w.length >= 4)!.replace(/[^\p{L}]/gu, '')
+  // sort by length, longest first: the shown lengths fall
+  await list(page).getByRole('button', { name: 'Length' }).click()
+  await expect(list(page).getByRole('columnheader', { name: /Length/ })).toHaveAttribute('aria-sort', 'descending')
+  const lengths = await rows(page).locator('.examples-length').evaluateAll((els) => els.map((e) => Number(/^(\d+)/.exec(e.getAttribute('title') ?? '')?.[1])))
+  expect(lengths.length).toBeGreaterThan(5)
+  expect(lengths).toEqual([...lengths].sort((a, b) => b - a))
+
+  // text filter: a word of the first transcript, in other case
+  const firstText = await rows(page).first().locator('.examples-text').innerText()
+  const word = firstText.split(/\s+/).find((w) => w.replace(/[^\p{L}]/gu, '').length >= 4)!.replace(/[^\p{L}]/gu, '')
   await page.getByLabel('Transcript contains', { exact: true }).fill(word.toUpperCase())
-  const texts = () => rows.locator('.examples-text').allInnerTexts()
+  const texts = () => rows(page).locator('.examples-text').allInnerTexts()
   await expect.poll(async () => (await texts()).every((t) => t.toLowerCase().includes(word.toLowerCase()))).toBe(true)
-  expect((await texts()).length).toBeGreaterThan(0)
-  expect(await shownCount(page)).toBeLessThanOrEqual(swahili)
-  await page.screenshot({ path: testInfo.outputPath('examples.png'), fullPage: true })
+  expect(await shownCount(page)).toBeLessThanOrEqual(two)
 
-  // open the first: the Inspector shows it, and the URL names it
-  const id = await rows.first().getAttribute('data-example-id')
-  await rows.first().click()
+  // choosing a row shows it beside the list; the list stays, focus stays on the row
+  const id = await rows(page).first().getAttribute('data-example-id')
+  await rows(page).first().click()
   await expect(page.getByTestId('inspector-example-id')).toContainText(id!)
   expect(new URL(page.url()).searchParams.get('example')).toBe(id)
-  expect(new URL(page.url()).searchParams.get('view')).toBe('inspector')
+  expect(new URL(page.url()).searchParams.get('view')).toBe('examples')
+  await expect(list(page)).toBeVisible()
   await expect(page.getByTestId('transcript')).toHaveText(firstText)
+  await page.screenshot({ path: testInfo.outputPath('examples.png'), fullPage: true })
+})
+
+test('only flagged, a range that matches nothing, inline play', async ({ page }) => {
+  await openExamples(page)
+  await page.getByLabel('Only flagged').check()
+  await expect.poll(() => shownCount(page)).toBeLessThan(100)
+  const flagged = await rows(page).evaluateAll((els) => els.map((e) => e.querySelector('.examples-findings')?.textContent ?? ''))
+  expect(flagged.every((f) => /\d+ findings?/.test(f))).toBe(true)
+  const empty = defects.find((d) => d.kind === 'empty-text')!
+  await expect(list(page).locator(`[data-example-id="${empty.id}"]`)).toContainText('(empty transcript)')
+  await page.getByLabel('Only flagged').uncheck()
+
+  // min above max: said next to the fields, and nothing is asked of the worker
+  await page.getByLabel('Min s').fill('5')
+  await page.getByLabel('Max s').fill('2')
+  await expect(page.getByRole('alert').filter({ hasText: 'min 5 s is above max 2 s: no example can match' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Apply length' })).toBeDisabled()
+  // a range that is valid but empty: the list says what excludes everything
+  await page.getByLabel('Min s').fill('500')
+  await page.getByLabel('Max s').fill('')
+  await page.getByRole('button', { name: 'Apply length' }).click()
+  await expect(page.getByRole('heading', { name: 'No example matches' })).toBeVisible()
+  await expect(page.getByText(/length 8.33 min–∞/)).toBeVisible()
+  await page.getByRole('button', { name: 'Clear every filter' }).click()
+  await expect.poll(() => shownCount(page)).toBeGreaterThan(100)
+
+  // ▶ selects the row and plays it in the Inspector beside the list
+  const first = rows(page).first()
+  const id = await first.getAttribute('data-example-id')
+  await first.getByRole('button', { name: `Play ${id}` }).click()
+  await expect(page.getByTestId('inspector-example-id')).toContainText(id!)
+  await expect.poll(() => page.getByTestId('inspector-audio').evaluate((a: HTMLAudioElement) => !a.paused || a.currentTime > 0), { timeout: 30_000 }).toBe(true)
 })
 
 test('random N per language is seeded: the same seed gives the same list, another seed another', async ({ page }) => {
   await openExamples(page)
-  const ids = async () => page.getByRole('listbox', { name: 'Examples' }).getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('data-example-id')))
-  await page.getByLabel('Random', { exact: true }).fill('2')
-  await page.getByLabel('Sample seed', { exact: true }).fill('11')
+  const ids = async () => rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-example-id')))
+  await page.getByLabel('Random per language', { exact: true }).fill('2')
+  await page.getByLabel('Seed', { exact: true }).fill('11')
   await page.getByRole('button', { name: 'Sample' }).click()
   await expect(page.getByText(/random 2 per language, seed 11/)).toBeVisible()
-  const languages = await page.getByLabel('Language', { exact: true }).locator('option').count() - 1
+  await page.getByRole('button', { name: /^Languages:/ }).click()
+  const languages = Number(/of ([\d,]+) shown/.exec(await page.locator('.multi-select-popover .hint').innerText())![1])
+  await page.keyboard.press('Escape')
   await expect.poll(() => shownCount(page)).toBe(2 * languages)
   const first = await ids()
-  await page.getByLabel('Sample seed', { exact: true }).fill('12')
+  await page.getByLabel('Seed', { exact: true }).fill('12')
   await page.getByRole('button', { name: 'Sample' }).click()
   await expect(page.getByText(/seed 12/)).toBeVisible()
   await expect.poll(async () => JSON.stringify(await ids())).not.toBe(JSON.stringify(first))
-  await page.getByLabel('Sample seed', { exact: true }).fill('11')
+  await page.getByLabel('Seed', { exact: true }).fill('11')
   await page.getByRole('button', { name: 'Sample' }).click()
   await expect(page.getByText(/seed 11/)).toBeVisible()
   await expect.poll(async () => JSON.stringify(await ids())).toBe(JSON.stringify(first))

@@ -42,7 +42,7 @@ async function comparedDifference(page: Page): Promise<number> {
 
 test('plays audio and draws the waveform, spectrogram and model input', async ({ page }, testInfo) => {
   await openInspector(page)
-  await expect(page.getByTestId('metadata')).toContainText('16000 Hz')
+  await expect(page.getByTestId('metadata')).toContainText('16,000 Hz')
   await expect(page.getByTestId('metadata')).toContainText('flac')
   await expect(page.getByTestId('transcript')).toHaveAttribute('dir', 'auto')
 
@@ -109,4 +109,38 @@ test('keyboard: j / k step through the examples list, the URL follows', async ({
   // the status bar counts the reads
   await expect(page.getByTestId('status-io')).toContainText(/\d+ requests/)
   await expect(page.getByTestId('status-worker')).toHaveText('Worker idle')
+})
+
+test('plots carry axes, colour bars and the play-head; an empty transcript and an undecodable example say so', async ({ page }, testInfo) => {
+  const defects = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../public/demo/defects.json', import.meta.url), 'utf8')) as { id: string; kind: string }[]
+  await openInspector(page, flacId, '&device=cpu')
+  await expect(page.getByTestId('model-input-canvas')).toBeVisible({ timeout: 30_000 })
+  const plots = page.locator('figure.plot')
+  const count = await plots.count()
+  expect(count).toBeGreaterThanOrEqual(3)
+  for (let i = 0; i < count; i++) {
+    expect(await plots.nth(i).locator('.plot-x-tick').count(), `x ticks of plot ${i}`).toBeGreaterThanOrEqual(2)
+    expect(await plots.nth(i).locator('.plot-y-tick').count(), `y ticks of plot ${i}`).toBeGreaterThanOrEqual(2)
+    await expect(plots.nth(i).locator('.plot-x-tick').first()).toHaveText(/^\d+(\.\d+)? s$/)
+  }
+  await expect(page.locator('figure.plot', { has: page.getByTestId('spectrogram-canvas') }).getByRole('img', { name: /^Colour scale from -?[\d.]+ to -?[\d.]+ dB$/ })).toBeVisible()
+  await expect(page.locator('figure.plot', { has: page.getByTestId('spectrogram-canvas') }).locator('.plot-y-tick').last()).toHaveText(/kHz/)
+  // the play-head shows on every plot while playing
+  await page.getByTestId('inspector-audio').evaluate((a: HTMLAudioElement) => { a.currentTime = 0.5 })
+  await expect(page.locator('.plot-playhead')).toHaveCount(count)
+  await page.screenshot({ path: testInfo.outputPath('inspector-axes.png'), fullPage: true })
+
+  const empty = defects.find((d) => d.kind === 'empty-text')!
+  await openInspector(page, empty.id)
+  await expect(page.getByTestId('transcript')).toHaveText('(empty transcript)')
+
+  const bad = defects.find((d) => d.kind === 'undecodable-audio')!
+  await page.goto(`/?view=inspector&example=${encodeURIComponent(bad.id)}`)
+  await waitForDataset(page, 'Demo dataset')
+  await expect(page.getByRole('heading', { name: 'What is known without decoding' })).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByTestId('metadata')).toContainText('swh_Latn')
+  await expect(page.getByTestId('metadata')).toContainText('flac / flac')
+  await expect(page.getByTestId('header-bytes')).toHaveText(/^66 4c 61 43/)
+  await expect(page.locator('.facts .example-findings')).toContainText('undecodable-audio')
+  await expect(page.locator('.facts .example-findings')).toContainText('no complete FLAC frame')
 })

@@ -10,11 +10,19 @@ import { waitForDataset } from './fixtures/overview-page.ts'
 async function weights(page: Page): Promise<{ key: string; hours: number; weight: number; probability: number | null; sampled: string }[]> {
   const table = page.getByRole('table', { name: 'Mixture weights' })
   await expect(table).toBeVisible()
-  return table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => {
-    const cells = [...tr.querySelectorAll('td')]
-    const p = cells[5].getAttribute('data-value')
-    return { key: `${tr.getAttribute('data-corpus')}/${tr.getAttribute('data-language')}`, hours: Number(cells[2].getAttribute('data-value')), weight: Number(cells[4].getAttribute('data-value')), probability: p === '' || p === null ? null : Number(p), sampled: cells[6].textContent ?? '' }
-  }))
+  return table.evaluate((t) => {
+    const headers = [...t.querySelectorAll('thead th')].map((th) => th.textContent ?? '')
+    const col = (start: string) => headers.findIndex((h) => h.startsWith(start))
+    const [hours, p, sampled] = [col('Hours'), headers.findIndex((h) => h.includes('ampling probability')), col('Sampled')]
+    return [...t.querySelectorAll('tbody tr[data-language]')].map((tr) => {
+      const cells = [...tr.querySelectorAll('td')]
+      const value = cells[p].getAttribute('data-value')
+      return {
+        key: `${tr.getAttribute('data-corpus')}/${tr.getAttribute('data-language')}`, hours: Number(cells[hours].getAttribute('data-value')),
+        weight: Number(tr.getAttribute('data-weight')), probability: value === '' || value === null ? null : Number(value), sampled: cells[sampled].textContent ?? '',
+      }
+    })
+  })
 }
 
 const yamlText = (page: Page) => page.getByLabel('Recipe block (YAML)').textContent()
@@ -25,6 +33,13 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   await expect(page.getByLabel('Recipe block (YAML)')).toContainText('beta_corpus: 0.5')
   const before = await weights(page)
   expect(before.length).toBeGreaterThan(3)
+  // no two columns read the same on every row (the weight and the sampling probability are one column when they do)
+  const columns = await page.getByRole('table', { name: 'Mixture weights' }).evaluate((t) => {
+    const rows = [...t.querySelectorAll('tbody tr[data-language]')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))
+    return rows[0].map((_, c) => rows.map((r) => r[c]).join('|'))
+  })
+  expect(new Set(columns).size).toBe(columns.length)
+  expect(await page.getByRole('table', { name: 'Mixture weights' }).locator('thead th').allTextContents()).toContainEqual(expect.stringMatching(/^Weight = sampling probability/))
   const probabilities = before.filter((r) => r.probability !== null).map((r) => r.probability as number)
   expect(probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5)
   // sampled counts of the first draws add up to the draws
@@ -41,7 +56,14 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   await expect.poll(async () => JSON.stringify((await weights(page)).map((r) => r.weight))).not.toBe(JSON.stringify(before.map((r) => r.weight)))
 
   // typed value: beta_corpus 1 with beta_language 1 = weights proportional to hours
-  await page.getByRole('spinbutton', { name: 'beta_corpus (typed)' }).fill('1')
+  // a typed value that is not a beta says why next to the field, and the results keep the last valid value
+  const typed = page.getByRole('textbox', { name: 'beta_corpus (typed)' })
+  await typed.fill('1.5')
+  await expect(page.getByRole('alert').filter({ hasText: 'beta_corpus (typed): must be at most 1, got 1.5' })).toBeVisible()
+  await typed.fill('abc')
+  await expect(page.getByRole('alert').filter({ hasText: '“abc” is not a number' })).toBeVisible()
+  expect(new URL(page.url()).searchParams.get('beta_corpus')).toBeNull()
+  await typed.fill('1')
   await expect.poll(() => new URL(page.url()).searchParams.get('beta_corpus')).toBe('1')
   await expect.poll(async () => parse((await yamlText(page)) ?? '').dataset.mixture_parquet_storage_config.beta_corpus).toBe(1)
   await expect.poll(async () => {
@@ -63,4 +85,17 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   await page.reload()
   await waitForDataset(page, 'Demo dataset')
   await expect(page.getByLabel('Recipe block (YAML)')).toContainText('beta_corpus: 1')
+})
+
+test('the split is picked from the splits the dataset has; a typed split that selects nothing says so', async ({ page }) => {
+  await page.goto('/?view=mixture')
+  await waitForDataset(page, 'Demo dataset')
+  await expect(page.getByRole('status').filter({ hasText: /^Weights from/ })).toBeVisible({ timeout: 30_000 })
+  const split = page.getByLabel('Split', { exact: true })
+  expect(await split.locator('option').allTextContents()).toEqual(['dev', 'test', 'train', 'other (type it)…'])
+  await split.selectOption('dev')
+  await expect(page.getByRole('status').filter({ hasText: 'split dev' })).toBeVisible()
+  await split.selectOption({ label: 'other (type it)…' })
+  await page.getByLabel('Split string').fill('trian')
+  await expect(page.getByRole('alert').filter({ hasText: 'the dataset has no split “trian” (it has dev, test, train)' })).toBeVisible()
 })

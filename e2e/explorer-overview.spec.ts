@@ -1,7 +1,8 @@
 /**
  * Overview upgrades on the demo: every language, corpus and split with the right hours (computed here from the
  * parquet files, not hard-coded), log scale and rows toggles, partition filter / sort (and `?partition=` from the
- * Audit's links), the stats TSV vs data table; the Open panel's recent list and config picker.
+ * Audit's links), the stats TSV vs data table; the language focus from a table row; the header's recent list and
+ * config picker. (Every view's axe check and screenshots: a11y.spec.ts.)
  */
 import { expect, test, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
@@ -37,10 +38,25 @@ test('hours and rows per language, corpus and split; log scale; rows metric', as
     expect(hours).toEqual([...hours].sort((a, b) => b - a))
     await expect(page.getByRole('img', { name: new RegExp(`Bar chart of hours per ${noun}`) }).locator('.recharts-bar-rectangle')).toHaveCount(expected.size)
   }
-  await page.getByLabel('Log scale').check()
-  await expect(page.getByRole('img', { name: /Bar chart of hours per language \(log scale\)/ })).toBeVisible()
-  await page.getByLabel('Rows').check()
-  await expect(page.getByRole('img', { name: /Bar chart of rows per language \(log scale\)/ })).toBeVisible()
+  // the language pictures: a log histogram, the coverage curve, the top languages
+  await expect(page.getByRole('img', { name: /histogram of 8 languages on a log axis/ })).toBeVisible()
+  await expect(page.getByRole('img', { name: /^Cumulative coverage/ })).toBeVisible()
+  await expect(page.getByRole('img', { name: /^Bar chart of hours per language \(top 8 of 8\)/ }).locator('.recharts-bar-rectangle')).toHaveCount(8)
+  await page.getByLabel(/Log scale/).check()
+  await expect(page.getByRole('img', { name: /Bar chart of hours per corpus \(log scale\)/ })).toBeVisible()
+  await page.getByLabel('Rows', { exact: true }).check()
+  await expect(page.getByRole('img', { name: /Bar chart of rows per corpus \(log scale\)/ })).toBeVisible()
+  await expect(page.getByRole('img', { name: /^Bar chart of rows per language/ })).toBeVisible()
+
+  // clicking a language row focuses it: the corpus and split tables narrow to it, the focus bar says so
+  const eng = totalsBy(demoFiles.filter((f) => f.keys.language === 'eng_Latn'), (f) => f.keys.corpus)
+  await page.getByRole('table', { name: 'Hours per language' }).locator('tr[data-language="eng_Latn"]').click()
+  await expect(page.getByRole('region', { name: 'Language focus' })).toContainText('eng_Latn')
+  const focused = await groupTable(page, 'corpus')
+  expect([...focused.keys()].sort()).toEqual([...eng.keys()].sort())
+  for (const [k, want] of eng) expect(focused.get(k)!.rows).toBe(want.rows)
+  await page.getByRole('button', { name: /^Clear focus/ }).click()
+  await expect(page.getByRole('region', { name: 'Language focus' })).toHaveCount(0)
   await page.screenshot({ path: testInfo.outputPath('overview.png'), fullPage: true })
 })
 
@@ -74,27 +90,10 @@ test('partition folders: filter, sort, ?partition= from the Audit; TSV vs data',
 test('open panel: recently opened list and the config picker (preset in the URL)', async ({ page }) => {
   await page.goto('/')
   await waitForDataset(page, 'Demo dataset')
-  await page.getByText(/^Recently opened/).click()
+  await page.getByRole('button', { name: 'Recently opened' }).click()
   await expect(page.getByRole('list', { name: 'Recently opened datasets' }).getByRole('button', { name: 'Demo dataset' })).toBeVisible()
   const stored = await page.evaluate(() => localStorage.getItem('mixscope.recent-datasets'))
   expect(JSON.parse(stored!)[0]).toMatchObject({ kind: 'demo', name: 'Demo dataset' })
   await page.getByLabel('Training config').selectOption('llm-finetune')
   await expect.poll(() => new URL(page.url()).searchParams.get('preset')).toBe('llm-finetune')
 })
-
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`Audit, Mixture and Batches have no axe violations (${colorScheme})`, async ({ page }, testInfo) => {
-    const { default: AxeBuilder } = await import('@axe-core/playwright')
-    await page.emulateMedia({ colorScheme })
-    for (const [view, ready] of [['audit', /findings on/], ['mixture', /^Weights from/], ['batches', /^Done/]] as const) {
-      await page.goto(`/?view=${view}&max_batches=5`)
-      await waitForDataset(page, 'Demo dataset')
-      await expect(page.getByRole('status').filter({ hasText: ready }).first()).toBeVisible({ timeout: 30_000 })
-      if (view === 'batches') await page.getByRole('table', { name: 'Batches' }).locator('tbody tr[data-batch="0"]').click()
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-      const summary = results.violations.map((v) => `${view}: ${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes[0]?.target.join(' ')})`)
-      expect(summary).toEqual([])
-      await page.screenshot({ path: testInfo.outputPath(`${view}-${colorScheme}.png`), fullPage: false })
-    }
-  })
-}

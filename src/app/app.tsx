@@ -1,18 +1,22 @@
-/** The app shell: header, the open panel, loading status, and the Overview of the open dataset. */
+/**
+ * The app shell: one compact header (the dataset's name, how to open another, the training config, the language
+ * focus), the loading line, the tabs and the current view. A folder dropped anywhere on the page opens.
+ */
 import { useEffect } from 'react'
-import { OpenPanel } from './features/open/open-panel.tsx'
+import { OpenBar, openRequest } from './features/open/open-bar.tsx'
+import { DropZone } from './features/open/drop-zone.tsx'
 import { LoadStatus } from './features/overview/load-status.tsx'
 import { CurrentView } from './shell/current-view.tsx'
+import { DatasetHeading } from './shell/dataset-heading.tsx'
+import { FocusBar } from './shell/focus-bar.tsx'
 import { StatusBar } from './features/status/status-bar.tsx'
 import { ViewTabs } from './shell/view-tabs.tsx'
 import { syncViewToPageUrl } from './stores/use-view-store.ts'
 import { initialRequest } from './lib/demo.ts'
 import { syncDatasetToPageUrl } from './lib/url-state.ts'
-import { datasetStore, useDatasetStore } from './stores/use-dataset-store.ts'
+import { datasetStore } from './stores/use-dataset-store.ts'
 
 export function App() {
-  const label = useDatasetStore((s) => s.reportLabel)
-
   useEffect(() => {
     // the demo (or ?dataset=) opens by default; a second StrictMode run supersedes the first
     void datasetStore.getState().open(initialRequest())
@@ -25,18 +29,21 @@ export function App() {
   }, [])
 
   return (
-    <div className="app">
-      <header className="app-header">
-        <h1>mixscope</h1>
-        <p className="app-dataset" aria-live="polite">{label ? <>Dataset: <span dir="auto">{label}</span></> : 'No dataset open'}</p>
-      </header>
-      <main>
-        <OpenPanel />
-        <LoadStatus />
-        <ViewTabs />
-        <CurrentView />
-      </main>
-      <StatusBar />
-    </div>
+    <DropZone onOpen={openRequest}>
+      <div className="app">
+        <header className="app-header">
+          <p className="brand">mixscope</p>
+          <DatasetHeading />
+          <OpenBar />
+        </header>
+        <main>
+          <LoadStatus />
+          <FocusBar />
+          <ViewTabs />
+          <CurrentView />
+        </main>
+        <StatusBar />
+      </div>
+    </DropZone>
   )
 }

@@ -88,6 +88,16 @@ describe('mixscope decode', () => {
     expect(await runDecode([join(fixtureDir, 'flac/change-bps.flac')], b.io)).toBe(1)
     expect(b.out.stderr).toMatch(/frame 4 \(byte \d+; the format changes mid-stream\) has 24 bits per sample but STREAMINFO declares 16/)
   })
+  it('fbank exits 1 on a row training cannot read (12-bit FLAC), still computing the features of what decodes', async () => {
+    const { runFbank } = await import('../../src/cli/commands/fbank.ts')
+    const a = collect()
+    expect(await runFbank([join(fixtureDir, 'flac/depth-12.flac'), '--json'], a.io)).toBe(1)
+    const json = JSON.parse(a.out.stdout)
+    expect(json.frames).toBeGreaterThan(0)
+    expect(json.findings).toContainEqual(expect.objectContaining({ kind: 'untrainable-audio', severity: 'error', message: expect.stringMatching(/^training cannot read this row: 12-bit FLAC/) }))
+    const b = collect()
+    expect(await runFbank([join(fixtureDir, 'speech-16k-mono-s16.flac'), '--json'], b.io)).toBe(0)
+  })
   it('exit 2 for usage and I/O errors', async () => {
     const a = collect()
     expect(await runDecode([], a.io)).toBe(2)

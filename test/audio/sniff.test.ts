@@ -70,7 +70,8 @@ describe('sniffAudio on bad input', () => {
   it('WAV data larger than the file is reported', () => {
     const s = sniffAudio(wavHeader({ bits: 8, dataSize: 2 ** 32 - 2 }))
     expect(s.problems.join()).toMatch(/truncated data: header declares 4294967294 bytes, file has 0/)
-    expect(s.problems.join()).toMatch(/absurd declared length 4294967294 samples/)
+    // libsndfile reads the frames that are there (none), so that is the length training sees
+    expect(s.declaredFrames).toBe(0)
   })
   it('FLAC STREAMINFO with 2^35 samples and a rate of 0', () => {
     const b = fixtureBytes('speech-16k-mono-s16.flac').slice(0, 42)

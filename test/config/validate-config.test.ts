@@ -24,7 +24,7 @@ describe('checkConfig', () => {
   it('ctc-finetune on a healthy dataset: no errors, the expected quirks', () => {
     const findings = check({})
     expect(kindsOf(findings, 'error')).toEqual([])
-    expect(kindsOf(findings, 'warning')).toEqual(['fragment-epoch-replay', 'tsv-hours-all-splits', 'warmup-row-dropped'])
+    expect(kindsOf(findings, 'warning')).toEqual(['fragment-epoch-replay', 'warmup-row-dropped'])
     expect(findings.find((f) => f.kind === 'warmup-row-dropped')!.message).toMatch(/each of the 4 partition streams .*\(reference §5, §19.3\)/)
     expect(findings.every((f) => f.path === '' && f.row === null)).toBe(true)
   })

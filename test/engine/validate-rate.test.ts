@@ -20,8 +20,21 @@ beforeAll(async () => {
   const hex = (await readFile(flac)).toString('hex')
   const rows = [82448, 227247, 100000].map((n, i) => `SELECT ${i} AS i, from_hex('${hex}') AS audio_bytes, ${n}::BIGINT AS audio_size, 'a text' AS text`)
   await writeParquet(join(root, 'data/corpus=c/split=train/language=eng_Latn/part-0.parquet'), `SELECT audio_bytes, audio_size, text FROM (${rows.join(' UNION ALL ')}) ORDER BY i`)
+  // a WAV whose data chunk is shorter than its header says: libsndfile reads the samples there are
+  const wav = join(root, 'x.wav')
+  execFileSync('sox', ['-r', '16000', '-n', '-b', '16', '-c', '1', wav, 'synth', '16000s', 'sine', '440'])
+  const cut = (await readFile(wav)).subarray(0, 44 + 2 * 6000).toString('hex')
+  await writeParquet(join(root, 'cut/corpus=c/split=train/language=eng_Latn/part-0.parquet'), `SELECT from_hex('${cut}') AS audio_bytes, 6000::BIGINT AS audio_size, 'a text' AS text`)
 })
 afterAll(async () => { await rm(root, { recursive: true, force: true }) })
+
+describe('validate --deep, a WAV cut short of its header', () => {
+  it('is a warning that training reads through, not a bad-audio-header error', async () => {
+    const report = await validateDataset(await openDataset(await createFsSource(join(root, 'cut'))), { deep: true })
+    expect(report.findings.filter((f) => f.severity === 'error' || f.kind === 'audio-length-mismatch')).toEqual([])
+    expect(report.findings.find((f) => f.kind === 'odd-audio-header')?.message).toMatch(/truncated data: header declares 32000 bytes, file has 12000 \(libsndfile reads through this/)
+  })
+})
 
 describe('validate --deep, 44.1 kHz FLAC rows', () => {
   it('says which reading of audio_size each row follows and flags only the row that matches neither', async () => {

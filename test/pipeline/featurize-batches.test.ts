@@ -68,7 +68,8 @@ function fakeDecoder(delayMs: number, sleep: Sleep = realSleep): BatchDecoder & 
       d.started++
       await sleep(delayMs)
       return items.map((i) => (i.id.startsWith('bad') ? { id: i.id, ok: false as const, error: `audio: ${i.id} (unknown): garbage` }
-        : { id: i.id, ok: true as const, audio: { sampleRate: 16000, channels: [new Float32Array(i.bytes.length)], frames: i.bytes.length, decoder: 'fake', container: 'wav' as const, codec: null, warnings: [], trainable: true, untrainable: null } }))
+        : { id: i.id, ok: true as const, audio: { sampleRate: 16000, channels: [new Float32Array(i.bytes.length)], frames: i.bytes.length, decoder: 'fake', container: 'wav' as const, codec: null, warnings: [],
+          trainable: !i.id.startsWith('cut'), untrainable: i.id.startsWith('cut') ? 'decodes 3 of 10 declared samples' : null } }))
     },
     close() {},
   }
@@ -83,6 +84,12 @@ describe('featurizeBatches', () => {
     expect(out.map((b) => b.index)).toEqual([0, 1, 2])
     expect(out.map((b) => b.features)).toEqual([[20, null, 40], [10], [null]])
     expect(out[0].decoded[1]).toMatchObject({ ok: false, error: 'audio: bad-1 (unknown): garbage' })
+  })
+
+  it('a row training cannot read (it decodes, but libsndfile would fail) gets no features, as training never featurizes it', async () => {
+    const out = []
+    for await (const b of featurizeBatches([[item('a', 10), item('cut-1', 3)]], fakeDecoder(1), (audio) => audio.map((a) => a.frames))) out.push(b)
+    expect(out[0].features).toEqual([10, null])
   })
 
   it('decodes at most `prefetch` batches ahead of the one being featurized (bounded memory)', async () => {

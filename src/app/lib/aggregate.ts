@@ -10,21 +10,31 @@ export interface LanguageHours {
   rows: number
   /** Share of all hours, in [0, 1]. */
   share: number
+  /** Hours of the `train` split. */
+  trainHours: number
+  /** Corpora and splits the language has data in, sorted. */
+  corpora: string[]
+  splits: string[]
 }
 
 /** Hours per language, most hours first (ties by code), with each language's share of the total. */
-export function hoursByLanguage(partitions: PartitionStats[]): LanguageHours[] {
-  const byLanguage = new Map<string, { hours: number; rows: number }>()
+export function hoursByLanguage(partitions: readonly PartitionStats[]): LanguageHours[] {
+  const byLanguage = new Map<string, { hours: number; rows: number; trainHours: number; corpora: Set<string>; splits: Set<string> }>()
   for (const p of partitions) {
     const key = p.language ?? '(none)'
-    const entry = byLanguage.get(key) ?? { hours: 0, rows: 0 }
+    let entry = byLanguage.get(key)
+    if (!entry) byLanguage.set(key, entry = { hours: 0, rows: 0, trainHours: 0, corpora: new Set(), splits: new Set() })
     entry.hours += p.hours
     entry.rows += p.rows
-    byLanguage.set(key, entry)
+    if (p.split === 'train') entry.trainHours += p.hours
+    entry.corpora.add(p.corpus ?? '(none)')
+    entry.splits.add(p.split ?? '(none)')
   }
   const total = [...byLanguage.values()].reduce((sum, e) => sum + e.hours, 0)
-  return [...byLanguage].map(([language, e]) => ({ language, ...e, share: total > 0 ? e.hours / total : 0 }))
-    .sort((a, b) => b.hours - a.hours || compareUtf8(a.language, b.language))
+  return [...byLanguage].map(([language, e]) => ({
+    language, hours: e.hours, rows: e.rows, trainHours: e.trainHours, share: total > 0 ? e.hours / total : 0,
+    corpora: [...e.corpora].sort(compareUtf8), splits: [...e.splits].sort(compareUtf8),
+  })).sort((a, b) => b.hours - a.hours || compareUtf8(a.language, b.language))
 }
 
 /** One (corpus, language) row of the split pivot: hours per split value. */
@@ -37,7 +47,7 @@ export interface SplitHoursRow {
 }
 
 /** Hours per (corpus, language, split), pivoted to one row per (corpus, language) with a column per split. */
-export function hoursBySplit(partitions: PartitionStats[]): { splits: string[]; rows: SplitHoursRow[] } {
+export function hoursBySplit(partitions: readonly PartitionStats[]): { splits: string[]; rows: SplitHoursRow[] } {
   const rows = new Map<string, SplitHoursRow>()
   const splits = new Set<string>()
   for (const p of partitions) {

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest'
 import { finding } from '../../engine/findings.ts'
 import type { PartitionStats } from '../../engine/stats/types.ts'
 import { hoursByLanguage, hoursBySplit } from './aggregate.ts'
-import { formatBytes, formatHours } from './format.ts'
+import { exactText, formatBytes, formatCount, formatDifference, formatHours, formatProbability, formatSamples, formatShare } from './format.ts'
+import { countBelow, coverageCurve, itemsForShare, logHistogram } from './distribution.ts'
 import { languageLabel, languageName } from './language-names.ts'
 import { countBySeverity, mergeFindings } from './merge-findings.ts'
 import { datasetParam, withDatasetParam } from './url-state.ts'
@@ -54,11 +55,30 @@ describe('findings and formats', () => {
     expect(merged).toEqual([b, a])
     expect(countBySeverity(merged)).toEqual({ error: 1, warning: 1, info: 0 })
   })
-  test('hours keep 4 significant digits; bytes use SI units', () => {
-    expect(formatHours(0.0123456)).toBe('0.01235')
-    expect(formatHours(1234.5)).toBe('1,235')
+  test('one formatting layer: adaptive duration units, 3 significant digits, separators, no signed zero', () => {
+    // the raw floats, as the page now shows them
+    expect(formatHours(1543.669 / 57600)).toBe('1.61 min')
+    expect(formatHours(0.004360364583333333)).toBe('15.7 s')
+    expect(formatHours(0.016306302083333335)).toBe('58.7 s')
+    expect(formatHours(12.3456)).toBe('12.3 h')
+    expect(formatHours(1234.5)).toBe('1,235 h')
+    expect(formatHours(0)).toBe('0 h')
+    expect(formatSamples(16000 * 90)).toBe('1.5 min')
+    expect(formatCount(1600)).toBe('1,600')
+    expect(formatShare(0.4213)).toBe('42.1%')
+    expect(formatShare(0.00004)).toBe('< 0.01%')
+    expect(formatShare(0)).toBe('0%')
+    expect(formatDifference(0)).toBe('same')
+    expect(formatDifference(0.0000001)).toBe('+< 0.01%')
+    expect(formatDifference(-0.0000001)).toBe('−< 0.01%')
+    expect(formatDifference(-0.125)).toBe('−12.5%')
+    expect(formatProbability(0.11312)).toBe('0.113')
+    expect(formatProbability(0.0000123)).toBe('1.23e−5')
+    // the exact value reads back as the same float64
+    expect(Number(exactText(1543.669 / 57600, 'h').replace(' h', ''))).toBe(1543.669 / 57600)
+    expect(exactText(1543.669 / 57600, 'h')).toMatch(/^0\.0267998\d+ h$/)
     expect(formatBytes(999)).toBe('999 B')
-    expect(formatBytes(1_234_567)).toBe('1.2 MB')
+    expect(formatBytes(1_234_567)).toBe('1.23 MB')
   })
 })
 
@@ -70,5 +90,25 @@ describe('page URL state', () => {
     expect(new URL(set).searchParams.get('dataset')).toBe('https://h/d/version=0/')
     expect(new URL(set).searchParams.get('view')).toBe('overview')
     expect(withDatasetParam(set, null)).toBe('http://x/?view=overview')
+  })
+})
+
+describe('distributions at 1,600 items', () => {
+  test('log histogram, coverage curve, threshold counts', () => {
+    const values = Array.from({ length: 1600 }, (_, i) => 10 ** (-2 + (4 * i) / 1599))
+    const { bins, nonPositive } = logHistogram([...values, 0], 4)
+    expect(nonPositive).toBe(1)
+    expect(bins.reduce((n, b) => n + b.count, 0)).toBe(1600)
+    expect(bins.length).toBe(17)
+    for (const b of bins) for (const i of b.items) expect(values[i] >= b.lo * (1 - 1e-9) && values[i] <= b.hi * (1 + 1e-9)).toBe(true)
+    expect(countBelow(values, [1])[0]).toBe(values.filter((v) => v < 1).length)
+    const curve = coverageCurve(values, 400)
+    expect(curve.length).toBeLessThanOrEqual(402)
+    expect(curve.at(-1)).toEqual({ rank: 1600, share: expect.closeTo(1, 12) })
+    const k = itemsForShare(values, 0.5)
+    const sorted = [...values].sort((a, b) => b - a)
+    const total = sorted.reduce((a, b) => a + b, 0)
+    expect(sorted.slice(0, k).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(total / 2)
+    expect(sorted.slice(0, k - 1).reduce((a, b) => a + b, 0)).toBeLessThan(total / 2)
   })
 })

@@ -1,14 +1,32 @@
-/** Renders the selected view inside its tab panel. */
+/**
+ * Renders the selected view inside its tab panel. The Overview, Audit, Mixture and Batches stay mounted (hidden)
+ * once visited, so coming back to one is a display switch that keeps its scroll, filters and charts instead of a
+ * re-render; Examples and Inspector share the Inspector's player and mount only while shown.
+ */
+import { memo, useState } from 'react'
 import { useStore } from 'zustand'
-import { viewById } from './views.tsx'
+import { views } from './views.tsx'
 import { viewStore } from '../stores/use-view-store.ts'
+import type { ViewId } from '../stores/view-store.ts'
+
+const kept: ReadonlySet<ViewId> = new Set(['overview', 'audit', 'mixture', 'batches'])
+/** The views memoized: showing one does not re-render the hidden ones (they take no props). */
+const memoized = new Map(views.map((v) => [v.id, memo(v.component)]))
 
 export function CurrentView() {
-  const view = viewById(useStore(viewStore, (s) => s.view))
-  const View = view.component
+  const current = useStore(viewStore, (s) => s.view)
+  const [visited, setVisited] = useState<ReadonlySet<ViewId>>(() => new Set([current]))
+  if (!visited.has(current)) setVisited(new Set([...visited, current]))
   return (
-    <section id={`view-${view.id}`} role="tabpanel" aria-labelledby={`tab-${view.id}`}>
-      <View />
-    </section>
+    <>
+      {views.filter((v) => v.id === current || (kept.has(v.id) && visited.has(v.id))).map((v) => {
+        const View = memoized.get(v.id)!
+        return (
+          <section key={v.id} id={`view-${v.id}`} role="tabpanel" aria-labelledby={`tab-${v.id}`} hidden={v.id !== current}>
+            <View />
+          </section>
+        )
+      })}
+    </>
   )
 }

@@ -8,10 +8,10 @@ import { OverviewView } from '../features/overview/overview-view.tsx'
 import { BatchesView } from '../features/batches/batches-view.tsx'
 import { MixtureView } from '../features/mixture/mixture-view.tsx'
 import { AuditView } from '../features/audit/audit-view.tsx'
-import { ExamplesView } from '../features/examples/examples-view.tsx'
 import { InspectorView } from '../features/inspector/inspector-view.tsx'
 import { PrepareView } from '../features/prepare/prepare-view.tsx'
 import { viewIds, type ViewId } from '../stores/view-store.ts'
+import { ExamplesWorkspace } from './examples-workspace.tsx'
 
 export interface ViewDefinition {
   id: ViewId
@@ -24,7 +24,7 @@ const definitions: Record<ViewId, Omit<ViewDefinition, 'id'>> = {
   audit: { label: 'Audit', component: AuditView },
   mixture: { label: 'Mixture', component: MixtureView },
   batches: { label: 'Batches', component: BatchesView },
-  examples: { label: 'Examples', component: ExamplesView },
+  examples: { label: 'Examples', component: ExamplesWorkspace },
   inspector: { label: 'Inspector', component: InspectorView },
   prepare: { label: 'Prepare', component: PrepareView },
 }

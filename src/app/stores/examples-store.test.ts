@@ -29,7 +29,7 @@ describe('examples store', () => {
     const store = createExamplesStore(client)
     await store.getState().load(3)
     expect(store.getState()).toMatchObject({ status: 'ready', total: 250, dataset: 3 })
-    expect(calls).toEqual([{ dataset: 3, filter: {}, sample: null, offset: 0, limit: pageSize }])
+    expect(calls).toEqual([{ dataset: 3, filter: {}, sample: null, sort: null, offset: 0, limit: pageSize }])
     expect(store.getState().rowAt(99)?.id).toBe('f.parquet:99')
     expect(store.getState().rowAt(100)).toBeUndefined()
   })

@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../engine/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
-import type { ExampleFilter, ExampleSample, ExamplePage, ExampleSummary } from '../../engine/examples/search.ts'
+import type { ExampleFilter, ExampleSample, ExamplePage, ExampleSort, ExampleSummary } from '../../engine/examples/search.ts'
 
 /** Rows per `examples-search` request. */
 export const pageSize = 100
@@ -15,6 +15,8 @@ export interface ExamplesState {
   /** Dataset handle the pages belong to (`null`: none open). */
   dataset: number | null
   filter: ExampleFilter
+  /** Order of the list (`null`: dataset order). */
+  sort: ExampleSort | null
   sample: ExampleSample | null
   status: 'idle' | 'loading' | 'ready' | 'error'
   error: string | null
@@ -32,6 +34,8 @@ export interface ExamplesState {
 export interface ExamplesActions {
   /** Points the store at a dataset (dropping pages when it changes) and fetches the first page. */
   load(dataset: number | null): Promise<void>
+  /** Sets the order of the list and refetches from the first page. */
+  setSort(sort: ExampleSort | null): Promise<void>
   /** Merges `patch` into the filter and refetches from the first page. */
   setFilter(patch: Partial<ExampleFilter>): Promise<void>
   /** Sets (or clears, `null`) the N-per-language sample and refetches. */
@@ -45,7 +49,7 @@ export interface ExamplesActions {
 export type ExamplesStore = ExamplesState & ExamplesActions
 
 export const initialExamplesState: ExamplesState = {
-  dataset: null, filter: {}, sample: null, status: 'idle', error: null, progress: null, total: null, facets: null, pages: {}, generation: 0,
+  dataset: null, filter: {}, sort: null, sample: null, status: 'idle', error: null, progress: null, total: null, facets: null, pages: {}, generation: 0,
 }
 
 /** Creates the store over a client (a fake in tests). */
@@ -60,13 +64,13 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
     }
 
     async function fetchPage(page: number): Promise<void> {
-      const { dataset, filter, sample, generation } = get()
+      const { dataset, filter, sample, sort, generation } = get()
       if (dataset === null || inFlight.has(page) || get().pages[page]) return
       const controller = new AbortController()
       inFlight.set(page, controller)
       if (get().total === null) set({ status: 'loading' })
       try {
-        const result = await client.request('examples-search', { dataset, filter, sample, offset: page * pageSize, limit: pageSize }, {
+        const result = await client.request('examples-search', { dataset, filter, sample, sort, offset: page * pageSize, limit: pageSize }, {
           signal: controller.signal,
           onProgress: (progress) => { if (get().generation === generation) set({ progress }) },
         })
@@ -84,6 +88,10 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
       ...initialExamplesState,
       async load(dataset) {
         if (dataset !== get().dataset) reset({ dataset })
+        await fetchPage(0)
+      },
+      async setSort(sort) {
+        reset({ sort })
         await fetchPage(0)
       },
       async setFilter(patch) {

@@ -72,6 +72,7 @@ export function summaryText(report: AuditReport): string {
     `${'kind'.padEnd(width)}  severity  ${'count'.padStart(6)}  ${'rows'.padStart(6)}  ${'hours'.padStart(9)}`,
     ...rows.map(([kind, s]) => `${kind.padEnd(width)}  ${s.severity.padEnd(8)}  ${String(s.count).padStart(6)}  ${String(s.rows).padStart(6)}  ${s.hours.toFixed(4).padStart(9)}`),
     `${t.files} files, ${t.rows} rows, ${t.hours.toFixed(4)} hours audited; ${t.rows_decoded} rows (${t.hours_decoded.toFixed(4)} hours) decoded`,
+    `${t.flagged_rows} rows (${t.flagged_hours.toFixed(4)} hours) carry at least one row finding`,
   ].join('\n') + '\n'
 }
 

@@ -93,6 +93,9 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   const waveform = audio.channels[0] ?? new Float32Array(0)
   const where = { path: basename(file) }
   const findings: Finding[] = audio.warnings.map((w) => finding('info', 'audio-decode-warning', where.path, w))
+  if (!audio.trainable) {
+    findings.push(finding('error', 'untrainable-audio', where.path, `training cannot read this row: ${audio.untrainable} (the features are of what decodes)`))
+  }
   const zero = channelZeroFinding(audio, where)
   if (zero) findings.push(zero)
   const started = performance.now()

@@ -59,6 +59,15 @@ export function blankSniff(container: AudioContainer, codec: AudioCodec | null =
   }
 }
 
+/**
+ * Header problems that stop training's decoder (libsndfile): all of `s.problems` but the ones it reads through, a
+ * WAV data chunk shorter than its header declares (libsndfile reads the samples there are) and WAV's valid-bits
+ * field.
+ */
+export function blockingProblems(s: AudioSniff): string[] {
+  return s.problems.filter((p) => !/^(truncated data|valid bits)/.test(p))
+}
+
 /** Adds `problem` to `s` and returns it. */
 export function withProblem(s: AudioSniff, problem: string): AudioSniff {
   s.problems.push(problem)

@@ -4,7 +4,7 @@
  * with odd-size padding. Values as libsndfile: integer / 2^(bits−1).
  */
 import { ascii, u16le, u32le } from './bytes.ts'
-import { blankSniff, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
+import { blankSniff, blockingProblems, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
 import { audioError, type DecodedAudio } from './types.ts'
 
 /** WAVE format tags. */
@@ -68,7 +68,8 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       const available = b.length - body
       const declared = size === 0xffffffff ? available : size
       if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
-      if (blockAlign > 0) s.declaredFrames = Math.floor(declared / blockAlign)
+      // libsndfile counts the frames that are there when the chunk is cut short (so training reads those)
+      if (blockAlign > 0) s.declaredFrames = Math.floor(Math.min(declared, available) / blockAlign)
       s.declaredFramesRate = s.sampleRate
       layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared }
       break
@@ -92,7 +93,7 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
   const { sniff, layout } = sniffWavLayout(bytes)
   const fail = (what: string) => audioError(id, 'wav', sniff.codec, what)
-  const fatal = sniff.problems.filter((p) => !p.startsWith('truncated data') && !p.startsWith('valid bits'))
+  const fatal = blockingProblems(sniff)
   if (!layout || fatal.length || !sniff.codec) throw fail(fatal.join('; ') || 'no data chunk')
   const channels = sniff.channels!
   const bits = sniff.bitsPerSample!

@@ -22,6 +22,7 @@ import { checkSplits } from './checks/splits.ts'
 import { checkText } from './checks/text.ts'
 import { checkTokens, type AuditTokenizer } from './checks/tokens.ts'
 import { measureAudioTask } from './measure.ts'
+import { quickAudioCheckOnce } from './quick-audio.ts'
 import { readAuditRows, rowHours } from './rows.ts'
 import { selectAudioRows } from './sample.ts'
 import { adoptAuditState, auditFingerprint, groupKey } from './state.ts'
@@ -34,6 +35,11 @@ export interface AuditOptions extends RunOptions {
   config?: PipelineConfig
   /** Decode every row. */
   deep?: boolean
+  /**
+   * Run the cheap audio check (quick-audio.ts) over every row when no audio is decoded (neither `deep` nor
+   * `sample`); its result is kept per opened dataset, so re-auditing with another config does not read the bytes again.
+   */
+  quick?: boolean
   /** Decode this fraction of each language's rows, in (0, 1] (ignored with `deep`). */
   sample?: number
   /** Seed of the sample (default 0). */
@@ -80,9 +86,14 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   if (options.tokenizer) results.push(checkTokens(rows, options.tokenizer))
 
   let measured: MeasuredRow[] = []
+  let quickRows = 0
   if (sample > 0) {
     measured = await audioPass(dataset, rows, { ...options, sample, seed, progress })
     results.push(checkAudio(measured))
+  } else if (options.quick) {
+    const quick = await quickAudioCheckOnce(dataset, { signal, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
+    results.push({ items: quick.items, tables: { audio_check: quick.census } })
+    quickRows = quick.rows
   }
 
   const items: AuditItem[] = dataset.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
@@ -91,19 +102,21 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
     items.push(...r.items)
     Object.assign(tables, r.tables)
   }
-  const { summary, byLanguage } = summarizeItems(items)
+  const { summary, byLanguage, flagged } = summarizeItems(items)
   tables.kinds_by_partition = byLanguage
+  tables.flagged_by_language = flagged
   const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
   return {
     schema_version: 1,
     root: dataset.root,
     options: {
-      deep: !!options.deep, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
+      deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
       min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
     },
     totals: {
       files: dataset.files.length, row_groups: read.rowGroups, rows: rows.length, hours: rowHours(samples),
-      rows_decoded: measured.length, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
+      rows_decoded: measured.length, rows_audio_checked: quickRows, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
+      flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
     },
     summary,
     findings: sortFindings(uniqueFindings(items.map((i) => i.finding))),

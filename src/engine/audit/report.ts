@@ -10,6 +10,7 @@ export const reportFindingsPerKind = 50
 
 /** Titles of the detail tables, in report order. */
 const tableTitles: Record<string, string> = {
+  flagged_by_language: 'Flagged rows per language (each row once, with the findings it carries)',
   kinds_by_partition: 'Findings per kind and partition',
   splits: 'Rows and hours per partition and split',
   mixture: 'Mixture: data hours vs the stats TSV',
@@ -23,6 +24,7 @@ const tableTitles: Record<string, string> = {
   rank_fragments: 'Row groups per mixture partition and rank',
   row_groups: 'Row-group sizes per partition folder',
   audio_census: 'Audio census (container, codec, rate, channels)',
+  audio_check: 'Audio check of every row (headers and frames, not decoded)',
   audio_per_language: 'Audio per language',
   loudness: 'Loudness (RMS dBFS) histogram per language',
 }
@@ -64,6 +66,7 @@ function headline(report: AuditReport): string[] {
     `Dataset: ${report.root}`,
     `Audit: ${mode}; split ${o.split}, min_audio_len ${o.min_audio_len}, max_audio_len ${o.max_audio_len}, min_samples_per_char ${o.min_samples_per_char}, world_size ${o.world_size}${o.tokenizer ? ', tokenizer given' : ''}`,
     `Data: ${t.files} files, ${t.row_groups} row groups, ${t.rows} rows, ${cell(t.hours)} hours; decoded ${t.rows_decoded} rows, ${cell(t.hours_decoded)} hours`,
+    `Flagged: ${t.flagged_rows} of ${t.rows} rows (${cell(t.flagged_hours)} hours) carry at least one row finding`,
   ]
 }
 

@@ -61,6 +61,8 @@ export interface AuditReport {
   /** What was audited and how. */
   options: {
     deep: boolean
+    /** The cheap audio check ran over every row (src/engine/audit/quick-audio.ts): only without `deep` or a sample. */
+    quick: boolean
     /** Fraction of rows per language decoded (`1` for deep, `0` for metadata only). */
     sample: number
     seed: number
@@ -71,7 +73,14 @@ export interface AuditReport {
     world_size: number
     tokenizer: boolean
   }
-  totals: { files: number; row_groups: number; rows: number; hours: number; rows_decoded: number; hours_decoded: number }
+  /**
+   * `rows_audio_checked`: rows the cheap audio check read (0 unless `options.quick`); `flagged_rows`: rows with at
+   * least one row finding, each counted once; `flagged_hours`: their hours.
+   */
+  totals: {
+    files: number; row_groups: number; rows: number; hours: number; rows_decoded: number; hours_decoded: number
+    rows_audio_checked: number; flagged_rows: number; flagged_hours: number
+  }
   /** Per finding kind: severity, count, rows, hours. Kinds in alphabetical order. */
   summary: Record<string, KindSummary>
   findings: Finding[]

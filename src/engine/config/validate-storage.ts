@@ -85,7 +85,8 @@ export function checkMixture(c: PipelineConfig, context: ConfigCheckContext, gro
     out.push(error('mixture-betas-missing', `a dataset summary TSV is in use but beta_corpus = ${c.beta_corpus}, beta_language = ${c.beta_language}: the reference's bare assert raises AssertionError (reference §4)`))
     return
   }
-  out.push(warning('tsv-hours-all-splits', 'the summary TSV\'s hours cover every split (train, dev and test), so mixture weights are not train-only hours (reference §4, §17)'))
+  // what the TSV's hours count (every split, train only, another subset) is read from the data by the audit
+  // (src/engine/stats/tsv-coverage.ts): the config alone cannot tell
   const seen = new Map<string, number>()
   for (const r of rows) seen.set(partitionKey(r.corpus, r.language), (seen.get(partitionKey(r.corpus, r.language)) ?? 0) + 1)
   const duplicates = [...seen].filter(([, n]) => n > 1).map(([k]) => k.replace('\u0000', '/'))

@@ -19,6 +19,14 @@ export interface ExampleFilter {
   maxSamples?: number | null
   /** Case-insensitive substring of the transcript (both sides NFKC-normalized and lower-cased). */
   text?: string
+  /** Only rows with at least one metadata finding of the index. */
+  flaggedOnly?: boolean
+}
+
+/** The order of a page of matches: dataset order (the default), or by one column, ties in dataset order. */
+export interface ExampleSort {
+  key: 'length' | 'language' | 'corpus' | 'split' | 'text' | 'findings'
+  descending: boolean
 }
 
 /** A seeded sample of the matches: `perLanguage` rows of each language (all of them where fewer match). */
@@ -82,6 +90,31 @@ function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: s
   return needle === '' || folded.includes(needle)
 }
 
+/** `matched` (indices into `index.rows`) reordered by `sort` (stable: ties keep dataset order; nulls last). */
+export function sortMatches(index: ExampleIndex, matched: number[], sort: ExampleSort | null | undefined): number[] {
+  if (!sort) return matched
+  const rows = index.rows
+  const value = (i: number): number | string | null => {
+    const r = rows[i]
+    switch (sort.key) {
+      case 'length': return r.audioSize
+      case 'language': return r.language
+      case 'corpus': return r.corpus
+      case 'split': return r.split
+      case 'text': return r.text
+      case 'findings': return index.findings.get(exampleId(r))?.length ?? 0
+    }
+  }
+  const sign = sort.descending ? -1 : 1
+  const keyed = matched.map((i) => [i, value(i)] as const)
+  keyed.sort(([i, a], [j, b]) => {
+    if (a === null || b === null) return a === null ? (b === null ? i - j : 1) : -1
+    const c = typeof a === 'number' && typeof b === 'number' ? a - b : compareUtf8(String(a), String(b))
+    return sign * c || i - j
+  })
+  return keyed.map(([i]) => i)
+}
+
 /**
  * Indices into `index.rows` of the matches, in dataset order; with `sample`, `perLanguage` of each language drawn
  * with Python's `random.Random(seed)` (a partial Fisher–Yates shuffle per language, languages in code order, the
@@ -90,7 +123,8 @@ function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: s
 function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample?: ExampleSample | null): number[] {
   const needle = foldText(filter.text?.trim() ?? '')
   const out: number[] = []
-  for (let i = 0; i < index.rows.length; i++) if (matches(index.rows[i], index.folded[i], filter, needle)) out.push(i)
+  const flagged = filter.flaggedOnly ? (i: number) => (index.findings.get(exampleId(index.rows[i]))?.length ?? 0) > 0 : () => true
+  for (let i = 0; i < index.rows.length; i++) if (matches(index.rows[i], index.folded[i], filter, needle) && flagged(i)) out.push(i)
   if (!sample) return out
   const rng = new PythonRandom(sample.seed)
   const byLanguage = new Map<string, number[]>()
@@ -126,9 +160,9 @@ function summarize(index: ExampleIndex, i: number): ExampleSummary {
   }
 }
 
-/** The matches `[offset, offset + limit)` (limit capped at `MAX_PAGE`) of `filter` (and `sample`), in dataset order. */
-export function searchExamples(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, offset: number, limit: number): ExamplePage {
-  const matched = matchingRows(index, filter, sample)
+/** The matches `[offset, offset + limit)` (limit capped at `MAX_PAGE`) of `filter` (and `sample`), in dataset order or `sort`'s. */
+export function searchExamples(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, offset: number, limit: number, sort?: ExampleSort | null): ExamplePage {
+  const matched = sortMatches(index, matchingRows(index, filter, sample), sort)
   const from = Math.max(0, Math.floor(offset))
   const count = Math.min(MAX_PAGE, Math.max(0, Math.floor(limit)))
   return {
@@ -140,9 +174,9 @@ export function searchExamples(index: ExampleIndex, filter: ExampleFilter, sampl
   }
 }
 
-/** The match `step` places after (+1) or before (−1) example `id` under the same filter and sample. */
-export function neighbourExample(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, id: string, step: number): ExampleNeighbour {
-  const matched = matchingRows(index, filter, sample)
+/** The match `step` places after (+1) or before (−1) example `id` under the same filter, sample and order. */
+export function neighbourExample(index: ExampleIndex, filter: ExampleFilter, sample: ExampleSample | null | undefined, id: string, step: number, sort?: ExampleSort | null): ExampleNeighbour {
+  const matched = sortMatches(index, matchingRows(index, filter, sample), sort)
   const at = matched.findIndex((i) => exampleId(index.rows[i]) === id)
   const next = at < 0 ? -1 : at + Math.sign(step)
   if (at < 0 || next < 0 || next >= matched.length) return { id: null, index: null, total: matched.length }

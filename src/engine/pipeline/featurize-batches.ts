@@ -8,7 +8,10 @@ import type { BatchDecoder } from '../audio/batch-decoder.ts'
 import type { DecodedAudio } from '../audio/types.ts'
 import type { DecodeItem, DecodeResult } from '../audio/decode.ts'
 
-/** One featurized batch. `features[i]` belongs to `decoded[i]`; `null` where that item failed to decode. */
+/**
+ * One featurized batch. `features[i]` belongs to `decoded[i]`; `null` where that item failed to decode or decoded to
+ * audio training cannot read (`trainable: false`: libsndfile would fail on it, so training never featurizes it).
+ */
 export interface FeaturizedBatch<F> {
   index: number
   decoded: DecodeResult[]
@@ -72,12 +75,13 @@ export async function* featurizeBatches<F>(
     const waitStart = now()
     const { results, ms } = await head.done
     const waitMs = now() - waitStart
-    const ok = results.flatMap((r) => (r.ok ? [r.audio] : []))
+    const usable = (r: DecodeResult) => r.ok && r.audio.trainable
+    const ok = results.flatMap((r) => (usable(r) && r.ok ? [r.audio] : []))
     const featureStart = now()
     const computed = ok.length ? await featurize(ok) : []
     const featureMs = now() - featureStart
     let k = 0
-    const features = results.map((r) => (r.ok ? computed[k++] ?? null : null))
+    const features = results.map((r) => (usable(r) ? computed[k++] ?? null : null))
     yield { index: head.index, decoded: results, features, decodeMs: ms, featureMs, waitMs }
   }
 }

@@ -8,6 +8,7 @@ import { requiredKeys, type OpenDataset } from '../discovery/open.ts'
 import { partitionIdOf } from '../discovery/hive.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
 import { mapLimit } from '../util/map-limit.ts'
+import { coverageProblem, tsvCoverage, type SplitHours } from './tsv-coverage.ts'
 import type { PartitionStats, StatsReport } from './types.ts'
 
 /** Samples per second the stored `audio_size` assumes (the dataprep resamples to 16 kHz). */
@@ -170,44 +171,31 @@ export async function computeStats(dataset: OpenDataset, options: StatsOptions =
   }
 }
 
-/** Relative tolerance for TSV hours vs data hours. */
-export const summaryHoursTolerance = 1e-6
+export { summaryHoursTolerance } from './tsv-coverage.ts'
 
-/** TSV vs data: partitions missing from the TSV, TSV rows without data, disagreeing hours (over all splits). */
+/**
+ * TSV vs data (tsv-coverage.ts): partitions missing from the TSV, TSV rows without data, and TSV hours that no set
+ * of the data's splits adds up to (every split, as the dataprep writes it, the train split alone, or another subset:
+ * each is a reading training may be given, so only a TSV matching none of them is reported).
+ */
 function compareWithSummary(dataset: OpenDataset, partitions: Accumulator[]): Finding[] {
   const summary = dataset.summary
   if (!summary) return []
   const out: Finding[] = []
-  const data = new Map<string, { corpus: string; language: string; samples: number; path: string }>()
+  const firstPath = new Map<string, string>()
+  const data: SplitHours[] = []
   for (const p of partitions) {
-    const { corpus, language } = p.keys
+    const { corpus, language, split } = p.keys
     if (corpus === undefined || language === undefined) continue
     const id = JSON.stringify([corpus, language])
-    const slot = data.get(id)
-    if (slot) slot.samples += p.samples
-    else data.set(id, { corpus, language, samples: p.samples, path: p.firstPath })
+    if (!firstPath.has(id)) firstPath.set(id, p.firstPath)
+    data.push({ corpus, language, split: split ?? '(none)', hours: hoursOf(p.samples) })
   }
-  const tsv = new Map<string, number>()
-  for (const row of summary.rows) {
-    const id = JSON.stringify([row.corpus, row.language])
-    tsv.set(id, (tsv.get(id) ?? 0) + row.hours)
-    if (!data.has(id)) {
-      out.push(finding('warning', 'tsv-row-without-data', summary.path,
-        `stats TSV ${summary.path} lists (corpus ${row.corpus}, language ${row.language}) with ${row.hours} hours, but no data folder has that pair; the reference ignores the row`))
-    }
-  }
-  for (const [id, d] of data) {
-    const hours = hoursOf(d.samples)
-    if (!tsv.has(id)) {
-      out.push(finding('warning', 'missing-from-tsv', d.path,
-        `(corpus ${d.corpus}, language ${d.language}) has ${hours} hours of data but no row in ${summary.path}: training silently drops this partition from the mixture (reference §4)`))
-      continue
-    }
-    const listed = tsv.get(id)!
-    if (Number.isFinite(listed) && Math.abs(listed - hours) > summaryHoursTolerance * Math.max(Math.abs(hours), 1e-9)) {
-      out.push(finding('warning', 'tsv-hours-mismatch', summary.path,
-        `stats TSV ${summary.path} gives (corpus ${d.corpus}, language ${d.language}) ${listed} hours; the data holds ${hours} hours over all splits`))
-    }
+  for (const c of tsvCoverage(data, summary.rows, 'train')) {
+    const problem = coverageProblem(c, summary.path)
+    if (!problem) continue
+    const path = problem.kind === 'missing-from-tsv' ? firstPath.get(JSON.stringify([c.corpus, c.language])) ?? '' : summary.path
+    out.push(finding('warning', problem.kind, path, problem.message))
   }
   return out
 }

@@ -10,6 +10,7 @@ import { audioBytesOf, isAudioBytesType } from '../parquet/audio-bytes.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
 import { computeStats } from '../stats/stats.ts'
 import { sniffAudio } from '../audio/sniff.ts'
+import { blockingProblems } from '../audio/sniff-result.ts'
 import { audioLengthFindings } from '../audio/length-check.ts'
 import { mapLimit } from '../util/map-limit.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
@@ -202,8 +203,13 @@ function sniffFindings(id: string, path: string, bytes: Uint8Array, storedSize: 
     return out
   }
   const what = `${s.container}${s.codec ? `/${s.codec}` : ''}`
-  if (s.problems.length > 0) {
-    out.push(finding('error', 'bad-audio-header', path, `${id} (${what}): ${s.problems.join('; ')}`, at))
+  const blocking = blockingProblems(s)
+  if (blocking.length > 0) {
+    out.push(finding('error', 'bad-audio-header', path, `${id} (${what}): ${blocking.join('; ')}`, at))
+  }
+  const tolerated = s.problems.filter((p) => !blocking.includes(p))
+  if (tolerated.length > 0) {
+    out.push(finding('warning', 'odd-audio-header', path, `${id} (${what}): ${tolerated.join('; ')} (libsndfile reads through this, so training does)`, at))
   } else if (s.untrainable) {
     out.push(finding('error', 'untrainable-audio', path, `${id} (${what}): ${s.untrainable}`, at))
   }

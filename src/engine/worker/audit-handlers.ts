@@ -49,7 +49,7 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
       pool?.close()
     }
   }
-  return finish(await auditDataset(dataset, { ...options, config }))
+  return finish(await auditDataset(dataset, { ...options, config, quick: message.quick === true }))
 
   function finish(report: AuditReport): AuditResult {
     const configFindings = sortFindings([...resolved.findings, ...checkConfig(config, configCheckContext(dataset))])

@@ -10,10 +10,10 @@ import type { ExamplesRequests } from './protocol/examples.ts'
 export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
   'examples-search': async (message, options, context) => {
     const index = await exampleIndex(context.dataset(message.dataset), options)
-    return searchExamples(index, message.filter, message.sample, message.offset, message.limit)
+    return searchExamples(index, message.filter, message.sample, message.offset, message.limit, message.sort)
   },
   'examples-neighbour': async (message, options, context) => {
     const index = await exampleIndex(context.dataset(message.dataset), options)
-    return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step)
+    return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step, message.sort)
   },
 }

@@ -59,10 +59,11 @@ export async function featurizePlannedBatches(
     }, { signal })) {
       const batch = batches[k++]
       const shapes = b.features.filter((f): f is number[] => f !== null)
-      const ok = b.decoded.flatMap((r) => (r.ok ? [r.audio] : []))
+      const ok = b.decoded.flatMap((r) => (r.ok && r.audio.trainable ? [r.audio] : []))
       const failed = batch.examples.map((e) => `${e.file}:${e.row}`).flatMap((id) => {
         const r = b.decoded.find((x) => x.id === id)
-        const error = r ? (r.ok ? null : r.error) : unreadable.get(id) ?? 'not read'
+        const error = !r ? unreadable.get(id) ?? 'not read'
+          : !r.ok ? r.error : r.audio.trainable ? null : `training cannot read it: ${r.audio.untrainable}`
         return error === null ? [] : [{ id, error }]
       })
       summaries.push({

@@ -9,6 +9,7 @@ import { auditHandlers } from './audit-handlers.ts'
 import { examplesHandlers } from './examples-handlers.ts'
 import { inspectHandlers } from './inspect-handlers.ts'
 import { prepareHandlers } from './prepare-handlers.ts'
+import { explorerHandlers } from './explorer-handlers.ts'
 import type { HandlerTable } from './handler-types.ts'
 
 export const allHandlers: HandlerTable = {
@@ -18,4 +19,5 @@ export const allHandlers: HandlerTable = {
   ...examplesHandlers,
   ...inspectHandlers,
   ...prepareHandlers,
+  ...explorerHandlers,
 }

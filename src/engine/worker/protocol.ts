@@ -11,6 +11,7 @@ import type { Progress } from '../dataset.ts'
 import type { AuditRequests } from './protocol/audit.ts'
 import type { DatasetRequests } from './protocol/dataset.ts'
 import type { ExamplesRequests } from './protocol/examples.ts'
+import type { ExplorerRequests } from './protocol/explorer.ts'
 import type { InspectRequests } from './protocol/inspect.ts'
 import type { PlanRequests } from './protocol/plan.ts'
 import type { PrepareRequests } from './protocol/prepare.ts'
@@ -19,7 +20,7 @@ import type { PrepareRequests } from './protocol/prepare.ts'
  * Request kinds, their parameters and their results. Adding a kind: an entry in its group's `…Requests` under
  * protocol/, and one handler in that group's handler table (handler-table.ts joins the tables).
  */
-export interface Requests extends DatasetRequests, PlanRequests, AuditRequests, ExamplesRequests, InspectRequests, PrepareRequests {}
+export interface Requests extends DatasetRequests, PlanRequests, AuditRequests, ExamplesRequests, InspectRequests, PrepareRequests, ExplorerRequests {}
 
 export type RequestKind = keyof Requests
 

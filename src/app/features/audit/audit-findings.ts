@@ -83,3 +83,23 @@ export function partitionOf(path: string): string {
   const cut = path.lastIndexOf('/')
   return cut < 0 ? '' : path.slice(0, cut)
 }
+
+/**
+ * Where a finding goes in the Audit's triage: `blocking` (an error: training would crash or refuse), `row` (a
+ * defect of one row that training silently keeps or drops), `data` (about files, partitions or the TSV), `config`
+ * (how training treats this config: epoch replay, the warm-up row dropped, …; kept apart from data defects).
+ */
+export type Triage = 'blocking' | 'row' | 'data' | 'config'
+
+export function triageOf(f: SourcedFinding): Triage {
+  if (f.severity === 'error') return 'blocking'
+  if (f.source === 'config') return 'config'
+  return f.row !== null ? 'row' : 'data'
+}
+
+/** The `language=` key of a finding's path (`null` for findings about the dataset or the TSV). */
+export function languageOf(f: Finding): string | null {
+  const m = /(?:^|\/)language=([^/]+)/.exec(f.path)
+  if (!m) return null
+  try { return decodeURIComponent(m[1]) } catch { return m[1] }
+}

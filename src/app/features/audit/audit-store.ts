@@ -31,11 +31,19 @@ export interface AuditStoreState {
   savedGroups: number
   /** Row groups the last deep run took from the saved state. */
   reusedGroups: number | null
+  /** The cheap audio check of every row that follows each metadata audit (src/engine/audit/quick-audio.ts). */
+  quickStatus: 'idle' | 'running' | 'done' | 'error'
+  /** Its progress (rows checked of all). */
+  quickProgress: Progress | null
 }
 
 export interface AuditActions {
-  /** Metadata audit (no decoding), cancelling any audit running. */
-  run(dataset: number, spec: ConfigSpec): Promise<void>
+  /**
+   * Metadata audit (no decoding), cancelling any audit running; then, unless told not to, the same audit with the
+   * cheap audio check of every row (its result replaces the first; the worker keeps the check per dataset, so a
+   * config change does not read the audio again).
+   */
+  run(dataset: number, spec: ConfigSpec, options?: { quick?: boolean }): Promise<void>
   /** Reads how much of a deep audit is saved for `key`. */
   refreshSaved(key: string): Promise<void>
   /** Deep audit, resuming from the state saved for `key`. */
@@ -50,6 +58,7 @@ export type AuditStore = AuditStoreState & AuditActions
 
 export const initialAuditState: AuditStoreState = {
   status: 'idle', result: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
+  quickStatus: 'idle', quickProgress: null,
 }
 
 /** Milliseconds between saves of the partial state while a deep audit runs. */
@@ -73,17 +82,27 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
   return createStore<AuditStore>()((set, get) => ({
     ...initialAuditState,
 
-    async run(dataset, spec) {
+    async run(dataset, spec, options = {}) {
       running?.abort()
       const own = new AbortController()
       running = own
       set({ status: 'running', error: null })
       try {
         const result = await client.request('audit', { dataset, spec, deep: false, state: null }, { signal: own.signal })
-        if (running === own && get().deepStatus !== 'running') set({ status: 'ready', result })
+        if (running !== own || get().deepStatus === 'running' || get().deepStatus === 'done') return
+        set({ status: 'ready', result })
+        if (options.quick === false) return
+        set({ quickStatus: 'running', quickProgress: null })
+        const checked = await client.request('audit', { dataset, spec, deep: false, state: null, quick: true }, {
+          signal: own.signal,
+          onProgress: (progress) => { if (running === own) set({ quickProgress: progress }) },
+        })
+        if (running !== own || get().deepStatus === 'running' || get().deepStatus === 'done') return
+        set({ status: 'ready', result: checked, quickStatus: 'done', quickProgress: null })
       } catch (error) {
         if (running !== own || isAbort(error)) return
-        set({ status: 'error', error: message(error) })
+        if (get().quickStatus === 'running') set({ quickStatus: 'error', error: message(error) })
+        else set({ status: 'error', error: message(error) })
       }
     },
 

@@ -1,40 +1,33 @@
 /**
- * Audit: every finding about the open dataset and config (validation at open, `checkConfig`, the audit's checks;
- * with a deep audit, the decoded audio's too), grouped by severity and kind, sortable and filterable, with counts per
- * language and what the length filter drops. Each finding links to its example (Inspector) or partition (Overview).
- * Exports the findings as JSON and the flagged rows as JSONL.
+ * Audit, triage first: a headline of what blocks training (errors), row defects, data warnings and config notes,
+ * each a count that filters the list; findings grouped by kind and collapsed; config notes kept apart from data
+ * defects. The cheap audio check of every row runs by default after the metadata audit (no decoding: headers and
+ * frames), the deep audit decodes every row on demand. Flagged rows per language count each row once. Each finding
+ * links to its example (Inspector) or partition (Overview). Exports the findings as JSON and the flagged rows as JSONL.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useStore } from 'zustand'
 import { engineClient } from '../../engine-client.ts'
-import { formatCount, formatHours } from '../../lib/format.ts'
+import { FindingGroups, whereOf } from '../../components/finding-groups.tsx'
+import { exactText, formatCount, formatHours, plural } from '../../lib/format.ts'
+import { downloadBytes } from '../../lib/download.ts'
 import { configSpec, useConfigStore } from '../../stores/config-store.ts'
+import { useFocusSet } from '../../stores/focus-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { viewStore } from '../../stores/use-view-store.ts'
-import type { ViewId } from '../../stores/view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { datasetKey, indexedDbPersistence } from './audit-state-db.ts'
 import { createAuditStore } from './audit-store.ts'
-import { filterFindings, groupByKind, joinFindings, partitionOf, sortFindingsBy, whereOf, type SortKey, type SourcedFinding } from './audit-findings.ts'
+import { joinFindings, languageOf, partitionOf, triageOf, type SourcedFinding, type Triage } from './audit-findings.ts'
 import { DeepAuditPanel } from './deep-audit-panel.tsx'
-import { FilterDropsTable, LanguageKindsChart } from './language-tables.tsx'
+import { FilterDropsTable, FlaggedByLanguage, flaggedLanguages } from './language-tables.tsx'
 import './audit.css'
-import { downloadBytes } from '../../lib/download.ts'
 
 export const auditStore = createAuditStore(engineClient, indexedDbPersistence)
 
-/** Rows of the findings table rendered before "Show all". */
-/** Findings rendered per page: a click adds a page, so a list of 100,000 never renders at once. */
-const pageSize = 300
-
-/** Shows a view. */
-function show(view: ViewId): void {
-  viewStore.getState().show(view)
-}
-
 function inspect(f: SourcedFinding): void {
   selectionStore.getState().select(`${f.path}:${f.row}`, null)
-  show('inspector')
+  viewStore.getState().show('inspector')
 }
 
 /** Shows the Overview's partition table filtered to the folder of `path` (`?partition=`). */
@@ -42,18 +35,34 @@ function showPartition(path: string): void {
   const url = new URL(window.location.href)
   url.searchParams.set('partition', partitionOf(path))
   window.history.replaceState(window.history.state, '', url.href)
-  show('overview')
+  viewStore.getState().show('overview')
 }
+
+function Where({ f }: { f: SourcedFinding }) {
+  if (f.row !== null) {
+    return <button type="button" className="link" onClick={() => inspect(f)} title="Show this example in the Inspector"><code dir="auto">{whereOf(f)}</code></button>
+  }
+  if (f.path !== '' && partitionOf(f.path) !== '' && !f.path.startsWith('..')) {
+    return <button type="button" className="link" onClick={() => showPartition(f.path)} title="Show this partition in the Overview"><code dir="auto">{whereOf(f)}</code></button>
+  }
+  return <code dir="auto">{whereOf(f)}</code>
+}
+
+const triageCards: { id: Triage; title: string; what: string; tone: 'error' | 'warning' | 'info' }[] = [
+  { id: 'blocking', title: 'Blocking errors', what: 'training would crash or refuse', tone: 'error' },
+  { id: 'row', title: 'Row defects', what: 'rows training keeps or drops silently', tone: 'warning' },
+  { id: 'data', title: 'Data warnings', what: 'files, partitions, the stats TSV', tone: 'warning' },
+  { id: 'config', title: 'Config notes', what: 'how training treats this config', tone: 'info' },
+]
 
 export function AuditView() {
   const report = useDatasetStore((s) => s.report)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   const a = useStore(auditStore)
-  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'severity', descending: false })
-  const [kinds, setKinds] = useState<Set<string>>(new Set())
+  const focus = useFocusSet()
+  const [only, setOnly] = useState<Triage | null>(null)
   const [text, setText] = useState('')
-  const [pages, setPages] = useState(1)
   const dataset = report?.dataset ?? null
   const key = report ? datasetKey(report) : null
 
@@ -63,124 +72,112 @@ export function AuditView() {
     void auditStore.getState().refreshSaved(key)
   }, [dataset, key, spec])
 
+  const result = a.result
   const all = useMemo(() => joinFindings([
     ['validation', report ? [...report.validation.findings] : []],
-    ['config', a.result?.configFindings ?? []],
-    ['audit', a.result?.report.findings ?? []],
-  ]), [report, a.result])
-  const groups = useMemo(() => groupByKind(all), [all])
-  const shown = useMemo(() => sortFindingsBy(filterFindings(all, kinds, text), sort.key, sort.descending), [all, kinds, text, sort])
-
-  if (!report) return <p>Open a dataset to audit it.</p>
-  const result = a.result
-
-  function toggleKind(kind: string) {
-    setPages(1)
-    setKinds((old) => {
-      const next = new Set(old)
-      if (next.has(kind)) next.delete(kind)
-      else next.add(kind)
-      return next
+    ['config', result?.configFindings ?? []],
+    ['audit', result?.report.findings ?? []],
+  ]), [report, result])
+  const filtered = useMemo(() => {
+    const needle = text.trim().toLowerCase()
+    return all.filter((f) => {
+      if (focus.size > 0) { const l = languageOf(f); if (l !== null && !focus.has(l)) return false }
+      return needle === '' || f.message.toLowerCase().includes(needle) || whereOf(f).toLowerCase().includes(needle) || f.kind.includes(needle)
     })
-  }
+  }, [all, text, focus])
+  const byTriage = useMemo(() => {
+    const out: Record<Triage, SourcedFinding[]> = { blocking: [], row: [], data: [], config: [] }
+    for (const f of filtered) out[triageOf(f)].push(f)
+    return out
+  }, [filtered])
+  const rowsOf = useMemo(() => {
+    const m = new Map<string, number>()
+    for (const p of report?.stats.partitions ?? []) if (p.language) m.set(p.language, (m.get(p.language) ?? 0) + p.rows)
+    return m
+  }, [report])
+  const flagged = useMemo(() => flaggedLanguages(result?.report.tables.flagged_by_language ?? [], rowsOf), [result, rowsOf])
 
-  function header(label: string, k: SortKey) {
-    const active = sort.key === k
-    return (
-      <th scope="col" aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
-        <button type="button" className="sort" onClick={() => setSort({ key: k, descending: active ? !sort.descending : false })}>
-          {label}{active ? (sort.descending ? ' ▼' : ' ▲') : ''}
-        </button>
-      </th>
-    )
+  if (!report) {
+    return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open, and again when the training config changes.</p></div>
   }
-
-  function exportJson() {
-    const body = { schema_version: 1, root: report!.root, config: result?.report.options ?? null, totals: result?.report.totals ?? null,
+  const distinctRows = (list: SourcedFinding[]) => new Set(list.filter((f) => f.row !== null).map((f) => `${f.path}:${f.row}`)).size
+  const hoursOf = (kind: string) => result?.report.summary[kind]?.hours ?? null
+  const t = result?.report.totals
+  const exportJson = () => {
+    const body = { schema_version: 1, root: report.root, config: result?.report.options ?? null, totals: t ?? null,
       summary: result?.report.summary ?? null, findings: all, tables: result?.report.tables ?? {} }
     downloadBytes(JSON.stringify(body, null, 2) + '\n', 'audit.json', 'application/json')
   }
+  const q = a.quickProgress
+  const sections = triageCards.filter((c) => c.id !== 'config' && (only === null || only === c.id))
 
   return (
     <section className="audit-view" aria-labelledby="audit-heading">
-      <h2 id="audit-heading">Audit</h2>
-      <p role="status" aria-live="polite">
-        {a.status === 'running' ? 'Auditing metadata…' : result ? `${formatCount(all.length)} findings on ${formatCount(result.report.totals.rows)} rows (${formatHours(result.report.totals.hours)} h), config: preset ${configState.preset ?? 'reference defaults'}, split ${configState.split}${result.report.options.deep ? ', audio decoded' : ', metadata only'}.` : ''}
+      <h2 id="audit-heading" className="visually-hidden">Audit</h2>
+      <p role="status" aria-live="polite" className="audit-status">
+        {a.status === 'running' && !result ? 'Auditing metadata…'
+          : result && t ? <>
+            {formatCount(all.length)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: preset {configState.preset ?? 'reference defaults'}, split {configState.split}
+            {result.report.options.deep ? ', audio decoded' : ', metadata only'}.
+            {' '}<strong>{formatCount(t.flagged_rows)}</strong> of {formatCount(t.rows)} rows are flagged (<span title={exactText(t.flagged_hours, 'h')}>{formatHours(t.flagged_hours)}</span>).
+          </> : ''}
       </p>
-      {a.error && <p className="field-problem" role="alert">{a.error}</p>}
-      {key && dataset !== null && <DeepAuditPanel store={auditStore} dataset={dataset} spec={spec} datasetKey={key} />}
+      <p className="audit-check hint" role="status" aria-live="polite">
+        {a.deepStatus === 'done' ? `Audio: every row decoded (deep audit).`
+          : a.quickStatus === 'running' ? `Audio check: ${q ? `${formatCount(q.done)} of ${formatCount(q.total ?? 0)} rows` : 'starting'} (headers and frames, no decoding)…`
+            : a.quickStatus === 'done' && t ? `Audio check: ${formatCount(t.rows_audio_checked)} rows read (headers and frames, no decoding); ${formatCount(result?.report.summary['undecodable-audio']?.count ?? 0)} undecodable. The deep audit decodes every sample.`
+              : a.quickStatus === 'error' ? `Audio check failed: ${a.error}` : ''}
+      </p>
+      {a.error && a.quickStatus !== 'error' && <p className="field-problem" role="alert">{a.error}</p>}
+      <div className="cards triage" role="group" aria-label="Triage">
+        {triageCards.map((c) => {
+          const list = byTriage[c.id]
+          const rows = distinctRows(list)
+          return (
+            <button key={c.id} type="button" className={`card ${list.length > 0 ? c.tone : ''}`} aria-pressed={only === c.id}
+              onClick={() => setOnly(only === c.id ? null : c.id)} data-triage={c.id}>
+              <span className="card-label">{c.title}</span>
+              <span className="card-value" data-value={list.length}>{formatCount(list.length)}</span>
+              <span className="sub">{rows > 0 ? `${plural(rows, 'row')} · ` : ''}{c.what}</span>
+            </button>
+          )
+        })}
+      </div>
       <div className="row">
+        <label className="search-field"><span>Filter findings</span>
+          <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="text in message, path or kind" /></label>
+        {only && <button type="button" onClick={() => setOnly(null)}>Show every category</button>}
         <button type="button" disabled={!result} onClick={exportJson}>Export findings (JSON)</button>
         <button type="button" disabled={!result || result.flaggedJsonl === ''} onClick={() => downloadBytes(result!.flaggedJsonl, 'flagged.jsonl', 'application/x-ndjson')}>Export flagged rows (JSONL)</button>
+        {focus.size > 0 && <span className="hint">Findings of {plural(focus.size, 'focused language')} (and of the whole dataset).</span>}
       </div>
-      <section aria-labelledby="kinds-heading">
-        <h3 id="kinds-heading">By severity and kind</h3>
-        <table aria-label="Findings by kind" className="kinds">
-          <thead><tr><th scope="col">Show</th><th scope="col">Severity</th><th scope="col">Kind</th><th scope="col" className="num">Findings</th><th scope="col" className="num">Rows</th><th scope="col" className="num">Hours</th><th scope="col">From</th></tr></thead>
-          <tbody>
-            {groups.map((g) => {
-              const s = result?.report.summary[g.kind]
-              return (
-                <tr key={`${g.severity}/${g.kind}`} data-kind={g.kind} data-severity={g.severity}>
-                  <td><input type="checkbox" aria-label={`Only ${g.kind}`} checked={kinds.has(g.kind)} onChange={() => toggleKind(g.kind)} /></td>
-                  <td><span className={`severity ${g.severity}`}>{g.severity}</span></td>
-                  <td><code>{g.kind}</code></td>
-                  <td className="num">{formatCount(g.count)}</td>
-                  <td className="num">{s ? formatCount(s.rows) : ''}</td>
-                  <td className="num" data-value={s?.hours ?? ''}>{s ? formatHours(s.hours) : ''}</td>
-                  <td>{g.sources.join(', ')}</td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </section>
-      {result && (
-        <div className="chart-and-table">
-          <section aria-labelledby="per-language-heading">
+      {sections.map((c) => (
+        <section key={c.id} aria-labelledby={`triage-${c.id}`} className={`triage-section ${c.id}`}>
+          <h3 id={`triage-${c.id}`}>{c.title} <span className="hint">({formatCount(byTriage[c.id].length)}: {c.what})</span></h3>
+          <FindingGroups findings={byTriage[c.id]} label={c.title} where={(f) => <Where f={f} />} hoursOf={hoursOf}
+            empty={c.id === 'blocking' ? 'Nothing here would stop training.' : 'None.'} />
+        </section>
+      ))}
+      {key && dataset !== null && <DeepAuditPanel store={auditStore} dataset={dataset} spec={spec} datasetKey={key} />}
+      {result && (only === null || only === 'row') && (
+        <div className="grid-2 wide-only">
+          <section aria-labelledby="per-language-heading" className="panel">
             <h3 id="per-language-heading">Flagged rows per language</h3>
-            <LanguageKindsChart rows={result.report.tables.kinds_by_partition ?? []} />
+            <p className="hint">Each row counted once, whatever the number of its findings; its hours once.</p>
+            <FlaggedByLanguage rows={flagged} />
           </section>
-          <section aria-labelledby="drops-heading">
+          <section aria-labelledby="drops-heading" className="panel">
             <h3 id="drops-heading">What the length filter drops (split {result.report.options.split})</h3>
             <FilterDropsTable rows={result.report.tables.length_cutoffs ?? []} minLen={result.report.options.min_audio_len} maxLen={result.report.options.max_audio_len} />
           </section>
         </div>
       )}
-      <section aria-labelledby="all-findings-heading">
-        <h3 id="all-findings-heading">Findings</h3>
-        <div className="row">
-          <label htmlFor="audit-filter">Filter</label>
-          <input id="audit-filter" type="search" value={text} onChange={(e) => { setText(e.target.value); setPages(1) }} placeholder="text in message, path or kind" />
-          {kinds.size > 0 && <button type="button" onClick={() => { setKinds(new Set()); setPages(1) }}>Show every kind</button>}
-          <span className="hint">{formatCount(shown.length)} shown</span>
-        </div>
-        <table aria-label="Audit findings" className="findings">
-          <thead><tr>{header('Severity', 'severity')}{header('Kind', 'kind')}{header('Where', 'where')}{header('Message', 'message')}{header('From', 'source')}</tr></thead>
-          <tbody>
-            {shown.slice(0, pages * pageSize).map((f, i) => (
-              <tr key={i} data-severity={f.severity} data-kind={f.kind}>
-                <td><span className={`severity ${f.severity}`}>{f.severity}</span></td>
-                <td><code>{f.kind}</code></td>
-                <td className="where">
-                  {f.row !== null ? (
-                    <button type="button" className="link" onClick={() => inspect(f)} title="Show this example in the Inspector"><code dir="auto">{whereOf(f)}</code></button>
-                  ) : f.path !== '' && partitionOf(f.path) !== '' && !f.path.startsWith('..') ? (
-                    <button type="button" className="link" onClick={() => showPartition(f.path)} title="Show this partition in the Overview"><code dir="auto">{whereOf(f)}</code></button>
-                  ) : <code dir="auto">{whereOf(f)}</code>}
-                </td>
-                <td dir="auto">{f.message}</td>
-                <td>{f.source}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {shown.length > pages * pageSize && (
-          <button type="button" onClick={() => setPages(pages + 1)}>
-            Show {formatCount(Math.min(pageSize, shown.length - pages * pageSize))} more ({formatCount(shown.length - pages * pageSize)} not shown)
-          </button>
-        )}
-      </section>
+      {(only === null || only === 'config') && (
+        <section aria-labelledby="triage-config" className="triage-section config">
+          <h3 id="triage-config">Config notes <span className="hint">({formatCount(byTriage.config.length)}: how training treats preset {configState.preset ?? 'reference defaults'}, split {configState.split}; not data defects)</span></h3>
+          <FindingGroups findings={byTriage.config} label="Config notes" hoursOf={hoursOf} empty="None." />
+        </section>
+      )}
     </section>
   )
 }

@@ -1,72 +1,78 @@
-/** Per-language views of the audit's tables: flagged rows per language (chart + table) and the length filter's drops. */
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+/**
+ * Per-language pictures of the audit: flagged rows per language (each row once: `flagged_by_language`, with the
+ * findings those rows carry) as the top languages and the "Find language" table, and what the length filter drops.
+ */
+import { useMemo } from 'react'
 import type { TableRow } from '../../../engine/audit/types.ts'
-import { LanguageCell } from '../../components/language-cell.tsx'
-import { formatCount, formatHours } from '../../lib/format.ts'
+import { TopBars } from '../../components/charts/distribution-charts.tsx'
+import { LanguageTable } from '../../components/language-table.tsx'
+import { NumCell } from '../../components/num.tsx'
+import { formatCount, formatSamples } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
+import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
 
-/** Σ rows and hours of row findings per language (from `kinds_by_partition`), most rows first. */
-export function flaggedByLanguage(rows: readonly TableRow[]): { language: string; rows: number; hours: number; kinds: string }[] {
-  const by = new Map<string, { rows: number; hours: number; kinds: Set<string> }>()
-  for (const r of rows) {
-    const language = typeof r.language === 'string' ? r.language : '(none)'
-    const e = by.get(language) ?? { rows: 0, hours: 0, kinds: new Set<string>() }
-    e.rows += Number(r.rows ?? 0)
-    e.hours += Number(r.hours ?? 0)
-    if (typeof r.kind === 'string') e.kinds.add(r.kind)
-    by.set(language, e)
-  }
-  return [...by].map(([language, e]) => ({ language, rows: e.rows, hours: e.hours, kinds: [...e.kinds].sort().join(', ') }))
-    .sort((a, b) => b.rows - a.rows || (a.language < b.language ? -1 : 1))
+/** One row of `flagged_by_language`. */
+export interface FlaggedLanguage {
+  language: string
+  /** Distinct flagged rows. */
+  rows: number
+  hours: number
+  /** Findings those rows carry. */
+  findings: number
+  errorRows: number
+  kinds: string
+  /** Rows of the language in the dataset (from the stats). */
+  total: number | null
 }
 
-export function LanguageKindsChart({ rows }: { rows: readonly TableRow[] }) {
-  const data = flaggedByLanguage(rows)
-  if (data.length === 0) return <p>No row is flagged.</p>
+/** `flagged_by_language` as typed rows, with each language's row count for the share. */
+export function flaggedLanguages(table: readonly TableRow[], rowsOf: ReadonlyMap<string, number>): FlaggedLanguage[] {
+  return table.map((r) => ({
+    language: String(r.language), rows: Number(r.rows), hours: Number(r.hours), findings: Number(r.findings), errorRows: Number(r.error_rows),
+    kinds: String(r.kinds ?? ''), total: rowsOf.get(String(r.language)) ?? null,
+  }))
+}
+
+export function FlaggedByLanguage({ rows }: { rows: FlaggedLanguage[] }) {
+  const focus = useFocusSet()
+  const items = useMemo(() => rows.map((r) => ({ key: r.language, value: r.rows })), [rows])
+  if (rows.length === 0) return <p className="hint">No row is flagged.</p>
   return (
     <>
-      <div className="chart" role="img" aria-label={`Bar chart of flagged rows per language (${data.length} languages); the table below lists the same values.`}>
-        <ResponsiveContainer width="100%" height={Math.max(140, data.length * 26 + 40)}>
-          <BarChart data={data} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-            <XAxis type="number" allowDecimals={false} />
-            <YAxis type="category" dataKey="language" width={100} interval={0} />
-            <Tooltip formatter={(v) => [formatCount(Number(v)), 'Flagged rows']} labelFormatter={(code) => `${languageLabel(String(code))} (${String(code)})`} />
-            <Bar dataKey="rows" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
-      <table aria-label="Flagged rows per language">
-        <thead><tr><th scope="col">Language</th><th scope="col" className="num">Rows</th><th scope="col" className="num">Hours</th><th scope="col">Kinds</th></tr></thead>
-        <tbody>
-          {data.map((d) => (
-            <tr key={d.language} data-language={d.language}><LanguageCell code={d.language} /><td className="num">{formatCount(d.rows)}</td><td className="num" data-value={d.hours}>{formatHours(d.hours)}</td><td>{d.kinds}</td></tr>
-          ))}
-        </tbody>
-      </table>
+      <TopBars items={items} n={10} noun={['language', 'languages']} format={formatCount} label={(k) => `${languageLabel(k)} (${k})`}
+        chartLabel="Bar chart of flagged rows per language" selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
+      <LanguageTable<FlaggedLanguage> rows={rows} label="Flagged rows per language" height={300} initialSort={{ id: 'rows', descending: true }}
+        columns={[
+          { id: 'rows', header: 'Flagged rows', numeric: true, sortValue: (r) => r.rows, cell: (r) => <NumCell value={r.rows} kind="count" />, title: 'Rows with at least one row finding, each counted once' },
+          { id: 'of', header: 'of rows', numeric: true, sortValue: (r) => r.total, cell: (r) => <NumCell value={r.total} kind="count" /> },
+          { id: 'hours', header: 'Hours', numeric: true, sortValue: (r) => r.hours, cell: (r) => <NumCell value={r.hours} kind="hours" /> },
+          { id: 'findings', header: 'Findings', numeric: true, sortValue: (r) => r.findings, cell: (r) => <NumCell value={r.findings} kind="count" />, title: 'Findings the flagged rows carry (a row can carry several)' },
+          { id: 'errors', header: 'Rows with errors', numeric: true, sortValue: (r) => r.errorRows, cell: (r) => <NumCell value={r.errorRows} kind="count" /> },
+          { id: 'kinds', header: 'Kinds', sortValue: (r) => r.kinds, cell: (r) => <td title={r.kinds}>{r.kinds}</td> },
+        ]} />
     </>
   )
 }
 
+interface DropRow { language: string; rows: number; below: number; belowHours: number; above: number; aboveHours: number }
+
 export function FilterDropsTable({ rows, minLen, maxLen }: { rows: readonly TableRow[]; minLen: number; maxLen: number }) {
+  const typed = useMemo<DropRow[]>(() => rows.map((r) => ({
+    language: String(r.language), rows: Number(r.rows), below: Number(r.rows_below_min), belowHours: Number(r.hours_below_min),
+    above: Number(r.rows_above_max), aboveHours: Number(r.hours_above_max),
+  })), [rows])
+  const dropping = typed.filter((r) => r.below + r.above > 0).length
   return (
     <>
-      <p className="hint">min_audio_len {formatCount(minLen)} samples ({(minLen / 16000).toFixed(2)} s), max_audio_len {formatCount(maxLen)} ({(maxLen / 16000).toFixed(1)} s).</p>
-      <table aria-label="Length filter drops per language">
-        <thead><tr><th scope="col">Language</th><th scope="col" className="num">Rows</th><th scope="col" className="num">Below min</th><th scope="col" className="num">Hours</th><th scope="col" className="num">Above max</th><th scope="col" className="num">Hours</th></tr></thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={String(r.language)} data-language={String(r.language)}>
-              <LanguageCell code={String(r.language)} />
-              <td className="num">{formatCount(Number(r.rows))}</td>
-              <td className="num">{formatCount(Number(r.rows_below_min))}</td>
-              <td className="num" data-value={Number(r.hours_below_min)}>{formatHours(Number(r.hours_below_min))}</td>
-              <td className="num">{formatCount(Number(r.rows_above_max))}</td>
-              <td className="num" data-value={Number(r.hours_above_max)}>{formatHours(Number(r.hours_above_max))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <p className="hint">min_audio_len {formatCount(minLen)} samples ({formatSamples(minLen)}), max_audio_len {formatCount(maxLen)} samples ({formatSamples(maxLen)}): {formatCount(dropping)} of {formatCount(typed.length)} languages lose rows.</p>
+      <LanguageTable<DropRow> rows={typed} label="Length filter drops per language" height={300} initialSort={{ id: 'above', descending: true }}
+        columns={[
+          { id: 'rows', header: 'Rows', numeric: true, sortValue: (r) => r.rows, cell: (r) => <NumCell value={r.rows} kind="count" /> },
+          { id: 'below', header: 'Below min', numeric: true, sortValue: (r) => r.below, cell: (r) => <NumCell value={r.below} kind="count" /> },
+          { id: 'belowHours', header: 'Hours below', numeric: true, sortValue: (r) => r.belowHours, cell: (r) => <NumCell value={r.belowHours} kind="hours" /> },
+          { id: 'above', header: 'Above max', numeric: true, sortValue: (r) => r.above, cell: (r) => <NumCell value={r.above} kind="count" /> },
+          { id: 'aboveHours', header: 'Hours above', numeric: true, sortValue: (r) => r.aboveHours, cell: (r) => <NumCell value={r.aboveHours} kind="hours" /> },
+        ]} />
     </>
   )
 }

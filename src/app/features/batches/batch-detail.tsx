@@ -5,7 +5,7 @@
 import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
 import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
-import { formatCount, formatShare } from '../../lib/format.ts'
+import { formatCount, formatSamples, formatShare } from '../../lib/format.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { viewStore } from '../../stores/use-view-store.ts'
 
@@ -20,7 +20,7 @@ export function BatchDetail({ summary, batch }: { summary: BatchSummary; batch: 
     <section className="batch-detail" aria-labelledby="batch-detail-heading">
       <h3 id="batch-detail-heading">Batch {summary.index} (step {summary.step}, {summary.indexInStep + 1} in step)</h3>
       <p>
-        {formatCount(summary.size)} examples, longest {formatCount(summary.longest)} samples ({(summary.longest / 16000).toFixed(2)} s),
+        {formatCount(summary.size)} examples, longest {formatCount(summary.longest)} samples ({formatSamples(summary.longest)}),
         {' '}{formatCount(summary.padded)} padded elements, {formatShare(summary.waste)} padding.
       </p>
       <table aria-label={`Composition of batch ${summary.index}`}>
@@ -39,7 +39,7 @@ export function BatchDetail({ summary, batch }: { summary: BatchSummary; batch: 
       {batch === null ? <p role="status">Loading examples…</p> : (
         <table aria-label={`Examples of batch ${summary.index}`} className="examples">
           <thead>
-            <tr><th scope="col">Example</th><th scope="col">Language</th><th scope="col" className="num">Length (samples)</th><th scope="col" className="num">Seconds</th><th scope="col">Transcript</th></tr>
+            <tr><th scope="col">Example</th><th scope="col">Language</th><th scope="col" className="num">Length (samples)</th><th scope="col" className="num">Duration</th><th scope="col">Transcript</th></tr>
           </thead>
           <tbody>
             {batch.examples.map((e) => {
@@ -49,7 +49,7 @@ export function BatchDetail({ summary, batch }: { summary: BatchSummary; batch: 
                   <td className="where"><button type="button" className="link" onClick={() => inspectExample(id, batch.index)} title="Show in the Inspector"><code dir="auto">{id}</code></button></td>
                   <LanguageCell code={e.language} />
                   <td className="num">{formatCount(e.length)}</td>
-                  <td className="num">{(e.length / 16000).toFixed(2)}</td>
+                  <td className="num" title={`${e.length} samples at 16 kHz`}>{formatSamples(e.length)}</td>
                   <td dir="auto" className="transcript">{e.text}</td>
                 </tr>
               )

@@ -15,6 +15,7 @@ import { LoaderCost } from './loader-cost.tsx'
 import { ConfigForm } from './config-form.tsx'
 import { downloadBytes } from '../../lib/download.ts'
 import { BucketTable, DropsTable, MixtureTable, RankDiagnostics } from './plan-tables.tsx'
+import { BatchPictures } from './batch-pictures.tsx'
 import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
 import './batches.css'
 
@@ -36,7 +37,7 @@ export function BatchesView() {
   }, [dataset, spec, maxBatches])
   useEffect(() => () => batchesStore.getState().dispose(), [])
 
-  if (!report) return <p>Open a dataset to plan its batches.</p>
+  if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset to see the batches one rank of training draws from it, exactly as the reference builds them.</p></div>
   const selectedSummary = s.selected === null ? null : s.batches[s.selected] ?? null
   const totalWaste = s.batches.reduce((a, b) => a + b.padded, 0)
   const totalSamples = s.batches.reduce((a, b) => a + b.samples, 0)
@@ -53,7 +54,7 @@ export function BatchesView() {
 
   return (
     <section className="batches-view" aria-labelledby="batches-heading">
-      <h2 id="batches-heading">Batches</h2>
+      <h2 id="batches-heading" className="visually-hidden">Batches</h2>
       <ConfigForm resolved={resolved} />
       {resolved && resolved.findings.length > 0 && (
         <ul className="config-findings" aria-label="Config problems">
@@ -77,6 +78,7 @@ export function BatchesView() {
         <button type="button" disabled={s.batches.length === 0} onClick={() => void exportAs('arrow')}>Export Arrow IPC</button>
         {exportError && <span className="field-problem" role="alert">{exportError}</span>}
       </div>
+      {s.start && <BatchPictures batches={s.batches} start={s.start} onOpen={(i) => void batchesStore.getState().select(i)} />}
       <div className="batches-main">
         <BatchList batches={s.batches} selected={s.selected} onSelect={(i) => void batchesStore.getState().select(i)} />
         {selectedSummary ? <BatchDetail summary={selectedSummary} batch={s.selectedBatch} /> : <p className="hint">Open a batch (click, or Enter) to list its examples.</p>}

@@ -3,57 +3,34 @@
  * pasted recipe YAML. Values go to the config store (the URL keeps preset, split, seed, rank, world size, max batches).
  * Empty inputs mean "as the preset / recipe says"; the placeholder shows that value.
  */
-import { useState, type FormEvent } from 'react'
+import { useMemo, useState, type FormEvent } from 'react'
+import { NumberField, type NumberRule } from '../../components/number-field.tsx'
+import { SplitField } from '../../components/split-field.tsx'
+import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import type { PipelineConfig } from '../../../engine/config/types.ts'
 import type { ResolvedConfig } from '../../../engine/config/resolve.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
 
-/** Main task fields shown in the form (reference names). */
-const numberFields: { key: keyof PipelineConfig; label: string }[] = [
-  { key: 'min_audio_len', label: 'min_audio_len (samples)' },
-  { key: 'max_audio_len', label: 'max_audio_len (samples)' },
-  { key: 'max_num_elements', label: 'max_num_elements (samples)' },
-  { key: 'batch_size', label: 'batch_size (STATIC)' },
-  { key: 'example_shuffle_window', label: 'example_shuffle_window' },
-  { key: 'batch_shuffle_window', label: 'batch_shuffle_window' },
-  { key: 'num_accumulate', label: 'num_accumulate (batches per step)' },
+/** Main task fields shown in the form (reference names), with the values the reference accepts. */
+const numberFields: { key: keyof PipelineConfig; label: string; rule: NumberRule }[] = [
+  { key: 'min_audio_len', label: 'min_audio_len (samples)', rule: { min: 0, integer: true, optional: true } },
+  { key: 'max_audio_len', label: 'max_audio_len (samples)', rule: { min: 1, integer: true, optional: true } },
+  { key: 'max_num_elements', label: 'max_num_elements (samples)', rule: { min: 1, integer: true, optional: true } },
+  { key: 'batch_size', label: 'batch_size (STATIC)', rule: { min: 1, integer: true, optional: true } },
+  { key: 'example_shuffle_window', label: 'example_shuffle_window', rule: { min: 0, integer: true, optional: true } },
+  { key: 'batch_shuffle_window', label: 'batch_shuffle_window', rule: { min: 0, integer: true, optional: true } },
+  { key: 'num_accumulate', label: 'num_accumulate (batches per step)', rule: { min: 1, integer: true, optional: true } },
 ]
-
-function parseOptionalInt(text: string): number | null | 'bad' {
-  if (text.trim() === '') return null
-  return /^\d+$/.test(text.trim()) ? Number(text) : 'bad'
-}
-
-function NumberInput({ id, label, value, placeholder, onValue }: { id: string; label: string; value: number | null; placeholder: string; onValue: (v: number | null) => void }) {
-  const [text, setText] = useState(value === null ? '' : String(value))
-  const [shown, setShown] = useState(value)
-  if (shown !== value) {
-    // the store changed from elsewhere (URL, reset): show it
-    setShown(value)
-    setText(value === null ? '' : String(value))
-  }
-  const parsed = parseOptionalInt(text)
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} type="text" inputMode="numeric" value={text} placeholder={placeholder} aria-invalid={parsed === 'bad'}
-        onChange={(e) => {
-          setText(e.target.value)
-          const next = parseOptionalInt(e.target.value)
-          if (next !== 'bad') {
-            setShown(next)
-            onValue(next)
-          }
-        }} />
-    </div>
-  )
-}
 
 export function ConfigForm({ resolved }: { resolved: ResolvedConfig | null }) {
   const state = useConfigStore((s) => s)
   const config = resolved?.config
   const [recipeText, setRecipeText] = useState('')
   const placeholder = (v: unknown) => (v === undefined || v === null ? '' : String(v))
+  const partitions = useDatasetStore((s) => s.report?.stats.partitions)
+  const splits = useMemo(() => [...new Set((partitions ?? []).map((p) => p.split).filter((x): x is string => x !== null))].sort(), [partitions])
+  const corpora = useMemo(() => [...new Set((partitions ?? []).map((p) => p.corpus).filter((x): x is string => x !== null))].sort(), [partitions])
+  const worldSize = state.worldSize ?? config?.world_size ?? 1
 
   function applyRecipe(event: FormEvent) {
     event.preventDefault()
@@ -72,14 +49,11 @@ export function ConfigForm({ resolved }: { resolved: ResolvedConfig | null }) {
             {state.preset !== null && !resolved?.presets.some((p) => p.name === state.preset) && <option value={state.preset}>{state.preset}</option>}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="batches-split">Split</label>
-          <input id="batches-split" type="text" value={state.split} onChange={(e) => configStore.getState().update({ split: e.target.value })} />
-        </div>
-        <NumberInput id="batches-rank" label="Rank" value={state.rank} placeholder={placeholder(config?.rank)} onValue={(v) => configStore.getState().update({ rank: v })} />
-        <NumberInput id="batches-world" label="World size" value={state.worldSize} placeholder={placeholder(config?.world_size)} onValue={(v) => configStore.getState().update({ worldSize: v })} />
-        <NumberInput id="batches-seed" label="Seed" value={state.seed} placeholder={placeholder(config?.seed)} onValue={(v) => configStore.getState().update({ seed: v })} />
-        <NumberInput id="batches-max" label="Max batches" value={state.maxBatches} placeholder={config?.max_num_batches ? String(config.max_num_batches) : '20 (train)'} onValue={(v) => configStore.getState().update({ maxBatches: v })} />
+        <SplitField id="batches-split" value={state.split} splits={splits} corpora={corpora} onChange={(split) => configStore.getState().update({ split })} />
+        <NumberField id="batches-rank" label="Rank" value={state.rank} rule={{ min: 0, max: Math.max(0, worldSize - 1), integer: true, optional: true }} placeholder={placeholder(config?.rank)} onValue={(v) => configStore.getState().update({ rank: v })} />
+        <NumberField id="batches-world" label="World size" value={state.worldSize} rule={{ min: 1, integer: true, optional: true }} placeholder={placeholder(config?.world_size)} onValue={(v) => configStore.getState().update({ worldSize: v })} />
+        <NumberField id="batches-seed" label="Seed" value={state.seed} rule={{ min: 0, integer: true, optional: true }} placeholder={placeholder(config?.seed)} onValue={(v) => configStore.getState().update({ seed: v })} />
+        <NumberField id="batches-max" label="Max batches" value={state.maxBatches} rule={{ min: 1, integer: true, optional: true }} placeholder={config?.max_num_batches ? String(config.max_num_batches) : '20 (train)'} onValue={(v) => configStore.getState().update({ maxBatches: v })} />
       </fieldset>
       <fieldset>
         <legend>Task</legend>
@@ -93,8 +67,8 @@ export function ConfigForm({ resolved }: { resolved: ResolvedConfig | null }) {
           </select>
         </div>
         {numberFields.map((f) => (
-          <NumberInput key={f.key} id={`batches-${f.key}`} label={f.label} value={typeof state.fields[f.key] === 'number' ? state.fields[f.key] as number : null}
-            placeholder={placeholder(config?.[f.key])} onValue={(v) => configStore.getState().setField(f.key, v ?? undefined)} />
+          <NumberField key={f.key} id={`batches-${f.key}`} label={f.label} value={typeof state.fields[f.key] === 'number' ? state.fields[f.key] as number : null}
+            rule={f.rule} placeholder={placeholder(config?.[f.key])} onValue={(v) => configStore.getState().setField(f.key, v ?? undefined)} />
         ))}
       </fieldset>
       <form className="recipe-form" onSubmit={applyRecipe}>

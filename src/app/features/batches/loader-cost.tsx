@@ -5,6 +5,7 @@
  */
 import { useState } from 'react'
 import type { FeatureDevice } from '../../../engine/features/model-input.ts'
+import { formatSeconds } from '../../lib/format.ts'
 import { inspectExample } from './batch-detail.tsx'
 import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
 
@@ -51,7 +52,7 @@ export function LoaderCost({ from, streamed }: { from: number; streamed: number 
               <tr>
                 <th scope="col" className="num">Batch</th>
                 <th scope="col" title="Padded model input: [examples, samples] for waveform models, [examples, frames, 80] for fbank">Model input</th>
-                <th scope="col" className="num">Audio s</th>
+                <th scope="col" className="num">Audio</th>
                 <th scope="col" className="num" title="Wall time from handing the batch to the decoders to its audio coming back (overlaps earlier batches)">Decode ms</th>
                 <th scope="col" className="num" title="Model input of every decoded example">Features ms</th>
                 <th scope="col" className="num" title="How long the feature stage waited for this batch's audio">Waited ms</th>
@@ -63,7 +64,7 @@ export function LoaderCost({ from, streamed }: { from: number; streamed: number 
                 <tr key={b.index}>
                   <td className="num">{b.index}</td>
                   <td><code>{b.shape ? `[${b.shape.join(', ')}]` : '—'}</code></td>
-                  <td className="num">{b.audioSeconds.toFixed(1)}</td>
+                  <td className="num">{formatSeconds(b.audioSeconds)}</td>
                   <td className="num">{b.decodeMs.toFixed(0)}</td>
                   <td className="num">{b.featureMs.toFixed(0)}</td>
                   <td className="num">{b.waitMs.toFixed(0)}</td>

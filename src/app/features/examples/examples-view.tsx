@@ -1,45 +1,75 @@
 /**
- * The Examples view: the filter form and a virtualized list of the matching examples (pages fetched from the worker
- * as they scroll into view). Choosing a row (click, Enter) selects the example and opens the Inspector.
+ * The Examples list: the filter, then a virtualized table of the matching examples (pages fetched from the worker
+ * as they scroll into view) with sortable column headers, an inline play button and the findings of each row.
+ * Choosing a row (click, Enter) selects it; the Inspector beside the list shows it while the list keeps its place.
  */
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef } from 'react'
-import type { ExampleSummary } from '../../../engine/examples/search.ts'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
+import type { ExampleSort, ExampleSummary } from '../../../engine/examples/search.ts'
 import { languageName } from '../../lib/language-names.ts'
-import { formatCount } from '../../lib/format.ts'
+import { formatCount, formatSamples } from '../../lib/format.ts'
+import { focusStore, useFocusStore } from '../../stores/focus-store.ts'
+import { playbackStore } from '../../stores/playback-store.ts'
 import { selectionStore, useSelectionStore } from '../../stores/selection-store.ts'
-import { viewStore } from '../../stores/use-view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
-import { ExamplesFilter } from './examples-filter.tsx'
 import { examplesStore, useExamplesStore } from '../../stores/use-examples-store.ts'
+import { ExamplesFilter } from './examples-filter.tsx'
 import './examples.css'
 
 const rowHeight = 34
 
-/** Seconds of `samples` stored 16 kHz samples, e.g. `3.15 s`; `—` for null. */
-export function formatSamples(samples: number | null): string {
-  return samples === null ? '—' : `${(samples / 16000).toFixed(2)} s`
-}
-
-/** Opens `id` in the Inspector (no batch). */
-export function inspectExample(id: string): void {
+function select(id: string): void {
   selectionStore.getState().select(id)
-  viewStore.getState().show('inspector')
 }
 
-function Row({ row, selected }: { row: ExampleSummary | undefined; selected: boolean }) {
-  if (!row) return <div className="examples-row loading" aria-hidden="true">…</div>
+const columns: { key: ExampleSort['key'] | null; label: string; numeric?: boolean }[] = [
+  { key: null, label: 'Play' },
+  { key: 'language', label: 'Language' },
+  { key: 'corpus', label: 'Corpus · split' },
+  { key: 'length', label: 'Length', numeric: true },
+  { key: 'text', label: 'Transcript' },
+  { key: 'findings', label: 'Findings', numeric: true },
+]
+
+function Header() {
+  const sort = useExamplesStore((s) => s.sort)
+  return (
+    <div className="examples-row examples-head" role="row">
+      {columns.map((c) => {
+        const active = c.key !== null && sort?.key === c.key
+        return (
+          <span key={c.label} role="columnheader" className={c.numeric ? 'num' : undefined}
+            aria-sort={c.key === null ? undefined : active ? (sort!.descending ? 'descending' : 'ascending') : 'none'}>
+            {c.key === null ? <span className="visually-hidden">{c.label}</span> : (
+              <button type="button" className="sort" onClick={() => void examplesStore.getState().setSort(
+                active && sort!.descending === !!c.numeric ? { key: c.key!, descending: !c.numeric } : active ? null : { key: c.key!, descending: !!c.numeric })}>
+                {c.label}<span aria-hidden="true">{active ? (sort!.descending ? ' ▼' : ' ▲') : ''}</span>
+              </button>
+            )}
+          </span>
+        )
+      })}
+    </div>
+  )
+}
+
+function Row({ row, index, selected, onKey }: { row: ExampleSummary | undefined; index: number; selected: boolean; onKey: (e: KeyboardEvent, index: number) => void }) {
+  if (!row) return <div className="examples-row loading" role="row" aria-rowindex={index + 2}><span role="cell">…</span></div>
   const name = languageName(row.language)
   return (
-    <div className={`examples-row${selected ? ' selected' : ''}`} role="option" aria-selected={selected} tabIndex={0}
-      data-example-id={row.id}
-      onClick={() => inspectExample(row.id)}
-      onKeyDown={(e) => { if (e.key === 'Enter') inspectExample(row.id) }}>
-      <span className="examples-language"><code>{row.language}</code>{name && <span className="language-name"> {name}</span>}</span>
-      <span className="examples-corpus">{row.corpus} · {row.split}</span>
-      <span className="examples-length num">{formatSamples(row.audioSize)}</span>
-      <span className="examples-text" dir="auto">{row.text ?? <em className="hint">null transcript</em>}</span>
-      <span className={`examples-findings severity ${row.severity ?? ''}`}>
+    <div className={`examples-row${selected ? ' selected' : ''}`} role="row" aria-rowindex={index + 2} aria-selected={selected} tabIndex={0}
+      data-example-id={row.id} data-index={index}
+      onClick={() => select(row.id)}
+      onKeyDown={(e) => onKey(e, index)}>
+      <span role="cell">
+        <button type="button" className="play" aria-label={`Play ${row.id}`} title="Play (opens it in the Inspector)"
+          onClick={(e) => { e.stopPropagation(); select(row.id); playbackStore.getState().request(row.id) }}>▶</button>
+      </span>
+      <span role="cell" className="examples-language"><code>{row.language}</code>{name && <span className="language-name"> {name}</span>}</span>
+      <span role="cell" className="examples-corpus">{row.corpus} · {row.split}</span>
+      <span role="cell" className="examples-length num" title={row.audioSize === null ? 'null audio_size' : `${row.audioSize} samples at 16 kHz`}>{formatSamples(row.audioSize)}</span>
+      <span role="cell" className="examples-text" dir="auto">{row.text === null ? <em className="hint">(null transcript)</em> : row.text === '' ? <em className="hint">(empty transcript)</em> : row.text}</span>
+      <span role="cell" className={`examples-findings num severity ${row.severity ?? ''}`}>
         {row.findings > 0 ? `${row.findings} finding${row.findings === 1 ? '' : 's'}` : ''}
       </span>
     </div>
@@ -60,18 +90,57 @@ function ExamplesList() {
     if (total > 0) void examplesStore.getState().ensureRange(first, last + 1)
   }, [first, last, total])
 
+  function onKey(event: KeyboardEvent, index: number) {
+    const step = event.key === 'ArrowDown' ? 1 : event.key === 'ArrowUp' ? -1 : 0
+    const row = examplesStore.getState().rowAt(index)
+    if ((event.key === 'Enter' || event.key === ' ') && row) {
+      event.preventDefault()
+      select(row.id)
+      if (event.key === ' ') playbackStore.getState().request(row.id)
+    } else if (step !== 0) {
+      event.preventDefault()
+      const next = Math.min(total - 1, Math.max(0, index + step))
+      virtualizer.scrollToIndex(next)
+      requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-index="${next}"]`)?.focus())
+    }
+  }
+
   return (
-    <div className="examples-scroller" ref={scroller} role="listbox" aria-label="Examples" tabIndex={-1}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {items.map((item) => {
-          const row = examplesStore.getState().rowAt(item.index)
-          return (
-            <div key={item.key} className="examples-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
-              <Row row={row} selected={row?.id === selected} />
-            </div>
-          )
-        })}
+    <div className="examples-table" role="table" aria-label="Examples" aria-rowcount={total + 1}>
+      <Header />
+      <div className="examples-scroller" ref={scroller} role="rowgroup">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = examplesStore.getState().rowAt(item.index)
+            return (
+              <div key={item.key} className="examples-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
+                <Row row={row} index={item.index} selected={row?.id === selected} onKey={onKey} />
+              </div>
+            )
+          })}
+        </div>
       </div>
+    </div>
+  )
+}
+
+/** What the empty list says: which filter leaves nothing, and the way out. */
+function NothingMatches() {
+  const filter = useExamplesStore((s) => s.filter)
+  const languages = useFocusStore((s) => s.languages)
+  const parts = [
+    languages.length > 0 && `${formatCount(languages.length)} language${languages.length === 1 ? '' : 's'}`,
+    filter.corpora?.length && `corpora ${filter.corpora.join(', ')}`,
+    filter.splits?.length && `splits ${filter.splits.join(', ')}`,
+    (filter.minSamples != null || filter.maxSamples != null) && `length ${filter.minSamples != null ? formatSamples(filter.minSamples) : '0 s'}–${filter.maxSamples != null ? formatSamples(filter.maxSamples) : '∞'}`,
+    filter.text && `transcript containing “${filter.text}”`,
+    filter.flaggedOnly && 'only flagged rows',
+  ].filter(Boolean)
+  return (
+    <div className="empty-state" role="status">
+      <h3>No example matches</h3>
+      <p>Nothing has {parts.join(', ') || 'these filters'} together. Loosen one of them, or start again.</p>
+      <button type="button" onClick={() => { focusStore.getState().clear(); void examplesStore.getState().setFilter({ corpora: [], splits: [], minSamples: null, maxSamples: null, text: '', flaggedOnly: false }) }}>Clear every filter</button>
     </div>
   )
 }
@@ -83,22 +152,28 @@ export function ExamplesView() {
   const progress = useExamplesStore((s) => s.progress)
   const total = useExamplesStore((s) => s.total)
   const sample = useExamplesStore((s) => s.sample)
+  const languages = useFocusStore((s) => s.languages)
 
   useEffect(() => { void examplesStore.getState().load(dataset) }, [dataset])
+  // the language focus is the list's language filter
+  useEffect(() => {
+    const current = examplesStore.getState().filter.languages ?? []
+    if (current.length !== languages.length || current.some((l, i) => l !== languages[i])) void examplesStore.getState().setFilter({ languages })
+  }, [languages])
 
-  if (dataset === null) return <section aria-labelledby="examples-heading"><h2 id="examples-heading">Examples</h2><p className="hint">Open a dataset first.</p></section>
+  if (dataset === null) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset (header) to list, filter and listen to its examples.</p></div>
   return (
     <section className="examples-view" aria-labelledby="examples-heading">
-      <h2 id="examples-heading">Examples</h2>
+      <h2 id="examples-heading" className="visually-hidden">Examples</h2>
       <ExamplesFilter />
       <p className="examples-count" aria-live="polite">
         {status === 'loading' && total === null
-          ? `Reading audio_size and text${progress ? `: ${progress.done} of ${progress.total ?? '?'} row groups` : '…'}`
+          ? `Reading audio_size and text${progress ? `: ${formatCount(progress.done)} of ${progress.total === null ? '?' : formatCount(progress.total)} row groups` : '…'}`
           : total !== null && `${formatCount(total)} example${total === 1 ? '' : 's'}${sample ? ` (random ${sample.perLanguage} per language, seed ${sample.seed})` : ''}`}
       </p>
       {status === 'error' && <p className="field-problem" role="alert">Could not list examples: {error}</p>}
-      <ExamplesList />
-      <p className="hint">Click or press Enter on an example to inspect it; j / k step through this list in the Inspector.</p>
+      {total === 0 && status === 'ready' ? <NothingMatches /> : <ExamplesList />}
+      <p className="hint">Click or Enter shows an example beside the list; Space or ▶ plays it; ↑ ↓ move in the list; j / k step in the Inspector.</p>
     </section>
   )
 }

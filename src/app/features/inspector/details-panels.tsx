@@ -1,13 +1,21 @@
 /** The Inspector's text panels: transcript and tokens, metadata, findings. Dataset text is rendered as text. */
 import type { ChangeEvent } from 'react'
 import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
-import { formatBytes } from '../../lib/format.ts'
+import type { ExampleFacts } from '../../../engine/audit/example-facts.ts'
+import { formatBytes, formatCount, formatSamples } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
 
 /** BCP 47 tag of an Omnilingual code (`cmn_Hans` → `cmn-Hans`) for the `lang` attribute. */
 function langTag(code: string | undefined): string | undefined {
   return code && /^[a-z]{2,3}_[A-Z][a-z]{3}$/.test(code) ? code.replace('_', '-') : undefined
+}
+
+/** The transcript as text; a null or empty one says so (training drops an empty transcript). */
+export function TranscriptText({ text, language }: { text: string | null; language: string | undefined }) {
+  if (text === null) return <p className="transcript empty" data-testid="transcript">(null transcript: training fails on this row)</p>
+  if (text === '') return <p className="transcript empty" data-testid="transcript">(empty transcript)</p>
+  return <p className="transcript" dir="auto" lang={langTag(language)} data-testid="transcript">{text}</p>
 }
 
 export function TranscriptPanel({ result }: { result: InspectResult }) {
@@ -20,8 +28,7 @@ export function TranscriptPanel({ result }: { result: InspectResult }) {
   return (
     <section aria-labelledby="transcript-heading">
       <h3 id="transcript-heading">Transcript</h3>
-      {result.text === null ? <p className="hint">null transcript</p>
-        : <p className="transcript" dir="auto" lang={langTag(result.meta.keys.language)} data-testid="transcript">{result.text}</p>}
+      <TranscriptText text={result.text} language={result.meta.keys.language} />
       {tokens && (
         <>
           <p className="hint">{tokens.ids.length} tokens, {tokens.unknown} unknown — {tokens.tokenizer}</p>
@@ -45,10 +52,10 @@ export function MetadataPanel({ result }: { result: InspectResult }) {
     ['Corpus / split', `${m.keys.corpus ?? '—'} / ${m.keys.split ?? '—'}`],
     ['Row group', String(m.rowGroup)],
     ['Row', String(m.row)],
-    ['Stored length', m.storedSamples === null ? 'null' : `${m.storedSamples} samples (${(m.storedSamples / 16000).toFixed(3)} s at 16 kHz)`],
-    ['Decoded length', `${m.decodedFrames} frames (${(m.decodedFrames / m.sampleRate).toFixed(3)} s)`],
+    ['Stored length', m.storedSamples === null ? 'null' : `${formatCount(m.storedSamples)} samples (${formatSamples(m.storedSamples)} at 16 kHz)`],
+    ['Decoded length', `${formatCount(m.decodedFrames)} frames (${formatSamples(m.decodedFrames * 16000 / m.sampleRate)})`],
     ['Codec', m.codec && m.codec !== m.container ? `${m.container} / ${m.codec}` : m.container],
-    ['Sample rate', `${m.sampleRate} Hz`],
+    ['Sample rate', `${formatCount(m.sampleRate)} Hz`],
     ['Channels', String(m.channels)],
     ['Decoder', `${m.decoder} (${result.decodeMs.toFixed(1)} ms)`],
     ['Encoded size', formatBytes(m.encodedBytes)],
@@ -74,6 +81,46 @@ export function FindingsPanel({ result }: { result: InspectResult }) {
           ))}
         </ul>
       )}
+    </section>
+  )
+}
+
+/** An example that does not decode: what is known without decoding (metadata, header bytes, the check's verdict, findings). */
+export function FactsPanel({ facts }: { facts: ExampleFacts }) {
+  const rows: [string, string][] = [
+    ['Example id', facts.id],
+    ['Language', facts.keys.language ? `${facts.keys.language} — ${languageLabel(facts.keys.language)}` : '—'],
+    ['Corpus / split', `${facts.keys.corpus ?? '—'} / ${facts.keys.split ?? '—'}`],
+    ['Row group', String(facts.rowGroup)],
+    ['Row', String(facts.row)],
+    ['Stored length', facts.storedSamples === null ? 'null' : `${formatCount(facts.storedSamples)} samples (${formatSamples(facts.storedSamples)} at 16 kHz)`],
+    ['Encoded size', facts.encodedBytes === null ? 'null audio_bytes' : `${formatBytes(facts.encodedBytes)} (${formatCount(facts.encodedBytes)} bytes)`],
+    ['Container (header)', facts.verdict.container ? `${facts.verdict.container}${facts.verdict.codec ? ` / ${facts.verdict.codec}` : ''}` : '—'],
+    ['Sample rate (header)', facts.verdict.sampleRate === null ? '—' : `${formatCount(facts.verdict.sampleRate)} Hz`],
+    ['Channels (header)', facts.verdict.channels === null ? '—' : String(facts.verdict.channels)],
+    ['Audio check', facts.verdict.decodable ? 'the structure looks decodable' : `not decodable: ${facts.verdict.problem}`],
+  ]
+  return (
+    <section className="facts" aria-labelledby="facts-heading">
+      <h3 id="facts-heading">What is known without decoding</h3>
+      <div className="inspector-columns">
+        <div>
+          <table className="metadata" data-testid="metadata">
+            <tbody>{rows.map(([k, v]) => <tr key={k}><th scope="row">{k}</th><td dir="auto">{v}</td></tr>)}</tbody>
+          </table>
+          <h4>Transcript</h4>
+          <TranscriptText text={facts.text} language={facts.keys.language} />
+        </div>
+        <div>
+          <h4>First {facts.headerHex.split(/\s+/).filter((x) => x !== '').length} bytes</h4>
+          {facts.encodedBytes ? <pre className="hexdump" data-testid="header-bytes" aria-label="Header bytes (hex)">{facts.headerHex}</pre> : <p className="hint">No bytes.</p>}
+          {facts.encodedBytes ? <pre className="hexdump ascii" aria-label="Header bytes (ASCII)">{facts.headerAscii}</pre> : null}
+          <h4>Findings ({facts.findings.length})</h4>
+          <ul className="example-findings">
+            {facts.findings.map((f, i) => <li key={i}><span className={`severity ${f.severity}`}>{f.severity}</span> <code>{f.kind}</code> <span dir="auto">{f.message}</span></li>)}
+          </ul>
+        </div>
+      </div>
     </section>
   )
 }

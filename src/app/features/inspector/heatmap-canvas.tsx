@@ -1,5 +1,5 @@
 /**
- * A `[frames, bins]` heat map on a canvas (time left to right, bin 0 at the bottom), with masks drawn over it:
+ * A `[frames, bins]` heat map on a canvas (its axes and caption come from the caller: PlotFrame) (time left to right, bin 0 at the bottom), with masks drawn over it:
  * time masks as shaded columns, frequency masks as shaded rows. Values outside the finite range (NaN, ±inf) are drawn
  * in a hatch colour and never enter the colour scale.
  */
@@ -23,8 +23,13 @@ function colour(t: number): [number, number, number] {
   return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f]
 }
 
-/** The finite range of `data`, clipped below at `max − floorRange` when given (dB pictures). */
-function range(data: Float32Array, floorRange?: number): [number, number] {
+/** The colour ramp as a CSS gradient, low values at the bottom (for colour bars). */
+export function viridisGradient(): string {
+  return `linear-gradient(to top, ${stops.map(([r, g, b], i) => `rgb(${r} ${g} ${b}) ${(100 * i) / (stops.length - 1)}%`).join(', ')})`
+}
+
+/** The finite range of `data`, clipped below at `max − floorRange` when given (dB pictures): what the colours span. */
+export function heatmapRange(data: Float32Array, floorRange?: number): [number, number] {
   let lo = Infinity, hi = -Infinity
   for (const v of data) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v }
   if (!Number.isFinite(lo)) return [0, 1]
@@ -56,7 +61,7 @@ export function HeatmapCanvas({ data, frames, bins, label, masks = [], floorRang
     context.fillRect(0, 0, width, height)
     if (frames === 0 || bins === 0) return
     const image = new ImageData(frames, bins)
-    const [lo, hi] = range(data, floorRange)
+    const [lo, hi] = heatmapRange(data, floorRange)
     for (let t = 0; t < frames; t++) {
       for (let b = 0; b < bins; b++) {
         const v = data[t * bins + b]
@@ -86,13 +91,5 @@ export function HeatmapCanvas({ data, frames, bins, label, masks = [], floorRang
     }
   }, [data, frames, bins, masks, floorRange, height])
 
-  return (
-    <figure className="heatmap">
-      <canvas ref={canvas} role="img" aria-label={label} data-testid={testId} style={{ width: '100%', height }} />
-      <figcaption>
-        {label}{frames > 0 ? ` — ${frames} frames × ${bins} bins` : ' — no frames'}
-        {masks.length > 0 && <ul className="mask-list">{masks.map((m, i) => <li key={i}>{m.label}: {m.axis === 'time' ? 'frames' : 'bins'} {m.start}–{m.start + m.length - 1} ({m.length})</li>)}</ul>}
-      </figcaption>
-    </figure>
-  )
+  return <canvas ref={canvas} role="img" aria-label={`${label}${frames > 0 ? ` — ${frames} frames × ${bins} bins` : ' — no frames'}`} data-testid={testId} style={{ width: '100%', height }} />
 }

@@ -6,16 +6,19 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DisplaySpectrogram } from '../../../engine/features/display-spectrogram.ts'
+import { useStore } from 'zustand'
+import type { ExampleFacts } from '../../../engine/audit/example-facts.ts'
 import { engineClient } from '../../engine-client.ts'
+import { formatSeconds } from '../../lib/format.ts'
+import { playbackStore } from '../../stores/playback-store.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { useSelectionStore } from '../../stores/selection-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
-import { FindingsPanel, MetadataPanel, TranscriptPanel } from './details-panels.tsx'
-import { HeatmapCanvas } from './heatmap-canvas.tsx'
+import { FactsPanel, FindingsPanel, MetadataPanel, TranscriptPanel } from './details-panels.tsx'
 import { ModelInputPanel } from './model-input-panel.tsx'
 import { stepBatch, stepExample } from './navigation.ts'
 import { inspectorStore, useInspectConfig, useInspectorStore } from './use-inspector.ts'
-import { WaveformCanvas } from './waveform-canvas.tsx'
+import { SpectrogramPlot, WaveformPlot } from './plots.tsx'
 import './inspector.css'
 
 function isTyping(target: EventTarget | null): boolean {
@@ -38,7 +41,20 @@ function useWindowSpectrogram(dataset: number | null, id: string | null, whole: 
   return isWhole ? whole : windowed
 }
 
-export function InspectorView() {
+/** The Inspector; `compact` is the panel beside the Examples list (same content, the list stays in view). */
+/** What is known about `id` without decoding it (`example-facts`), fetched only when asked for. */
+function useExampleFacts(dataset: number | null, id: string | null): ExampleFacts | null {
+  const [facts, setFacts] = useState<ExampleFacts | null>(null)
+  useEffect(() => {
+    if (dataset === null || id === null) return
+    const controller = new AbortController()
+    engineClient.request('example-facts', { dataset, exampleId: id }, { signal: controller.signal }).then(setFacts, () => undefined)
+    return () => controller.abort()
+  }, [dataset, id])
+  return facts
+}
+
+export function InspectorView({ compact = false }: { compact?: boolean }) {
   const dataset = useDatasetStore((s) => s.report?.dataset ?? null)
   const exampleId = useSelectionStore((s) => s.exampleId)
   const batchIndex = useSelectionStore((s) => s.batchIndex)
@@ -49,6 +65,8 @@ export function InspectorView() {
   const audioUrl = useInspectorStore((s) => s.audioUrl)
   const error = useInspectorStore((s) => s.error)
   const audio = useRef<HTMLAudioElement>(null)
+  const facts = useExampleFacts(dataset, status === 'error' ? exampleId : null)
+  const pendingPlay = useStore(playbackStore, (s) => s.pending)
   const [playhead, setPlayhead] = useState<number | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [playingBatch, setPlayingBatch] = useState(false)
@@ -69,7 +87,7 @@ export function InspectorView() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return
+      if (event.defaultPrevented || isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return
       const key = event.key
       if (key === 'j' || key === 'ArrowRight') step(() => stepExample(1))
       else if (key === 'k' || key === 'ArrowLeft') step(() => stepExample(-1))
@@ -84,6 +102,15 @@ export function InspectorView() {
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [step])
+
+  // a list asked to play this example: play it as soon as its audio is here
+  useEffect(() => {
+    const a = audio.current
+    if (!a || !audioUrl || pendingPlay === null || result?.meta.id !== pendingPlay) return
+    playbackStore.getState().done(pendingPlay)
+    void a.play().catch(() => undefined)
+  }, [audioUrl, pendingPlay, result])
+  useEffect(() => { if (status === 'error' && pendingPlay !== null && pendingPlay === exampleId) playbackStore.getState().done(pendingPlay) }, [status, pendingPlay, exampleId])
 
   // play-head follows the audio; in "play batch" a new example starts when it arrives
   useEffect(() => {
@@ -103,12 +130,14 @@ export function InspectorView() {
     return () => { cancelAnimationFrame(frame); a.removeEventListener('play', onPlay); a.removeEventListener('seeked', tick); a.removeEventListener('ended', onEnded) }
   }, [audioUrl, playingBatch, step])
 
-  const total = result?.display.length ?? 0
+  // the result shown belongs to the selected example (an error for another example keeps the old result in the store)
+  const shown = result && result.meta.id === exampleId ? result : null
+  const total = shown?.display.length ?? 0
   // a zoom belongs to the example it was made on
-  const zoom = zoomState && zoomState.id === result?.meta.id ? zoomState : null
+  const zoom = zoomState && zoomState.id === shown?.meta.id ? zoomState : null
   const setZoom = (z: { start: number; end: number } | null) => setZoomState(z && result ? { id: result.meta.id, ...z } : null)
   const view = zoom ?? { start: 0, end: total }
-  const spectrogram = useWindowSpectrogram(dataset, result?.meta.id ?? null, result?.spectrogram ?? null, view.start, view.end, total)
+  const spectrogram = useWindowSpectrogram(dataset, shown?.meta.id ?? null, shown?.spectrogram ?? null, view.start, view.end, total)
   const zoomBy = (factor: number) => {
     if (!result) return
     const centre = playhead !== null ? playhead * result.meta.sampleRate : (view.start + view.end) / 2
@@ -117,11 +146,12 @@ export function InspectorView() {
     setZoom(width >= total ? null : { start, end: start + width })
   }
 
-  if (dataset === null) return <section aria-labelledby="inspector-heading"><h2 id="inspector-heading">Inspector</h2><p className="hint">Open a dataset first.</p></section>
+  if (dataset === null) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset, then pick an example in Examples or Batches (or press j here).</p></div>
   const language = result?.meta.keys.language
+  const headingId = compact ? 'inspector-panel-heading' : 'inspector-heading'
   return (
-    <section className="inspector" aria-labelledby="inspector-heading">
-      <h2 id="inspector-heading">Inspector</h2>
+    <section className={`inspector${compact ? ' compact' : ''}`} aria-labelledby={headingId}>
+      <h2 id={headingId} className={compact ? 'panel-title' : 'visually-hidden'}>Inspector</h2>
       <div className="inspector-nav">
         <button type="button" onClick={() => step(() => stepExample(-1))} aria-keyshortcuts="k ArrowLeft">← Previous (k)</button>
         <button type="button" onClick={() => step(() => stepExample(1))} aria-keyshortcuts="j ArrowRight">Next (j) →</button>
@@ -136,27 +166,29 @@ export function InspectorView() {
       {message && <p className="hint" role="status">{message}</p>}
       {configError && <p className="field-problem" role="alert">Config: {configError}</p>}
       {error && <p className="field-problem" role="alert">{error}</p>}
-      {result && config && (
+      {!exampleId && <div className="empty-state"><h3>No example selected</h3><p>Pick a row in the Examples list or a batch's example, or press j for the first example of the Examples list.</p></div>}
+      {status === 'error' && facts && facts.id === exampleId && <FactsPanel facts={facts} />}
+      {shown && config && (
         <>
           <div className="player">
             <audio ref={audio} controls src={audioUrl ?? undefined} data-testid="inspector-audio"
-              aria-label={`Audio of ${result.meta.id} (${result.playback.sampleRate} Hz, 16-bit)`} />
+              aria-label={`Audio of ${shown.meta.id} (${shown.playback.sampleRate} Hz, 16-bit)`} />
             <button type="button" onClick={() => zoomBy(0.5)}>Zoom in</button>
             <button type="button" onClick={() => zoomBy(2)} disabled={!zoom}>Zoom out</button>
             <button type="button" onClick={() => setZoom(null)} disabled={!zoom}>Whole clip</button>
-            <span className="hint">{(view.start / result.meta.sampleRate).toFixed(2)}–{(view.end / result.meta.sampleRate).toFixed(2)} s shown; click the waveform to seek</span>
+            <span className="hint">{formatSeconds(view.start / shown.meta.sampleRate)} – {formatSeconds(view.end / shown.meta.sampleRate)} shown; click the waveform to seek</span>
           </div>
-          <WaveformCanvas testId="waveform-canvas" samples={result.display} sampleRate={result.meta.sampleRate} start={view.start} end={view.end}
-            playhead={playhead} fixedScale label={`Waveform of ${result.meta.id}`}
+          <WaveformPlot testId="waveform-canvas" samples={shown.display} sampleRate={shown.meta.sampleRate} start={view.start} end={view.end}
+            playhead={playhead} fixedScale label={`Waveform of ${shown.meta.id} (full scale ±1)`}
             onSeek={(s) => { if (audio.current) { audio.current.currentTime = s; setPlayhead(s) } }} />
-          {spectrogram && <HeatmapCanvas testId="spectrogram-canvas" data={spectrogram.data} frames={spectrogram.frames} bins={spectrogram.bins} floorRange={80}
-            label={`Display spectrogram (power STFT dB, n_fft ${spectrogram.nFft}, hop ${spectrogram.hop}) of the visible window`} />}
-          <ModelInputPanel result={result} config={config} />
+          {spectrogram && <SpectrogramPlot testId="spectrogram-canvas" spec={spectrogram} playhead={playhead}
+            label="Display spectrogram (power STFT, dB) of the visible window" />}
           <div className="inspector-columns">
-            <TranscriptPanel result={result} />
-            <MetadataPanel result={result} />
+            <TranscriptPanel result={shown} />
+            <MetadataPanel result={shown} />
           </div>
-          <FindingsPanel result={result} />
+          <FindingsPanel result={shown} />
+          <ModelInputPanel result={shown} config={config} playhead={playhead} />
         </>
       )}
     </section>

@@ -6,9 +6,9 @@
 import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
 import type { ModelInput, ValueStats } from '../../../engine/features/model-input-details.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
-import { HeatmapCanvas, type HeatmapMask } from './heatmap-canvas.tsx'
+import type { HeatmapMask } from './heatmap-canvas.tsx'
+import { FbankPlot, SpectrogramPlot, WaveformPlot } from './plots.tsx'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
-import { WaveformCanvas } from './waveform-canvas.tsx'
 import type { InspectConfig } from '../../../engine/worker/protocol/inspect.ts'
 
 function formatValue(v: number | null): string {
@@ -63,7 +63,7 @@ function Controls({ config: resolved }: { config: InspectConfig }) {
   )
 }
 
-export function ModelInputPanel({ result, config }: { result: InspectResult; config: InspectConfig }) {
+export function ModelInputPanel({ result, config, playhead }: { result: InspectResult; config: InspectConfig; playhead: number | null }) {
   const input = result.modelInput
   const sa = input.specAugment
   const referenceMasks: HeatmapMask[] = sa?.applied ? sa.masks.map((m, i) => ({ ...m, label: i === 0 ? '"frequency" mask (zeroes time frames, docs/reference-pipeline.md §12)' : 'time mask' })) : []
@@ -81,15 +81,15 @@ export function ModelInputPanel({ result, config }: { result: InspectResult; con
       <p><Stats stats={input.stats} /></p>
       <Comparison input={input} />
       {input.kind === 'fbank'
-        ? <HeatmapCanvas testId="model-input-canvas" data={input.data} frames={input.shape[0]} bins={input.shape[1]} masks={featureMasks}
+        ? <FbankPlot testId="model-input-canvas" data={input.data} frames={input.shape[0]} bins={input.shape[1]} masks={featureMasks} playhead={playhead}
             label={`Standardized 80-bin fbank (${input.dtype})${input.featureMasks ? `, features SpecAugment seed ${input.featureMasks.seed}, p ${input.featureMasks.p}${input.featureMasks.applied ? '' : ' (not drawn)'}` : ''}`} />
-        : <WaveformCanvas testId="model-input-canvas" samples={input.data} sampleRate={result.meta.sampleRate} start={0} end={input.data.length}
-            label={`Model input waveform (${input.dtype}), ${input.data.length} samples`} />}
+        : <WaveformPlot testId="model-input-canvas" samples={input.data} sampleRate={result.meta.sampleRate} start={0} end={input.data.length} playhead={playhead}
+            label={`Model input waveform (${input.dtype}), ${input.data.length} samples, scaled to its peak`} />}
       {sa && (
         <>
           {sa.error && <p className="field-problem">SpecAugment: {sa.error}</p>}
-          <HeatmapCanvas testId="spec-augment-canvas" data={sa.stft.data} frames={sa.stft.frames} bins={sa.stft.bins} masks={referenceMasks} floorRange={80}
-            label={`Reference SpecAugment on the hop-200 STFT (n_fft 400, dB), seed ${sa.seed}, p ${sa.p}: ${sa.applied ? `applied, output ${sa.outputSamples} samples` : 'not drawn for this seed'}`} />
+          <SpectrogramPlot testId="spec-augment-canvas" spec={sa.stft} masks={referenceMasks} playhead={playhead}
+            label={`Reference SpecAugment on the STFT, seed ${sa.seed}, p ${sa.p}: ${sa.applied ? `applied, output ${sa.outputSamples} samples` : 'not drawn for this seed'}`} />
         </>
       )}
     </section>

@@ -35,13 +35,13 @@ export async function stepExample(step: 1 | -1): Promise<string | null> {
   }
   const dataset = datasetStore.getState().report?.dataset
   if (dataset === undefined) return 'No dataset open'
-  const { filter, sample } = examplesStore.getState()
+  const { filter, sample, sort } = examplesStore.getState()
   if (exampleId === null) {
-    const first = await engineClient.request('examples-search', { dataset, filter, sample, offset: 0, limit: 1 })
+    const first = await engineClient.request('examples-search', { dataset, filter, sample, sort, offset: 0, limit: 1 })
     if (first.rows[0]) selectionStore.getState().select(first.rows[0].id)
     return first.rows[0] ? null : 'No example matches the Examples filter'
   }
-  const next = await engineClient.request('examples-neighbour', { dataset, filter, sample, exampleId, step })
+  const next = await engineClient.request('examples-neighbour', { dataset, filter, sample, sort, exampleId, step })
   if (next.id === null) return next.total === 0 ? 'No example matches the Examples filter' : `${step > 0 ? 'Last' : 'First'} example of the Examples list (or this example is not in it)`
   selectionStore.getState().select(next.id)
   return null

@@ -5,6 +5,13 @@
  */
 import { useEffect, useRef, type MouseEvent } from 'react'
 
+/** The largest finite |value| of `samples[start, end)` (1 when all are 0): what a peak-scaled plot spans. */
+export function windowPeak(samples: Float32Array, start: number, end: number): number {
+  let peak = 0
+  for (let i = start; i < end; i++) { const v = Math.abs(samples[i]); if (Number.isFinite(v) && v > peak) peak = v }
+  return peak === 0 ? 1 : peak
+}
+
 export function WaveformCanvas({ samples, sampleRate, start, end, playhead, onSeek, label, fixedScale, height = 120, testId }: {
   samples: Float32Array
   sampleRate: number
@@ -34,9 +41,7 @@ export function WaveformCanvas({ samples, sampleRate, start, end, playhead, onSe
     context.fillRect(0, 0, width, height)
     const count = Math.max(0, end - start)
     if (count === 0) return
-    let peak = fixedScale ? 1 : 0
-    if (!fixedScale) for (let i = start; i < end; i++) { const v = Math.abs(samples[i]); if (Number.isFinite(v) && v > peak) peak = v }
-    if (peak === 0) peak = 1
+    const peak = fixedScale ? 1 : windowPeak(samples, start, end)
     const mid = height / 2
     context.strokeStyle = styles.getPropertyValue('--border').trim() || '#d1d9e0'
     context.beginPath(); context.moveTo(0, mid); context.lineTo(width, mid); context.stroke()

@@ -1,15 +1,23 @@
 /**
  * Mixture: tune `beta_corpus` / `beta_language` and see, live, each (corpus, language)'s natural share of the hours
- * against the probability the real sampler draws it with, the first draws of that sampler against expectation,
- * and the hours per language training sees in N steps. Exports the recipe block and the TSV.
+ * against the probability the real sampler draws it with: a log-log scatter that holds 1,600 partitions, the top
+ * partitions as bars, and the "Find language" table; the first draws of the sampler against expectation; the hours
+ * per language training sees in N steps. Exports the recipe block and the TSV.
  */
 import { useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
+import type { MixtureRow } from '../../../engine/plan/mixture.ts'
 import { engineClient } from '../../engine-client.ts'
-import { LanguageCell } from '../../components/language-cell.tsx'
-import { formatCount, formatHours, formatShare } from '../../lib/format.ts'
+import { categorical, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
+import { FindingGroups } from '../../components/finding-groups.tsx'
+import { LanguageTable } from '../../components/language-table.tsx'
+import { NumberField } from '../../components/number-field.tsx'
+import { NumCell } from '../../components/num.tsx'
+import { SplitField } from '../../components/split-field.tsx'
+import { formatCount, formatProbability, formatSeconds, formatShare } from '../../lib/format.ts'
 import { configSpec, configStore, useConfigStore } from '../../stores/config-store.ts'
+import { useFocusSet } from '../../stores/focus-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { BetaControl } from './beta-control.tsx'
 import { createMixtureStore } from './mixture-store.ts'
@@ -19,13 +27,102 @@ import './mixture.css'
 
 export const mixtureStore = createMixtureStore(engineClient)
 
-const percentTick = (v: number) => `${Math.round(v * 100)}%`
+const percentTick = (v: number) => formatShare(v)
+/** Two weights read the same on the page (the sampler's 24-bit draws differ from the float64 weight far below that). */
+const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && formatProbability(a) === formatProbability(b))
+
+function Charts({ rows }: { rows: MixtureRow[] }) {
+  const all = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
+    .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows])
+  // at most one mark per cell of an 80 × 80 log grid: 2,000 partitions draw a few hundred marks
+  const points = useMemo(() => {
+    const cells = new Map<string, { x: number; y: number; n: number }>()
+    for (const p of all) {
+      const key = `${Math.round(Math.log10(p.x) * 20)}/${Math.round(Math.log10(p.y) * 20)}`
+      const c = cells.get(key)
+      if (c) c.n++
+      else cells.set(key, { ...p, n: 1 })
+    }
+    return [...cells.values()]
+  }, [all])
+  const top = useMemo(() => [...rows].filter((r) => r.natural_share !== null).sort((a, b) => (b.sampling_probability ?? 0) - (a.sampling_probability ?? 0)).slice(0, 12)
+    .map((r) => ({ label: `${r.corpus}/${r.language}`, natural: r.natural_share ?? 0, sampling: r.sampling_probability ?? 0 })), [rows])
+  const lo = Math.min(...points.flatMap((p) => [p.x, p.y]), 1)
+  const domain: [number, number] = [lo / 1.5, 1]
+  const up = all.filter((p) => p.y > p.x * 1.0001).length
+  return (
+    <div className="grid-2">
+      <section className="panel" aria-labelledby="scatter-heading">
+        <h4 id="scatter-heading">Sampling probability against natural share ({formatCount(all.length)} partitions, log–log)</h4>
+        <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${all.length} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
+          <ResponsiveContainer width="100%" height={300}>
+            <ScatterChart margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
+              <XAxis type="number" dataKey="x" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick}
+                label={{ value: 'natural share of hours (log)', position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
+              <YAxis type="number" dataKey="y" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick} width={60}
+                label={{ value: 'sampling probability (log)', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12 }} />
+              <ZAxis range={[18, 18]} />
+              <ReferenceLine segment={[{ x: domain[0], y: domain[0] }, { x: 1, y: 1 }]} stroke="var(--border-strong)" strokeDasharray="4 3" />
+              <Tooltip {...tooltipProps} cursor={{ strokeDasharray: '3 3' }}
+                formatter={(v, name) => [formatShare(Number(v)), name === 'x' ? 'natural share' : 'sampling probability']}
+                labelFormatter={() => ''} />
+              <Scatter data={points} fill={categorical(0)} fillOpacity={0.65} isAnimationActive={false} />
+            </ScatterChart>
+          </ResponsiveContainer>
+        </div>
+        <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(all.length)}{points.length < all.length ? ` (${formatCount(points.length)} marks: nearby partitions share one)` : ''}.</p>
+      </section>
+      <section className="panel" aria-labelledby="shares-heading">
+        <h4 id="shares-heading">Natural share vs sampling probability, most sampled</h4>
+        <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for the ${top.length} most sampled of ${rows.length} partitions; the table "Mixture weights" lists every value.`}>
+          <ResponsiveContainer width="100%" height={Math.max(200, top.length * 30 + 60)}>
+            <BarChart data={top} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+              <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="var(--grid)" />
+              <XAxis type="number" tickFormatter={percentTick} tick={tickStyle} />
+              <YAxis type="category" dataKey="label" width={150} interval={0} tick={tickStyle} />
+              <Tooltip {...tooltipProps} formatter={(v, name) => [formatShare(Number(v)), name === 'natural' ? 'Natural share (hours)' : 'Sampling probability']} />
+              <Legend {...legendProps} formatter={(name) => (name === 'natural' ? 'Natural share (hours)' : 'Sampling probability')} />
+              <Bar dataKey="natural" fill="var(--cat-8)" isAnimationActive={false} />
+              <Bar dataKey="sampling" fill={categorical(0)} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </section>
+    </div>
+  )
+}
+
+function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: number; steps: number }) {
+  const showWeight = rows.some((r) => !same(r.weight, r.sampling_probability))
+  return (
+    <>
+      {!showWeight && <p className="hint">The reference's weight equals the sampling probability for every partition here, so one column shows both.</p>}
+      <LanguageTable<MixtureRow> rows={rows} label="Mixture weights" height={380} noun={['partition', 'partitions']}
+        rowKey={(r) => `${r.corpus}/${r.language}`} rowData={(r) => ({ corpus: r.corpus, 'in-split': String(r.in_split), weight: String(r.weight) })} initialSort={{ id: 'p', descending: true }}
+        columns={[
+          { id: 'corpus', header: 'Corpus', sortValue: (r) => r.corpus, cell: (r) => <td dir="auto">{r.corpus}</td> },
+          { id: 'hours', header: 'Hours', numeric: true, sortValue: (r) => r.hours, cell: (r) => <NumCell value={r.hours} kind="hours" /> },
+          { id: 'natural', header: 'Natural share', numeric: true, sortValue: (r) => r.natural_share, cell: (r) => <NumCell value={r.natural_share} kind="share" empty="not in split" /> },
+          ...(showWeight ? [{ id: 'weight', header: 'Weight', numeric: true, title: 'p_c · p_l|c over the whole TSV (the reference weight dict)', sortValue: (r: MixtureRow) => r.weight, cell: (r: MixtureRow) => <NumCell value={r.weight} kind="probability" /> }] : []),
+          { id: 'p', header: showWeight ? 'Sampling probability' : 'Weight = sampling probability', numeric: true, sortValue: (r) => r.sampling_probability, cell: (r) => <NumCell value={r.sampling_probability} kind="probability" /> },
+          { id: 'boost', header: 'vs natural', numeric: true, title: 'sampling probability ÷ natural share: above 1 the partition is drawn more often than its hours', sortValue: (r) => (r.sampling_probability !== null && r.natural_share ? r.sampling_probability / r.natural_share : null),
+            cell: (r) => { const v = r.sampling_probability !== null && r.natural_share ? r.sampling_probability / r.natural_share : null; return <td className="num" data-value={v ?? ''}>{v === null ? '—' : `×${formatProbability(v)}`}</td> } },
+          { id: 'sampled', header: `Sampled (first ${formatCount(draws)})`, numeric: true, sortValue: (r) => r.sampled, cell: (r) => <NumCell value={r.sampled} kind="count" /> },
+          { id: 'expected', header: 'Expected', numeric: true, sortValue: (r) => r.expected, cell: (r) => <td className="num" data-value={r.expected ?? ''}>{r.expected === null ? '—' : formatProbability(r.expected)}</td> },
+          { id: 'mean', header: 'Mean length', numeric: true, sortValue: (r) => r.mean_seconds, cell: (r) => <td className="num" data-value={r.mean_seconds ?? ''}>{r.mean_seconds === null ? '—' : formatSeconds(r.mean_seconds)}</td> },
+          { id: 'steps', header: `Hours in ${formatCount(steps)} steps`, numeric: true, sortValue: (r) => r.hours_per_steps, cell: (r) => <NumCell value={r.hours_per_steps} kind="hours" /> },
+        ]} />
+    </>
+  )
+}
 
 export function MixtureView() {
   const report = useDatasetStore((s) => s.report)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   const m = useStore(mixtureStore)
+  const focus = useFocusSet()
   const dataset = report?.dataset ?? null
 
   useEffect(() => {
@@ -38,80 +135,52 @@ export function MixtureView() {
   const yamlUrl = useBlobUrl(yaml, 'application/yaml')
   const tsvUrl = useBlobUrl(tsv, 'text/tab-separated-values')
   const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
-  const chartRows = useMemo(() => inSplit.map((r) => ({
-    label: `${r.corpus}/${r.language}`, natural: r.natural_share ?? 0, sampling: r.sampling_probability ?? 0,
-  })).sort((a, b) => b.natural - a.natural), [inSplit])
+  const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
   const languages = useMemo(() => (result ? hoursPerLanguage(result) : []), [result])
+  const splits = useMemo(() => [...new Set((report?.stats.partitions ?? []).map((p) => p.split).filter((s): s is string => s !== null))].sort(), [report])
+  const corpora = useMemo(() => [...new Set((report?.stats.partitions ?? []).map((p) => p.corpus).filter((s): s is string => s !== null))].sort(), [report])
 
-  if (!report) return <p>Open a dataset to tune its mixture.</p>
+  if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset with a <code>language_distribution_*.tsv</code> to tune its mixture; without one, training reads one stream.</p></div>
   const configured = result?.config
+  const stale = m.status === 'loading' && result !== null
   return (
     <section className="mixture-view" aria-labelledby="mixture-heading">
-      <h2 id="mixture-heading">Mixture</h2>
+      <h2 id="mixture-heading" className="visually-hidden">Mixture</h2>
       <div className="mixture-controls">
         <BetaControl label="beta_corpus" value={configState.betaCorpus} configured={configured?.beta_corpus ?? null}
           onChange={(v) => configStore.getState().update({ betaCorpus: v })} />
         <BetaControl label="beta_language" value={configState.betaLanguage} configured={configured?.beta_language ?? null}
           onChange={(v) => configStore.getState().update({ betaLanguage: v })} />
-        <div className="field">
-          <label htmlFor="mixture-split">Split</label>
-          <input id="mixture-split" type="text" value={configState.split} onChange={(e) => configStore.getState().update({ split: e.target.value })} />
-        </div>
-        <div className="field">
-          <label htmlFor="mixture-draws">Sampler draws</label>
-          <input id="mixture-draws" type="number" min={1} max={10_000_000} value={m.draws} onChange={(e) => { const v = Number(e.target.value); if (Number.isInteger(v) && v > 0) mixtureStore.getState().setDraws(v) }} />
-        </div>
-        <div className="field">
-          <label htmlFor="mixture-steps">Training steps (N)</label>
-          <input id="mixture-steps" type="number" min={1} value={m.steps} onChange={(e) => { const v = Number(e.target.value); if (Number.isInteger(v) && v > 0) mixtureStore.getState().setSteps(v) }} />
-        </div>
+        <SplitField id="mixture-split" value={configState.split} splits={splits} corpora={corpora} onChange={(split) => configStore.getState().update({ split })} />
+        <NumberField id="mixture-draws" label="Sampler draws" value={m.draws} rule={{ min: 1, max: 10_000_000, integer: true }} onValue={(v) => { if (v !== null) mixtureStore.getState().setDraws(v) }} />
+        <NumberField id="mixture-steps" label="Training steps (N)" value={m.steps} rule={{ min: 1, integer: true }} onValue={(v) => { if (v !== null) mixtureStore.getState().setSteps(v) }} />
       </div>
       <p role="status" aria-live="polite" className="hint">
-        {m.status === 'loading' ? 'Updating…' : m.status === 'error' ? '' : result ? `Weights from ${result.source === 'tsv' ? `the stats TSV (${result.summary_path})` : 'the data (no TSV: training has no mixture)'}; preset ${configState.preset ?? 'reference defaults'}, split ${result.config.split}.` : ''}
+        {m.status === 'loading' ? 'Updating…' : m.status === 'error' ? '' : result ? `Weights from ${result.source === 'tsv' ? `the stats TSV (${result.summary_path})` : 'the data (no TSV: training has no mixture)'}; preset ${configState.preset ?? 'reference defaults'}, split ${result.config.split}; ${formatCount(inSplit.length)} of ${formatCount(result.rows.length)} partitions in the split.` : ''}
       </p>
-      {m.error && <p className="field-problem" role="alert">{m.error}</p>}
-      {result && result.findings.length > 0 && (
-        <ul className="config-findings" aria-label="Mixture problems">
-          {result.findings.map((f, i) => <li key={i}><span className={`severity ${f.severity}`}>{f.severity}</span> <code>{f.kind}</code> <span dir="auto">{f.message}</span></li>)}
-        </ul>
-      )}
+      {m.error && <p className="field-problem" role="alert">{m.error}{result ? ' The numbers below are from the last config that worked.' : ''}</p>}
+      {result && result.findings.length > 0 && <FindingGroups findings={result.findings} label="Mixture problems" />}
       {result && (
-        <>
-          <section aria-labelledby="shares-heading">
-            <h3 id="shares-heading">Natural share vs sampling probability</h3>
-            <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for ${chartRows.length} partitions of the split; the table "Mixture weights" lists the same values.`}>
-              <ResponsiveContainer width="100%" height={Math.max(200, chartRows.length * 34 + 60)}>
-                <BarChart data={chartRows} layout="vertical" margin={{ top: 8, right: 24, bottom: 8, left: 8 }}>
-                  <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-                  <XAxis type="number" tickFormatter={percentTick} />
-                  <YAxis type="category" dataKey="label" width={190} interval={0} />
-                  <Tooltip formatter={(v, name) => [`${(Number(v) * 100).toFixed(3)}%`, name === 'natural' ? 'Natural share (hours)' : 'Sampling probability']} />
-                  <Legend formatter={(name) => (name === 'natural' ? 'Natural share (hours)' : 'Sampling probability')} />
-                  <Bar dataKey="natural" className="bar-natural" fill="#8b949e" isAnimationActive={false} />
-                  <Bar dataKey="sampling" className="bar-sampling" fill="#2563eb" isAnimationActive={false} />
-                </BarChart>
-              </ResponsiveContainer>
-            </div>
-            <WeightsTable result={result} />
+        <div className={stale ? 'stale' : undefined} aria-busy={stale}>
+          <Charts rows={inSplit} />
+          <section aria-labelledby="weights-heading">
+            <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''}</h3>
+            <WeightsTable rows={shown} draws={result.draws} steps={result.steps} />
           </section>
           <section aria-labelledby="hours-steps-heading">
             <h3 id="hours-steps-heading">Hours per language in {formatCount(result.steps)} training steps</h3>
             <p className="hint">
               One step = {result.batches_per_step} batches (num_accumulate × world_size) of {formatCount(Math.round(result.samples_per_batch))} samples
               {result.basis === 'max_num_elements' ? ' (max_num_elements: an upper bound, padding and part-filled buckets lower it)' : ' (batch_size × mean example length)'}
-              {' '}= {(result.step_seconds / 60).toFixed(1)} min of audio; shared by sampling probability × mean example length.
+              {' '}= {formatSeconds(result.step_seconds)} of audio; shared by sampling probability × mean example length.
             </p>
-            <table aria-label="Hours per language in N steps">
-              <thead><tr><th scope="col">Language</th><th scope="col" className="num">Share of audio</th><th scope="col" className="num">Hours in {formatCount(result.steps)} steps</th></tr></thead>
-              <tbody>
-                {languages.map((l) => (
-                  <tr key={l.language} data-language={l.language}>
-                    <LanguageCell code={l.language} /><td className="num">{formatShare(l.share)}</td><td className="num" data-value={l.hours}>{formatHours(l.hours)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {languages.length === 0 && <p>No sampler for this split (eval split, one partition, or no TSV): training reads one stream.</p>}
+            {languages.length === 0 ? <p>No sampler for this split (eval split, one partition, or no TSV): training reads one stream.</p> : (
+              <LanguageTable rows={languages} label="Hours per language in N steps" height={300} initialSort={{ id: 'hours', descending: true }}
+                columns={[
+                  { id: 'share', header: 'Share of audio', numeric: true, sortValue: (l) => l.share, cell: (l) => <NumCell value={l.share} kind="share" /> },
+                  { id: 'hours', header: `Hours in ${formatCount(result.steps)} steps`, numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
+                ]} />
+            )}
           </section>
           <section aria-labelledby="export-heading">
             <h3 id="export-heading">Export</h3>
@@ -121,40 +190,8 @@ export function MixtureView() {
               {tsvUrl && <a href={tsvUrl} download="language_distribution_0.tsv">Download language_distribution_0.tsv</a>}
             </div>
           </section>
-        </>
+        </div>
       )}
     </section>
-  )
-}
-
-function WeightsTable({ result }: { result: NonNullable<ReturnType<typeof mixtureStore.getState>['report']> }) {
-  return (
-    <div className="scroll-box wide" tabIndex={0} role="region" aria-label="Mixture weights (scrollable)">
-      <table aria-label="Mixture weights">
-        <thead>
-          <tr>
-            <th scope="col">Corpus</th><th scope="col">Language</th><th scope="col" className="num">Hours</th><th scope="col" className="num">Natural share</th>
-            <th scope="col" className="num">Weight</th><th scope="col" className="num">Sampling probability</th>
-            <th scope="col" className="num">Sampled (first {formatCount(result.draws)})</th><th scope="col" className="num">Expected</th>
-            <th scope="col" className="num">Mean length (s)</th><th scope="col" className="num">Hours in {formatCount(result.steps)} steps</th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.rows.map((r) => (
-            <tr key={`${r.corpus}/${r.language}`} data-corpus={r.corpus} data-language={r.language} className={r.in_split ? undefined : 'out-of-split'}>
-              <td dir="auto">{r.corpus}</td><LanguageCell code={r.language} />
-              <td className="num" data-value={r.hours}>{formatHours(r.hours)}</td>
-              <td className="num" data-value={r.natural_share ?? ''}>{r.natural_share === null ? 'not in split' : formatShare(r.natural_share)}</td>
-              <td className="num" data-value={r.weight} title={String(r.weight)}>{r.weight.toFixed(6)}</td>
-              <td className="num" data-value={r.sampling_probability ?? ''} title={String(r.sampling_probability)}>{r.sampling_probability === null ? '—' : r.sampling_probability.toFixed(6)}</td>
-              <td className="num">{r.sampled === null ? '—' : formatCount(r.sampled)}</td>
-              <td className="num">{r.expected === null ? '—' : r.expected.toFixed(1)}</td>
-              <td className="num">{r.mean_seconds === null ? '—' : r.mean_seconds.toFixed(2)}</td>
-              <td className="num" data-value={r.hours_per_steps ?? ''}>{r.hours_per_steps === null ? '—' : formatHours(r.hours_per_steps)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   )
 }

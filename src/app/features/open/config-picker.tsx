@@ -26,8 +26,10 @@ export function ConfigPicker() {
         <option value="">reference defaults</option>
         {(resolved?.presets ?? []).map((p) => <option key={p.name} value={p.name} title={p.description}>{p.name}</option>)}
       </select>
-      <label htmlFor={`${id}-recipe`}>Recipe</label>
-      <input id={`${id}-recipe`} type="file" accept=".yaml,.yml,.json,application/json,application/yaml" onChange={(e) => void onFile(e)} />
+      <span className="file-button">
+        <label htmlFor={`${id}-recipe`} className="button-like" title="A fairseq2 recipe YAML (or flat JSON/YAML), applied on top of the preset">Recipe…</label>
+        <input id={`${id}-recipe`} className="visually-hidden" type="file" accept=".yaml,.yml,.json,application/json,application/yaml" onChange={(e) => void onFile(e)} />
+      </span>
       {recipe && (
         <span className="hint">
           <code dir="auto">{recipe.name}</code> <button type="button" onClick={() => configStore.getState().update({ recipe: null })}>Remove recipe</button>

@@ -1,4 +1,4 @@
-/** Drop a dataset folder (or parquet files) anywhere on the open panel. */
+/** Drop a dataset folder (or parquet files) anywhere on the page: an overlay says so while dragging. */
 import { useState, type DragEvent, type ReactNode } from 'react'
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
 import { readDrop } from './drop-folder.ts'
@@ -26,9 +26,9 @@ export function DropZone({ onOpen, children }: { onOpen: (request: DatasetReques
   }
 
   return (
-    <div className={`drop-zone${over ? ' over' : ''}`} onDragOver={onDragOver} onDragLeave={() => setOver(false)} onDrop={onDrop}>
+    <div className="drop-zone" onDragOver={onDragOver} onDragLeave={(e) => { if (e.currentTarget === e.target) setOver(false) }} onDrop={onDrop}>
       {children}
-      <p className="hint drop-hint">{over ? 'Drop to open this dataset' : 'or drop a dataset folder here'}</p>
+      {over && <div className="drop-overlay" aria-hidden="true">Drop to open this dataset</div>}
       {problem && <p className="field-problem" role="alert">{problem}</p>}
     </div>
   )

@@ -6,19 +6,21 @@ import { loadRecent, recentEntry, rememberRecent, type RecentDataset } from './r
 
 const storage = () => (typeof localStorage === 'undefined' ? null : localStorage)
 
-export function RecentList() {
-  const [recent, setRecent] = useState<RecentDataset[]>(() => loadRecent(storage()))
-
+/** Remembers every dataset that opens (mounted once, in the header). */
+export function useRememberRecent(): void {
   useEffect(() => datasetStore.subscribe((state, previous) => {
     if (state.status === 'ready' && state.report !== previous.report && state.reportRequest) {
-      setRecent(rememberRecent(storage(), recentEntry(state.reportRequest, Date.now())))
+      rememberRecent(storage(), recentEntry(state.reportRequest, Date.now()))
     }
   }), [])
+}
 
-  if (recent.length === 0) return null
+export function RecentList() {
+  const [recent] = useState<RecentDataset[]>(() => loadRecent(storage()))
+  if (recent.length === 0) return <p className="hint">Nothing opened yet: datasets you open are listed here.</p>
   return (
-    <details className="recent-datasets">
-      <summary>Recently opened ({recent.length})</summary>
+    <div className="recent-datasets">
+      <h3 className="visually-hidden">Recently opened</h3>
       <ul aria-label="Recently opened datasets">
         {recent.map((r) => (
           <li key={`${r.kind}/${r.url ?? ''}/${r.name}`}>
@@ -33,6 +35,6 @@ export function RecentList() {
           </li>
         ))}
       </ul>
-    </details>
+    </div>
   )
 }

@@ -1,35 +1,42 @@
-/** Totals of the open dataset and what opening it cost (requests, bytes, time). */
+/** The open dataset in numbers: hours and rows first, then its shape; what opening cost comes last, small. */
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
-import { formatBytes, formatCount, formatDuration, formatHours } from '../../lib/format.ts'
+import { exactText, formatBytes, formatCount, formatDuration, formatHours } from '../../lib/format.ts'
 
-function Item({ term, value, exact }: { term: string; value: string; exact?: number }) {
+function Card({ term, value, exact, sub, primary }: { term: string; value: string; exact?: number; sub?: string; primary?: boolean }) {
   return (
-    <div>
+    <div className={`card${primary ? ' primary' : ''}`}>
       <dt>{term}</dt>
-      <dd data-value={exact} title={exact !== undefined ? String(exact) : undefined}>{value}</dd>
+      <dd data-value={exact} title={exact !== undefined ? exactText(exact) : undefined}>{value}</dd>
+      {sub && <dd className="sub">{sub}</dd>}
     </div>
   )
 }
 
 export function DatasetSummary({ report }: { report: OpenResult }) {
   const { totals, partitions } = report.stats
+  const distinct = (key: 'corpus' | 'language' | 'split') => new Set(partitions.map((p) => p[key] ?? '(none)'))
+  const languages = distinct('language')
+  const corpora = distinct('corpus')
+  const splits = [...distinct('split')]
   return (
     <section aria-labelledby="summary-heading">
-      <h3 id="summary-heading">Summary</h3>
-      <dl className="summary">
-        <Item term="Hours" value={formatHours(totals.hours)} exact={totals.hours} />
-        <Item term="Rows" value={formatCount(totals.rows)} exact={totals.rows} />
-        <Item term="Partition folders" value={formatCount(partitions.length)} exact={partitions.length} />
-        <Item term="Parquet files" value={`${formatCount(report.files.readable)} readable of ${formatCount(report.files.parquet)}`} exact={report.files.parquet} />
-        <Item term="Row groups" value={formatCount(totals.row_groups)} exact={totals.row_groups} />
-        <Item term="Requests" value={formatCount(report.counters.requests)} exact={report.counters.requests} />
-        <Item term="Bytes fetched" value={formatBytes(report.counters.bytes)} exact={report.counters.bytes} />
-        <Item term="Time" value={formatDuration(report.elapsedMs)} />
+      <h3 id="summary-heading" className="visually-hidden">Summary</h3>
+      <dl className="cards">
+        <Card primary term="Hours" value={formatHours(totals.hours)} exact={totals.hours} />
+        <Card primary term="Rows" value={formatCount(totals.rows)} exact={totals.rows} />
+        <Card term="Languages" value={formatCount(languages.size)} exact={languages.size} />
+        <Card term="Corpora" value={formatCount(corpora.size)} exact={corpora.size} sub={[...corpora].slice(0, 4).join(', ') + (corpora.size > 4 ? ', …' : '')} />
+        <Card term="Splits" value={formatCount(splits.length)} exact={splits.length} sub={splits.slice(0, 5).join(', ')} />
+        <Card term="Partition folders" value={formatCount(partitions.length)} exact={partitions.length} />
+        <Card term="Parquet files" value={formatCount(report.files.parquet)} exact={report.files.parquet}
+          sub={report.files.readable === report.files.parquet ? 'all readable' : `${formatCount(report.files.readable)} readable`} />
+        <Card term="Row groups" value={formatCount(totals.row_groups)} exact={totals.row_groups} />
       </dl>
       <p className="hint">
         Root <code dir="auto">{report.root}</code> ({report.sourceKind})
         {report.stats.summary ? <>; stats TSV <code dir="auto">{report.stats.summary.path}</code></> : '; no stats TSV found'}
         {report.files.ignored > 0 && `; ${formatCount(report.files.ignored)} ignored paths`}
+        {' '}· opened in {formatDuration(report.elapsedMs)} with {formatCount(report.counters.requests)} requests, {formatBytes(report.counters.bytes)} read
       </p>
     </section>
   )

@@ -23,11 +23,10 @@ function ofTotal(p: Progress): string {
 }
 
 function ProgressDetails({ progress, phases }: { progress: Progress | null; phases: Partial<Record<Progress['phase'], Progress>> }) {
-  if (!progress) return <p>Starting…</p>
+  if (!progress) return <span>Starting…</span>
   const { listing, footers } = phases
   return (
     <>
-      <p>{phaseWords[progress.phase]}…</p>
       <dl className="progress-counts">
         <div><dt>Files listed</dt><dd>{listing ? formatCount(listing.done) : '…'}</dd></div>
         <div><dt>Footers read</dt><dd>{footers ? ofTotal(footers) : '…'}</dd></div>
@@ -52,7 +51,7 @@ export function LoadStatus() {
   if (status === 'loading') {
     return (
       <section className="load-status" aria-label="Loading" aria-busy="true">
-        <p>Opening <span dir="auto">{request?.label}</span>…</p>
+        <strong>Opening <span dir="auto">{request?.label}</span>{progress ? ` — ${phaseWords[progress.phase]}…` : '…'}</strong>
         <ProgressDetails progress={progress} phases={phases} />
         <button type="button" onClick={() => datasetStore.getState().cancel()}>Cancel</button>
       </section>

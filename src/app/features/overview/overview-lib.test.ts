@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import type { PartitionStats } from '../../../engine/stats/types.ts'
-import { hoursBy, tsvComparison } from './group-hours.ts'
+import { hoursBy } from './group-hours.ts'
+import { tsvCoverageOf } from './tsv-comparison-table.tsx'
 import { filterPartitions, sortPartitions } from './partition-filter.ts'
 
 const p = (corpus: string, language: string, split: string, rows: number, hours: number): PartitionStats => ({ corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours })
@@ -29,9 +30,9 @@ test('10,000 partitions filter and sort: every match, in order', () => {
   expect(shown.every((x) => x.split === 'train' && x.language!.includes('l1'))).toBe(true)
 })
 
-test('TSV vs data: both directions, train hours, relative difference', () => {
-  const rows = tsvComparison({ partitions: parts, summary: { path: 't.tsv', rows: [{ corpus: 'mls', language: 'eng_Latn', hours: 2.5 }, { corpus: 'x', language: 'y', hours: 1 }] } })
-  expect(rows.find((r) => r.corpus === 'mls')).toEqual({ corpus: 'mls', language: 'eng_Latn', tsvHours: 2.5, dataHours: 2.5, trainHours: 2, difference: 0 })
-  expect(rows.find((r) => r.corpus === 'x')).toMatchObject({ dataHours: 0, difference: null })
-  expect(rows.find((r) => r.corpus === 'fleurs')).toMatchObject({ tsvHours: null, dataHours: 3 })
+test('TSV vs data: both directions, train hours, which splits the TSV counts', () => {
+  const rows = tsvCoverageOf({ partitions: parts, summary: { path: 't.tsv', rows: [{ corpus: 'mls', language: 'eng_Latn', hours: 2 }, { corpus: 'x', language: 'y', hours: 1 }] } })
+  expect(rows.find((r) => r.corpus === 'mls')).toMatchObject({ tsvHours: 2, dataHours: 2.5, trainHours: 2, kind: 'train-only', splits: ['train'] })
+  expect(rows.find((r) => r.corpus === 'x')).toMatchObject({ dataHours: 0, kind: 'no-data' })
+  expect(rows.find((r) => r.corpus === 'fleurs')).toMatchObject({ tsvHours: null, dataHours: 3, kind: 'no-tsv-row' })
 })

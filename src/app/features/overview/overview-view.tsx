@@ -1,19 +1,21 @@
 /**
- * The Overview: totals, hours (or rows) per language, corpus and split (charts with a log-scale toggle, tables as
- * their text equivalents), the hours per (corpus, language, split), the stats TSV against the data, the partition
- * folders (sortable, filterable, virtualized), and the problems found while opening.
+ * The Overview: totals (hours and rows first), hours per language as pictures that hold 1,600 languages (log
+ * histogram, coverage curve, top N + rest) and the "Find language" table, hours per corpus and split, the hours per
+ * (corpus, language, split), the stats TSV against the data, the partition folders, and the problems found while
+ * opening, grouped by kind. The language focus (header) filters the tables.
  */
 import { useMemo, useState } from 'react'
+import { FindingGroups } from '../../components/finding-groups.tsx'
 import { hoursByLanguage } from '../../lib/aggregate.ts'
-import { mergeFindings } from '../../lib/merge-findings.ts'
+import { mergeFindings, countBySeverity } from '../../lib/merge-findings.ts'
+import { formatCount } from '../../lib/format.ts'
+import { useFocusSet } from '../../stores/focus-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { DatasetSummary } from './dataset-summary.tsx'
-import { FindingsList } from './findings-list.tsx'
 import { GroupHoursTable } from './group-hours-table.tsx'
-import { hoursBy, tsvComparison } from './group-hours.ts'
+import { hoursBy } from './group-hours.ts'
 import { HoursChart } from './hours-chart.tsx'
-import { LanguageHoursChart } from './language-hours-chart.tsx'
-import { LanguageHoursTable } from './language-hours-table.tsx'
+import { LanguageSection } from './language-section.tsx'
 import { PartitionsTable } from './partitions-table.tsx'
 import { RangeIgnoredNotice } from './range-ignored-notice.tsx'
 import { SplitHoursTable } from './split-hours-table.tsx'
@@ -22,60 +24,81 @@ import './overview.css'
 
 export function OverviewView() {
   const report = useDatasetStore((s) => s.report)
+  const status = useDatasetStore((s) => s.status)
   const reportRequest = useDatasetStore((s) => s.reportRequest)
+  const focus = useFocusSet()
   const [metric, setMetric] = useState<'hours' | 'rows'>('hours')
   const [log, setLog] = useState(false)
-  const languages = useMemo(() => (report ? hoursByLanguage(report.stats.partitions) : []), [report])
-  const corpora = useMemo(() => (report ? hoursBy(report.stats.partitions, 'corpus') : []), [report])
-  const splits = useMemo(() => (report ? hoursBy(report.stats.partitions, 'split') : []), [report])
-  const comparison = useMemo(() => (report?.stats.summary ? tsvComparison(report.stats) : null), [report])
+  const partitions = useMemo(() => report?.stats.partitions ?? [], [report])
+  const focused = useMemo(() => (focus.size === 0 ? partitions : partitions.filter((p) => p.language !== null && focus.has(p.language))), [partitions, focus])
+  const languages = useMemo(() => hoursByLanguage(partitions), [partitions])
+  const corpora = useMemo(() => hoursBy(focused, 'corpus'), [focused])
+  const splits = useMemo(() => hoursBy(focused, 'split'), [focused])
   const findings = useMemo(() => (report ? mergeFindings(report.stats.findings, report.validation.findings) : []), [report])
+  const counts = countBySeverity(findings)
 
-  if (!report) return null
+  if (!report) {
+    return (
+      <div className="empty-state">
+        <h3>{status === 'loading' ? 'Opening…' : 'No dataset open'}</h3>
+        <p>Open a dataset folder, paste the URL of a folder with <code>_manifest.json</code> (or of one <code>.parquet</code> file), or drop a folder on the page. The demo opens by default.</p>
+      </div>
+    )
+  }
+  const scope = focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''
   return (
     <section className="overview" aria-labelledby="overview-heading">
-      <h2 id="overview-heading">Overview</h2>
+      <h2 id="overview-heading" className="visually-hidden">Overview</h2>
       <RangeIgnoredNotice report={report} request={reportRequest} />
       <DatasetSummary report={report} />
       <div className="chart-controls" role="group" aria-label="Chart options">
         <label><input type="radio" name="overview-metric" checked={metric === 'hours'} onChange={() => setMetric('hours')} /> Hours</label>
         <label><input type="radio" name="overview-metric" checked={metric === 'rows'} onChange={() => setMetric('rows')} /> Rows</label>
-        <label><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale</label>
+        <label><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale (corpus and split bars)</label>
       </div>
-      <section aria-labelledby="languages-heading">
-        <h3 id="languages-heading">Hours per language</h3>
-        <div className="chart-and-table">
-          <LanguageHoursChart languages={languages} metric={metric} log={log} />
-          <LanguageHoursTable languages={languages} />
-        </div>
-      </section>
-      <div className="two-charts">
-        <section aria-labelledby="corpora-heading">
-          <h3 id="corpora-heading">Hours per corpus</h3>
-          <HoursChart groups={corpora} noun="corpus" metric={metric} log={log} />
-          <GroupHoursTable groups={corpora} noun="corpus" />
+      <LanguageSection languages={languages} metric={metric} />
+      <div className="grid-2">
+        <section className="panel" aria-labelledby="corpora-heading">
+          <h3 id="corpora-heading">Hours per corpus{scope}</h3>
+          <div className="split-main">
+            <HoursChart groups={corpora} noun="corpus" metric={metric} log={log} />
+            <GroupHoursTable groups={corpora} noun="corpus" />
+          </div>
         </section>
-        <section aria-labelledby="split-groups-heading">
-          <h3 id="split-groups-heading">Hours per split</h3>
-          <HoursChart groups={splits} noun="split" metric={metric} log={log} />
-          <GroupHoursTable groups={splits} noun="split" />
+        <section className="panel" aria-labelledby="split-groups-heading">
+          <h3 id="split-groups-heading">Hours per split{scope}</h3>
+          <div className="split-main">
+            <HoursChart groups={splits} noun="split" metric={metric} log={log} />
+            <GroupHoursTable groups={splits} noun="split" />
+          </div>
         </section>
       </div>
-      <section aria-labelledby="splits-heading">
-        <h3 id="splits-heading">Hours per corpus, language and split</h3>
-        <SplitHoursTable partitions={report.stats.partitions} />
-      </section>
-      {comparison && report.stats.summary && (
-        <section aria-labelledby="tsv-heading">
-          <h3 id="tsv-heading">Stats TSV vs data</h3>
-          <TsvComparisonTable rows={comparison} tsvPath={report.stats.summary.path} />
+      <div className="grid-2">
+        <section aria-labelledby="splits-heading">
+          <h3 id="splits-heading">Hours per corpus, language and split</h3>
+          <SplitHoursTable partitions={partitions} />
         </section>
-      )}
+        {report.stats.summary ? (
+          <section aria-labelledby="tsv-heading">
+            <h3 id="tsv-heading">Stats TSV vs data</h3>
+            <TsvComparisonTable stats={report.stats} tsvPath={report.stats.summary.path} />
+          </section>
+        ) : (
+          <div>
+            <h3>Language distribution</h3>
+            <div className="empty-state"><h3>No language_distribution TSV</h3><p>Training has no mixture without one: it reads one stream. Pick one with “Stats TSV…” to compare it with the data.</p></div>
+          </div>
+        )}
+      </div>
       <section aria-labelledby="partitions-heading">
         <h3 id="partitions-heading">Partition folders</h3>
-        <PartitionsTable partitions={report.stats.partitions} />
+        <PartitionsTable partitions={focused} />
       </section>
-      <FindingsList findings={findings} />
+      <section aria-labelledby="findings-heading">
+        <h3 id="findings-heading">Problems found</h3>
+        <p>{formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes while opening; the Audit checks much more.</p>
+        <FindingGroups findings={findings} label="Problems found" empty="Nothing found while opening." />
+      </section>
     </section>
   )
 }

@@ -4,7 +4,7 @@
  */
 import { useMemo, useRef, useState } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { CountCell, HoursCell } from '../../components/number-cells.tsx'
+import { CountCell, HoursCell } from '../../components/num.tsx'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import type { PartitionStats } from '../../../engine/stats/types.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'

@@ -1,31 +1,22 @@
 /** Hours per (corpus, language, split): one row per mixture partition (corpus, language), one column per split. */
-import { HoursCell } from '../../components/number-cells.tsx'
-import { LanguageCell } from '../../components/language-cell.tsx'
+import { useMemo } from 'react'
+import { LanguageTable } from '../../components/language-table.tsx'
+import { NumCell } from '../../components/num.tsx'
 import type { PartitionStats } from '../../../engine/stats/types.ts'
-import { hoursBySplit } from '../../lib/aggregate.ts'
+import { hoursBySplit, type SplitHoursRow } from '../../lib/aggregate.ts'
 
-export function SplitHoursTable({ partitions }: { partitions: PartitionStats[] }) {
-  const { splits, rows } = hoursBySplit(partitions)
+export function SplitHoursTable({ partitions }: { partitions: readonly PartitionStats[] }) {
+  const { splits, rows } = useMemo(() => hoursBySplit(partitions), [partitions])
   return (
-    <table aria-label="Hours per corpus, language and split">
-      <thead>
-        <tr>
-          <th scope="col">Corpus</th>
-          <th scope="col">Language</th>
-          {splits.map((s) => <th key={s} scope="col" className="num">{s}</th>)}
-          <th scope="col" className="num">All splits</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={`${r.corpus}/${r.language}`} data-corpus={r.corpus} data-language={r.language}>
-            <td>{r.corpus}</td>
-            <LanguageCell code={r.language} />
-            {splits.map((s) => (r.hours[s] === undefined ? <td key={s} className="num empty">—</td> : <HoursCell key={s} hours={r.hours[s]} />))}
-            <HoursCell hours={r.total} />
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <LanguageTable<SplitHoursRow> rows={rows} label="Hours per corpus, language and split" height={320} noun={['partition', 'partitions']}
+      rowKey={(r) => `${r.corpus}/${r.language}`} rowData={(r) => ({ corpus: r.corpus })}
+      columns={[
+        { id: 'corpus', header: 'Corpus', sortValue: (r) => r.corpus, cell: (r) => <td dir="auto">{r.corpus}</td> },
+        ...splits.map((s) => ({
+          id: `split:${s}`, header: s, numeric: true, sortValue: (r: SplitHoursRow) => r.hours[s] ?? null,
+          cell: (r: SplitHoursRow) => <NumCell value={r.hours[s] ?? null} kind="hours" />,
+        })),
+        { id: 'total', header: 'All splits', numeric: true, sortValue: (r) => r.total, cell: (r) => <NumCell value={r.total} kind="hours" /> },
+      ]} />
   )
 }

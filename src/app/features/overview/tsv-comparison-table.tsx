@@ -1,44 +1,53 @@
-/** The stats TSV against the data: hours per (corpus, language) as the TSV says, in all splits, in `train`. */
-import { useState } from 'react'
-import { LanguageCell } from '../../components/language-cell.tsx'
-import { formatHours, formatShare } from '../../lib/format.ts'
-import type { TsvComparisonRow } from './group-hours.ts'
+/**
+ * The stats TSV against the data, per (corpus, language): the TSV's hours, the data's over every split and in
+ * `train`, and which splits the TSV's hours count (src/engine/stats/tsv-coverage.ts, the same verdict the audit
+ * gives), with one sentence on what training then does.
+ */
+import { useMemo } from 'react'
+import type { PartitionStats, StatsReport } from '../../../engine/stats/types.ts'
+import { coverageCounts, coverageVerdict, describeSplits, tsvCoverage, type PartitionCoverage } from '../../../engine/stats/tsv-coverage.ts'
+import { LanguageTable } from '../../components/language-table.tsx'
+import { NumCell } from '../../components/num.tsx'
+import { formatCount } from '../../lib/format.ts'
 
-/** Relative difference above which a row is highlighted. */
-const notable = 0.01
-/** Above this many rows only the differing ones are listed until "Show all". */
-const listAllUpTo = 100
+const kindWords: Record<PartitionCoverage['kind'], string> = {
+  'all-splits': 'every split', 'train-only': 'train only', subset: 'a subset', 'no-held-out': 'train (no held-out data)',
+  none: 'matches no splits', 'no-tsv-row': 'no TSV row', 'no-data': 'no data',
+}
 
-export function TsvComparisonTable({ rows, tsvPath }: { rows: TsvComparisonRow[]; tsvPath: string }) {
-  const differs = (r: TsvComparisonRow) => r.difference === null || Math.abs(r.difference) > notable
-  const differing = rows.filter(differs).length
-  const [all, setAll] = useState(rows.length <= listAllUpTo)
-  const shown = all ? rows : rows.filter(differs)
+export function tsvCoverageOf(stats: Pick<StatsReport, 'partitions' | 'summary'>): PartitionCoverage[] {
+  const data = stats.partitions.filter((p): p is PartitionStats & { corpus: string; language: string } => p.corpus !== null && p.language !== null)
+    .map((p) => ({ corpus: p.corpus, language: p.language, split: p.split ?? '(none)', hours: p.hours }))
+  const tsv = (stats.summary?.rows ?? []).map((r) => ({ corpus: r.corpus, language: r.language, hours: r.hours ?? NaN }))
+  return tsvCoverage(data, tsv, 'train')
+}
+
+export function TsvComparisonTable({ stats, tsvPath }: { stats: Pick<StatsReport, 'partitions' | 'summary'>; tsvPath: string }) {
+  const rows = useMemo(() => tsvCoverageOf(stats), [stats])
+  const verdict = coverageVerdict(rows, 'train')
+  const counts = coverageCounts(rows)
+  const problems = counts.none + counts['no-tsv-row'] + counts['no-data']
   return (
     <>
-      <p>
-        <code dir="auto">{tsvPath}</code>: {differing === 0 ? 'every row matches the data within 1%.' : `${differing} of ${rows.length} (corpus, language) rows differ from the data by more than 1% or are missing on one side.`}
-        {' '}Training weights come from the TSV's hours, which count every split.
+      <p data-testid="tsv-verdict">
+        <code dir="auto">{tsvPath}</code>: {verdict ? <>{verdict.text}.</> : 'no partition has held-out data, so every reading of the TSV gives the same hours.'}
+        {' '}{problems === 0 ? 'Every row matches the data.' : `${formatCount(problems)} of ${formatCount(rows.length)} (corpus, language) rows do not match: ${counts.none} match no set of splits, ${counts['no-tsv-row']} have no TSV row (training drops them), ${counts['no-data']} have no data.`}
       </p>
-      <table aria-label="Stats TSV vs data">
-        <thead>
-          <tr><th scope="col">Corpus</th><th scope="col">Language</th><th scope="col" className="num">TSV hours</th><th scope="col" className="num">Data hours (all splits)</th><th scope="col" className="num">Train hours</th><th scope="col" className="num">TSV vs data</th></tr>
-        </thead>
-        <tbody>
-          {shown.map((r) => (
-            <tr key={`${r.corpus}/${r.language}`} data-corpus={r.corpus} data-language={r.language}
-              className={differs(r) ? 'differs' : undefined}>
-              <td dir="auto">{r.corpus}</td>
-              <LanguageCell code={r.language} />
-              <td className="num" data-value={r.tsvHours ?? ''}>{r.tsvHours === null ? 'missing' : formatHours(r.tsvHours)}</td>
-              <td className="num" data-value={r.dataHours}>{formatHours(r.dataHours)}</td>
-              <td className="num" data-value={r.trainHours}>{formatHours(r.trainHours)}</td>
-              <td className="num" data-value={r.difference ?? ''}>{r.difference === null ? '—' : `${r.difference > 0 ? '+' : ''}${formatShare(r.difference)}`}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {!all && <button type="button" onClick={() => setAll(true)}>Show all {rows.length} rows</button>}
+      <LanguageTable<PartitionCoverage> rows={rows} label="Stats TSV vs data" height={320} noun={['partition', 'partitions']}
+        rowKey={(r) => `${r.corpus}/${r.language}`} rowData={(r) => ({ corpus: r.corpus, kind: r.kind })}
+        initialSort={{ id: 'counts', descending: false }}
+        columns={[
+          { id: 'corpus', header: 'Corpus', sortValue: (r) => r.corpus, cell: (r) => <td dir="auto">{r.corpus}</td> },
+          { id: 'tsv', header: 'TSV hours', numeric: true, sortValue: (r) => r.tsvHours, cell: (r) => <NumCell value={r.tsvHours} kind="hours" empty="missing" /> },
+          { id: 'data', header: 'Data hours (all splits)', numeric: true, sortValue: (r) => r.dataHours, cell: (r) => <NumCell value={r.dataHours} kind="hours" /> },
+          { id: 'train', header: 'Train hours', numeric: true, sortValue: (r) => r.trainHours, cell: (r) => <NumCell value={r.trainHours} kind="hours" /> },
+          {
+            id: 'counts', header: 'TSV counts', title: 'Which splits add up to the TSV hours',
+            // problems first, then by reading
+            sortValue: (r) => ['none', 'no-tsv-row', 'no-data', 'subset', 'all-splits', 'train-only', 'no-held-out'].indexOf(r.kind),
+            cell: (r) => <td className={r.kind === 'none' || r.kind === 'no-tsv-row' || r.kind === 'no-data' ? 'severity warning' : undefined}>{r.splits ? describeSplits(r) : kindWords[r.kind]}</td>,
+          },
+        ]} />
     </>
   )
 }

@@ -22,6 +22,6 @@ export interface AuditRequests {
    * Audits the dataset with the spec's config; `deep` decodes every row, starting from `state` when it fits the
    * dataset. `audit-state` returns the deep audit's state at any time, also after a cancel.
    */
-  'audit': { params: { dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null }; result: AuditResult }
+  'audit': { params: { dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null; /** the cheap audio check of every row (not with `deep`) */ quick?: boolean }; result: AuditResult }
   'audit-state': { params: { dataset: number }; result: AuditState | null }
 }

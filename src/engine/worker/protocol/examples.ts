@@ -1,5 +1,5 @@
 /** The Examples view's kinds: `examples-search` and `examples-neighbour`. Types only (a leaf of protocol.ts). */
-import type { ExampleFilter, ExampleNeighbour, ExamplePage, ExampleSample } from '../../examples/search.ts'
+import type { ExampleFilter, ExampleNeighbour, ExamplePage, ExampleSample, ExampleSort } from '../../examples/search.ts'
 
 export interface ExamplesSearchParams {
   dataset: number
@@ -9,6 +9,8 @@ export interface ExamplesSearchParams {
   /** Most matches to return (capped at 1000). */
   limit: number
   sample?: ExampleSample | null
+  /** Order of the matches (default: dataset order). */
+  sort?: ExampleSort | null
 }
 
 /** Parameters of `examples-neighbour`: the match `step` places after (or before) `exampleId`, under the same filter. */
@@ -20,6 +22,7 @@ export interface ExamplesNeighbourParams {
   exampleId: string
   /** +1 next, −1 previous. */
   step: number
+  sort?: ExampleSort | null
 }
 
 /** Request kinds of the examples group. */

@@ -1,0 +1,141 @@
+/**
+ * The streamed batches as pictures: per batch a stacked bar of its examples by language (the top languages, the
+ * rest as "other"), with a brush to move along thousands of batches; a heat map of how many batches have which
+ * longest example and which padding share; the histogram of batches per length bucket. Clicking a batch opens it.
+ */
+import { useMemo, useState } from 'react'
+import { Bar, BarChart, Brush, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
+import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
+import { categorical, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
+import { formatCount, formatSamples, formatShare } from '../../lib/format.ts'
+
+/** Languages drawn as their own colour; the rest are "other". */
+const topLanguages = 7
+/** Padding bins of the heat map (share of the padded batch that is padding). */
+const paddingBins = 10
+
+/** Examples per language per batch, for the top languages over all streamed batches. */
+export function languageStacks(batches: readonly BatchSummary[]): { languages: string[]; rows: Record<string, number>[] } {
+  const totals = new Map<string, number>()
+  for (const b of batches) for (const p of b.partitions) totals.set(p.language, (totals.get(p.language) ?? 0) + p.count)
+  const languages = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, topLanguages).map(([l]) => l)
+  const keep = new Set(languages)
+  const rows = batches.map((b) => {
+    const row: Record<string, number> = { index: b.index, other: 0 }
+    for (const l of languages) row[l] = 0
+    for (const p of b.partitions) row[keep.has(p.language) ? p.language : 'other'] += p.count
+    return row
+  })
+  return { languages: totals.size > topLanguages ? [...languages, 'other'] : languages, rows }
+}
+
+/** The bucket a batch fell in: the first bucket whose max length holds its longest example (`-1`: none). */
+export function bucketOf(longest: number, sizes: readonly { seqLen: number }[]): number {
+  for (let i = 0; i < sizes.length; i++) if (longest <= sizes[i].seqLen) return i
+  return -1
+}
+
+/** Batches per (length bucket, padding bin). */
+export function paddingHeat(batches: readonly BatchSummary[], sizes: readonly { seqLen: number }[]): { buckets: number[]; counts: number[][]; max: number; top: number } {
+  const used = [...new Set(batches.map((b) => bucketOf(b.longest, sizes)))].sort((a, b) => a - b)
+  const column = new Map(used.map((u, i) => [u, i]))
+  const counts = used.map(() => new Array<number>(paddingBins).fill(0))
+  // the padding axis spans 0 to the largest share seen (at least 5%), in whole percent
+  const top = Math.max(0.05, Math.ceil(100 * Math.max(0, ...batches.map((b) => b.waste))) / 100)
+  let max = 0
+  for (const b of batches) {
+    const c = column.get(bucketOf(b.longest, sizes))!
+    const r = Math.min(paddingBins - 1, Math.floor((b.waste / top) * paddingBins))
+    max = Math.max(max, ++counts[c][r])
+  }
+  return { buckets: used, counts, max, top }
+}
+
+function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: (index: number) => void }) {
+  const { languages, rows } = useMemo(() => languageStacks(batches), [batches])
+  const shown = Math.min(rows.length, 120)
+  return (
+    <div className="chart" role="img" aria-label={`Stacked bars of examples per language in each of ${batches.length} batches (top ${languages.length} languages); the Batches table lists every batch.`}>
+      <ResponsiveContainer width="100%" height={260}>
+        <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap={1}
+          onClick={(state) => { const i = Number(state?.activeLabel); if (Number.isInteger(i)) onOpen(i) }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
+          <XAxis dataKey="index" tick={tickStyle} />
+          <YAxis tick={tickStyle} allowDecimals={false} width={40} />
+          <Tooltip {...tooltipProps} labelFormatter={(i) => `Batch ${i}`} />
+          <Legend {...legendProps} />
+          {languages.map((l, i) => <Bar key={l} dataKey={l} stackId="a" fill={l === 'other' ? 'var(--cat-8)' : categorical(i)} isAnimationActive={false} />)}
+          {rows.length > shown && <Brush dataKey="index" height={18} startIndex={0} endIndex={shown - 1} stroke="var(--accent)" fill="var(--panel)" travellerWidth={8} />}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  )
+}
+
+function PaddingHeatmap({ batches, sizes }: { batches: BatchSummary[]; sizes: readonly { seqLen: number }[] }) {
+  const heat = useMemo(() => paddingHeat(batches, sizes), [batches, sizes])
+  const [hover, setHover] = useState<string | null>(null)
+  const w = 100 / Math.max(1, heat.buckets.length)
+  const h = 100 / paddingBins
+  const label = (b: number) => (b < 0 ? 'longer than every bucket' : `≤ ${formatSamples(sizes[b].seqLen)}`)
+  return (
+    <figure className="chart-figure">
+      <div className="heat" role="img" aria-label={`Heat map of ${batches.length} batches by length bucket (${heat.buckets.length} used) and padding share (0 to ${formatShare(heat.top)}); darker cells hold more batches.`}>
+        <span className="heat-y">padding share, 0–{formatShare(heat.top)} ↑</span>
+        <svg viewBox="0 0 100 100" preserveAspectRatio="none" className="heat-svg">
+          {heat.counts.map((col, c) => col.map((n, r) => n > 0 && (
+            <rect key={`${c}/${r}`} x={c * w} y={100 - (r + 1) * h} width={w} height={h} fill="var(--cat-1)" fillOpacity={0.15 + 0.85 * (n / heat.max)}
+              onMouseEnter={() => setHover(`${formatCount(n)} batch${n === 1 ? '' : 'es'}: longest ${label(heat.buckets[c])}, ${formatShare((r * heat.top) / paddingBins)}–${formatShare(((r + 1) * heat.top) / paddingBins)} padding`)}
+              onMouseLeave={() => setHover(null)} />
+          )))}
+        </svg>
+        <span className="heat-x">length bucket (longest example) →  {heat.buckets.length > 0 && `${label(heat.buckets[0])} … ${label(heat.buckets[heat.buckets.length - 1])}`}</span>
+      </div>
+      <figcaption>{hover ?? `Mean padding ${formatShare(batches.reduce((s, b) => s + b.waste, 0) / Math.max(1, batches.length))}; hover a cell for its batches.`}</figcaption>
+    </figure>
+  )
+}
+
+function BucketHistogram({ batches, sizes }: { batches: BatchSummary[]; sizes: readonly { seqLen: number; batchSize: number }[] }) {
+  const data = useMemo(() => {
+    const counts = new Map<number, number>()
+    for (const b of batches) { const k = bucketOf(b.longest, sizes); counts.set(k, (counts.get(k) ?? 0) + 1) }
+    return [...counts].sort((a, b) => a[0] - b[0]).map(([k, n]) => ({ bucket: k < 0 ? 'over' : `${k}`, n, len: k < 0 ? '—' : formatSamples(sizes[k].seqLen), max: k < 0 ? 0 : sizes[k].batchSize }))
+  }, [batches, sizes])
+  return (
+    <div className="chart" role="img" aria-label={`Histogram of ${batches.length} batches over ${data.length} length buckets; the Length buckets table lists every bucket.`}>
+      <ResponsiveContainer width="100%" height={200}>
+        <BarChart data={data} margin={{ top: 8, right: 12, bottom: 20, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
+          <XAxis dataKey="bucket" tick={tickStyle} label={{ value: 'length bucket', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 12 }} />
+          <YAxis tick={tickStyle} allowDecimals={false} width={40} />
+          <Tooltip {...tooltipProps} labelFormatter={(b) => { const d = data.find((x) => x.bucket === String(b)); return d ? `Bucket ${b}: up to ${d.len}, ${formatCount(d.max)} examples per batch` : '' }}
+            formatter={(v) => [formatCount(Number(v)), 'batches']} />
+          <Bar dataKey="n" fill={categorical(2)} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  )
+}
+
+export function BatchPictures({ batches, start, onOpen }: { batches: BatchSummary[]; start: PlanStartResult; onOpen: (index: number) => void }) {
+  if (batches.length === 0) return null
+  const sizes = start.buckets?.sizes ?? [{ seqLen: Math.max(...batches.map((b) => b.longest)), batchSize: start.config.batch_size }]
+  return (
+    <div className="grid-3 batch-pictures">
+      <section className="panel" aria-labelledby="stacks-heading">
+        <h4 id="stacks-heading">Languages in each batch</h4>
+        <LanguageStacks batches={batches} onOpen={onOpen} />
+      </section>
+      <section className="panel" aria-labelledby="heat-heading">
+        <h4 id="heat-heading">Length and padding</h4>
+        <PaddingHeatmap batches={batches} sizes={sizes} />
+      </section>
+      <section className="panel" aria-labelledby="bucket-hist-heading">
+        <h4 id="bucket-hist-heading">Batches per length bucket</h4>
+        <BucketHistogram batches={batches} sizes={sizes} />
+      </section>
+    </div>
+  )
+}

@@ -1,0 +1,51 @@
+/**
+ * Hours per language at any scale: the distribution of hours per language on a log axis ("412 languages under
+ * 1 h"), the cumulative coverage curve, the top languages with the rest as one bar, and the "Find language" table
+ * with every language. Clicking a bar or a row focuses languages (every view then filters to them).
+ */
+import { useMemo } from 'react'
+import { CoverageCurve, LogHistogram, TopBars } from '../../components/charts/distribution-charts.tsx'
+import { LanguageTable } from '../../components/language-table.tsx'
+import { NumCell } from '../../components/num.tsx'
+import type { LanguageHours } from '../../lib/aggregate.ts'
+import { formatCount, formatHours } from '../../lib/format.ts'
+import { languageLabel } from '../../lib/language-names.ts'
+import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
+
+export function LanguageSection({ languages, metric }: { languages: LanguageHours[]; metric: 'hours' | 'rows' }) {
+  const focus = useFocusSet()
+  const items = useMemo(() => languages.map((l) => ({ key: l.language, value: metric === 'hours' ? l.hours : l.rows })), [languages, metric])
+  const format = metric === 'hours' ? formatHours : formatCount
+  const noun: [string, string] = ['language', 'languages']
+  return (
+    <section aria-labelledby="languages-heading">
+      <h3 id="languages-heading">{metric === 'hours' ? 'Hours' : 'Rows'} per language ({formatCount(languages.length)} languages)</h3>
+      <div className="grid-3">
+        <section className="panel" aria-label="Distribution">
+          <h4>How many languages have how much</h4>
+          <LogHistogram items={items} noun={noun} format={format} label={metric === 'hours' ? 'hours per language' : 'rows per language'}
+            thresholds={metric === 'hours' ? [1 / 6, 1, 10] : [10, 100, 1000]}
+            onSelect={(keys) => focusStore.getState().set(keys)} />
+        </section>
+        <section className="panel" aria-label="Coverage">
+          <h4>How few languages hold most of the {metric}</h4>
+          <CoverageCurve items={items} noun={noun} label={metric} />
+        </section>
+        <section className="panel" aria-label="Top languages">
+          <h4>Most {metric}</h4>
+          <TopBars items={items} n={12} noun={noun} format={format} label={(k) => `${languageLabel(k)} (${k})`}
+            chartLabel={`Bar chart of ${metric} per language`} selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
+        </section>
+      </div>
+      <LanguageTable rows={languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
+        columns={[
+          { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
+          { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => l.rows, cell: (l) => <NumCell value={l.rows} kind="count" /> },
+          { id: 'share', header: 'Share', numeric: true, sortValue: (l) => l.share, cell: (l) => <NumCell value={l.share} kind="share" /> },
+          { id: 'train', header: 'Train hours', numeric: true, sortValue: (l) => l.trainHours, cell: (l) => <NumCell value={l.trainHours} kind="hours" /> },
+          { id: 'corpora', header: 'Corpora', sortValue: (l) => l.corpora.length, cell: (l) => <td dir="auto">{l.corpora.join(', ')}</td> },
+          { id: 'splits', header: 'Splits', sortValue: (l) => l.splits.join(','), cell: (l) => <td>{l.splits.join(', ')}</td> },
+        ]} />
+    </section>
+  )
+}

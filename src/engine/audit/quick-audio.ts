@@ -1,0 +1,187 @@
+/**
+ * The cheap audio check the audit runs by default: every row's `audio_bytes` is sniffed (container, codec, rate,
+ * channels from the header) and cut into its frames or pages (FLAC frame headers and CRC-16, Ogg page CRC-32, MPEG
+ * frame headers, the WAV data chunk), without decoding a sample. A row whose bytes would stop the training's decoder
+ * (null or empty, unknown container, a broken header, no complete frame, a cut-off stream) is an `undecodable-audio`
+ * error, so it is not hidden behind the deep audit; the deep audit decodes every sample.
+ *
+ * Cost: one pass over the bytes (CRCs), roughly an order of magnitude below decoding; the bytes are read per row
+ * group, as the deep audit reads them.
+ */
+import { finding } from '../findings.ts'
+import type { OpenDataset } from '../discovery/open.ts'
+import { flacFormatProblem, splitFlacFrames } from '../audio/flac.ts'
+import { splitMp3Frames } from '../audio/mp3.ts'
+import { readOggPackets } from '../audio/ogg.ts'
+import { sniffAudio } from '../audio/sniff.ts'
+import { blockingProblems, type AudioSniff } from '../audio/sniff-result.ts'
+import { audioBytesOf } from '../parquet/audio-bytes.ts'
+import { toNumber } from '../parquet/reader.ts'
+import { mapLimit } from '../util/map-limit.ts'
+import { rowHours } from './rows.ts'
+import type { AuditItem, TableRow } from './types.ts'
+
+/** What the cheap check says about one row's bytes. */
+export interface QuickVerdict {
+  /** Whether training's decoder would get through the bytes, as far as their structure shows. */
+  decodable: boolean
+  /** Why not (`null` when decodable). */
+  problem: string | null
+  /** Damage that does not stop decoding (a frame dropped for its CRC, junk before the first frame). */
+  warnings: string[]
+  container: AudioSniff['container'] | null
+  codec: AudioSniff['codec']
+  sampleRate: number | null
+  channels: number | null
+}
+
+/** Audio packets that come before the first audio packet of an Ogg stream, per codec. */
+const oggHeaderPackets: Partial<Record<NonNullable<AudioSniff['codec']>, number>> = { vorbis: 3, opus: 2, flac: 1 }
+
+/**
+ * The cheap verdict on one row's encoded bytes (`null`: the cell is null).
+ * @returns never throws: whatever fails becomes `problem`
+ */
+export function quickAudioVerdict(bytes: Uint8Array | null): QuickVerdict {
+  const blank = { container: null, codec: null, sampleRate: null, channels: null, warnings: [] }
+  if (bytes === null) return { ...blank, decodable: false, problem: 'null audio_bytes' }
+  if (bytes.length === 0) return { ...blank, decodable: false, problem: 'empty audio_bytes (0 bytes)' }
+  const s = sniffAudio(bytes)
+  const header = { container: s.container, codec: s.codec, sampleRate: s.sampleRate, channels: s.channels }
+  const fail = (problem: string, warnings: string[] = []) => ({ ...header, decodable: false, problem, warnings })
+  if (s.container === 'unknown') {
+    const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ')
+    return fail(`not WAV, FLAC, Ogg or MP3 (bytes start ${head})`)
+  }
+  const blocking = blockingProblems(s)
+  if (blocking.length > 0) return fail(`${s.container}${s.codec ? `/${s.codec}` : ''} header: ${blocking.join('; ')}`)
+  // what the header alone says training cannot read (a FLAC depth libsndfile refuses, FLAC in Ogg, no total)
+  if (s.untrainable) return fail(s.untrainable)
+  try {
+    const warnings = structureWarnings(bytes, s)
+    const cut = warnings.find((w) => /^(truncated stream|no complete)/.test(w))
+    if (cut) return fail(cut, warnings.filter((w) => w !== cut))
+    return { ...header, decodable: true, problem: null, warnings }
+  } catch (error) {
+    return fail(`${s.container}: ${(error as Error).message}`)
+  }
+}
+
+/** Walks the frames or pages of the stream; returns its damage, a "no complete …" or "truncated stream" entry when it would stop the decoder. */
+function structureWarnings(bytes: Uint8Array, s: AudioSniff): string[] {
+  if (s.container === 'flac') {
+    const stream = splitFlacFrames(bytes)
+    if (stream.frames.length === 0) return ['no complete FLAC frame: the stream is cut inside its first frame', ...stream.warnings]
+    const contradiction = flacFormatProblem(stream)
+    if (contradiction) return [`no complete stream libFLAC accepts: ${contradiction}`, ...stream.warnings]
+    // damage before the declared end stops libsndfile's read (training fails); what lies after it does not
+    if (stream.damage.length > 0) return [`truncated stream (damaged or cut before the samples STREAMINFO declares): ${stream.damage.join('; ')}`, ...stream.warnings]
+    return stream.warnings
+  }
+  if (s.container === 'ogg') {
+    const stream = readOggPackets(bytes)
+    const headers = (s.codec && oggHeaderPackets[s.codec]) ?? 1
+    if (stream.packets.length <= headers) return [`no complete audio packet after the ${headers} ${s.codec ?? 'codec'} header packet${headers === 1 ? '' : 's'}`, ...stream.warnings]
+    return stream.warnings
+  }
+  if (s.container === 'mp3') {
+    const stream = splitMp3Frames(bytes)
+    if (stream.frames.length === 0) return ['no complete MPEG audio frame', ...stream.warnings]
+    return stream.warnings
+  }
+  return [] // WAV: the sniffer checked the fmt and data chunks against the bytes
+}
+
+/** What `quickAudioCheck` found. */
+export interface QuickAudioResult {
+  /** Rows whose bytes were checked. */
+  rows: number
+  /** Encoded bytes checked. */
+  bytes: number
+  /** One item per undecodable or damaged row (`undecodable-audio` error, `damaged-audio-stream` warning). */
+  items: AuditItem[]
+  /** Rows and hours per (container, codec, sample rate, channels) as the headers say; `undecodable` for the rest. */
+  census: TableRow[]
+}
+
+/** Options of `quickAudioCheck`. */
+export interface QuickAudioOptions {
+  signal?: AbortSignal
+  /** Called after each row group with (rows done, rows in all). */
+  onRows?: (done: number, total: number) => void
+  /** Row groups read at once (default 4). */
+  concurrency?: number
+}
+
+/**
+ * The cheap check of every row of every readable file, per row group (`audio_bytes` and `audio_size` only).
+ * @returns items in dataset order (file, then row); row groups that do not read are left to the metadata pass
+ */
+export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioOptions = {}): Promise<QuickAudioResult> {
+  const groups = dataset.files.filter((f) => f.readable && f.columns.some((c) => c.name === 'audio_bytes'))
+    .flatMap((file) => file.rowGroups.map((group) => ({ file, group })))
+  const total = groups.reduce((n, g) => n + g.group.rows, 0)
+  let done = 0
+  let bytesChecked = 0
+  const census = new Map<string, TableRow & { rows: number; hours: number }>()
+  const perGroup = await mapLimit(groups, options.concurrency ?? 4, async ({ file, group }) => {
+    const items: AuditItem[] = []
+    const columns = ['audio_bytes', ...(file.columns.some((c) => c.name === 'audio_size') ? ['audio_size'] : [])]
+    let data: Record<string, ArrayLike<unknown>>
+    try {
+      data = await dataset.parquet.readColumns(file, group.index, columns, { signal: options.signal })
+    } catch (error) {
+      if (options.signal?.aborted) throw error
+      done += group.rows
+      options.onRows?.(done, total)
+      return items
+    }
+    const corpus = file.keys.corpus ?? null, language = file.keys.language ?? null
+    for (let i = 0; i < group.rows; i++) {
+      const row = group.firstRow + i
+      const bytes = audioBytesOf(data.audio_bytes[i])
+      const size = toNumber(data.audio_size?.[i])
+      const samples = size !== null && Number.isFinite(size) ? size : 0
+      bytesChecked += bytes?.length ?? 0
+      const v = quickAudioVerdict(bytes)
+      const key = v.decodable ? JSON.stringify([v.container, v.codec, v.sampleRate, v.channels]) : '["undecodable"]'
+      let slot = census.get(key)
+      if (!slot) census.set(key, slot = v.decodable
+        ? { container: v.container, codec: v.codec, sample_rate: v.sampleRate, channels: v.channels, rows: 0, hours: 0 }
+        : { container: 'undecodable', codec: null, sample_rate: null, channels: null, rows: 0, hours: 0 })
+      slot.rows++
+      slot.hours += rowHours(samples)
+      const at = { row, row_group: group.index }
+      const id = `${file.path}:${row}`
+      if (!v.decodable) {
+        items.push({ rows: 1, samples, corpus, language, finding: finding('error', 'undecodable-audio', file.path,
+          `${id}: audio check: ${v.problem}: training would crash on this row`, at) })
+      } else if (v.warnings.length > 0) {
+        items.push({ rows: 1, samples, corpus, language, finding: finding('warning', 'damaged-audio-stream', file.path,
+          `${id}: audio check: ${v.warnings.join('; ')}`, at) })
+      }
+    }
+    done += group.rows
+    options.onRows?.(done, total)
+    return items
+  })
+  return {
+    rows: total, bytes: bytesChecked, items: perGroup.flat(),
+    census: [...census].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, v]) => v),
+  }
+}
+
+const cached = new WeakMap<OpenDataset, Promise<QuickAudioResult>>()
+
+/**
+ * `quickAudioCheck` once per opened dataset: later calls (the audit re-runs on every config change) get the same
+ * result without reading the bytes again. A run that fails or is aborted is forgotten.
+ */
+export function quickAudioCheckOnce(dataset: OpenDataset, options: QuickAudioOptions = {}): Promise<QuickAudioResult> {
+  const known = cached.get(dataset)
+  if (known) return known
+  const running = quickAudioCheck(dataset, options)
+  cached.set(dataset, running)
+  running.catch(() => { if (cached.get(dataset) === running) cached.delete(dataset) })
+  return running
+}

@@ -10,7 +10,7 @@
  * Parts are added one at a time and kept in that compact form, so memory grows with the rows, not the parts' text.
  */
 import { parseSplit } from '../../config/split.ts'
-import { compareUtf8, finding, sortFindings, uniqueFindings } from '../../findings.ts'
+import { compareUtf8, finding, MixscopeError, sortFindings, uniqueFindings } from '../../findings.ts'
 import { checkPartSet, type NamedPart } from '../../shard/part.ts'
 import { checkAudio, type MeasuredRow } from '../checks/audio.ts'
 import { checkLeakage } from '../checks/leakage.ts'
@@ -22,7 +22,6 @@ import { unknownRateWarning } from '../checks/tokens.ts'
 import { rowHours } from '../rows.ts'
 import { summarizeItems } from '../summary.ts'
 import type { AudioMeasure, AuditItem, AuditReport, AuditRow, CheckResult, TableRow } from '../types.ts'
-import { MixscopeError } from '../../findings.ts'
 import type { AuditPart, AuditPartGlobal } from './types.ts'
 
 /** One added part in the form the merge keeps. */
@@ -220,8 +219,9 @@ export class AuditMerger {
       items.push(...r.items)
       Object.assign(tables, r.tables)
     }
-    const { summary, byLanguage } = summarizeItems(items)
+    const { summary, byLanguage, flagged } = summarizeItems(items)
     tables.kinds_by_partition = byLanguage
+    tables.flagged_by_language = flagged
     const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
     return {
       schema_version: 1,
@@ -229,7 +229,8 @@ export class AuditMerger {
       options,
       totals: {
         files: global.files, row_groups: global.rowGroups, rows: rows.length, hours: rowHours(samples),
-        rows_decoded: measured.length, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
+        rows_decoded: measured.length, rows_audio_checked: 0, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
+        flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
       },
       summary,
       findings: sortFindings(uniqueFindings(items.map((i) => i.finding))),

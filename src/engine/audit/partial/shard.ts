@@ -11,6 +11,7 @@ import type { OpenDataset } from '../../discovery/open.ts'
 import { rowGroupUnits, shardRange } from '../../shard/balance.ts'
 import type { ShardSpec } from '../../shard/select.ts'
 import { codePointLength } from '../../text/unicode.ts'
+import { MixscopeError } from '../../findings.ts'
 import { audioPass, type AuditOptions } from '../audit.ts'
 import { normalizeTranscript } from '../checks/leakage.ts'
 import { checkRanks } from '../checks/ranks.ts'
@@ -39,7 +40,7 @@ function hashText(text: string): string {
 export function auditReportOptions(config: PipelineConfig, options: AuditOptions): AuditReport['options'] {
   const sample = options.deep ? 1 : options.sample ?? 0
   return {
-    deep: !!options.deep, sample, seed: options.seed ?? 0, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
+    deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed: options.seed ?? 0, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
     min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
   }
 }
@@ -111,6 +112,7 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     onProgress?.({ phase, done, total, requests: counters.requests, bytes: counters.bytes })
   const reportOptions = auditReportOptions(config, options)
   const { sample, seed } = reportOptions
+  if (reportOptions.quick) throw new MixscopeError('audit: the cheap audio check is not sharded: shard a --deep or --sample audit, or run the cheap check whole', 'bad-shard', 'usage')
 
   const units = rowGroupUnits(dataset)
   const range = shardRange(units.map((u) => u.bytes), shard.index, shard.count)

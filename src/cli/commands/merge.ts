@@ -5,6 +5,7 @@
  * writes them), a dataprep's parts give the prepared dataset folder. Missing, repeated or mismatched parts stop the
  * merge with an error naming them.
  */
+import { createWriteStream } from 'node:fs'
 import { open, readdir, rename, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -17,7 +18,7 @@ import { createFsSink } from '../../engine/node/fs-sink.ts'
 import { isBinaryPart, mergePrepareParts, partMagic, readPartJson, type PartBytes, type PreparePart } from '../../engine/prepare/partial/part.ts'
 import { SKIP_REASONS } from '../../engine/prepare/types.ts'
 import { checkHeader, parsePart, type PartHeader } from '../../engine/shard/part.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../io.ts'
 import { summaryText } from './audit.ts'
 
 export const mergeHelp = `Usage: mixscope merge <part files or folders…> --out FILE [options]
@@ -93,6 +94,18 @@ async function writeWhole(path: string, text: string): Promise<void> {
   await rename(`${path}.partial`, path)
 }
 
+/** Writes `value` as `formatJson` would, streamed to `path` (whole or not at all). */
+async function writeJsonFile(path: string, value: unknown): Promise<void> {
+  const stream = createWriteStream(`${path}.partial`)
+  const write = (text: string) => new Promise<void>((ok, fail) => stream.write(text, (e) => (e ? fail(e) : ok())))
+  try {
+    await writeJson(value, write)
+  } finally {
+    await new Promise<void>((ok, fail) => stream.end((e?: Error | null) => (e ? fail(e) : ok())))
+  }
+  await rename(`${path}.partial`, path)
+}
+
 /** Runs `mixscope merge`. */
 export async function runMerge(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
@@ -131,11 +144,12 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
     const report = audit.finish()
     const shardSeconds = audit.shardSeconds()
     const timing = timingOf(shardSeconds, started)
-    const document = formatJson({ ...report, timing })
-    await writeWhole(values.out, document)
+    const document = { ...report, timing }
+    await writeJsonFile(values.out, document)
     if (values.report) await writeWhole(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
     if (values.flagged) await writeWhole(values.flagged, flaggedRowsJsonl(report.findings))
-    io.stdout(values.json ? document : summaryText(report))
+    if (values.json) await writeJson(document, (text) => io.stdout(text))
+    else io.stdout(summaryText(report))
     io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
     return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
   } finally {

@@ -99,7 +99,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   const items: AuditItem[] = dataset.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
   const tables: AuditReport['tables'] = {}
   for (const r of results) {
-    items.push(...r.items)
+    for (const item of r.items) items.push(item) // not push(...): a big dataset has more findings than a call takes arguments
     Object.assign(tables, r.tables)
   }
   const { summary, byLanguage, flagged } = summarizeItems(items)

@@ -29,10 +29,69 @@ interface Kept {
   name: string
   header: AuditPart
   rows: AuditRow[]
-  chars: number[]
-  transcripts: (string | null)[]
+  /** Code points per row (`-1`: no text). */
+  chars: Int32Array
+  transcripts: TranscriptKeys
   measured: MeasuredRow[]
   unread: number
+}
+
+/**
+ * The parts' transcript keys (`AuditPart.rows.transcript`) held compactly: a kind per row (null, `''`, `' '`, a
+ * 16-hex-digit hash as two 32-bit halves, or another string kept as is), turned back into the same strings on demand.
+ */
+class TranscriptKeys {
+  private constructor(readonly kinds: Uint8Array, readonly hi: Uint32Array, readonly lo: Uint32Array, readonly other: Map<number, string>) {}
+
+  static of(keys: readonly (string | null)[]): TranscriptKeys {
+    const n = keys.length
+    const t = new TranscriptKeys(new Uint8Array(n), new Uint32Array(n), new Uint32Array(n), new Map())
+    keys.forEach((k, i) => {
+      if (k === null) t.kinds[i] = 0
+      else if (k === '') t.kinds[i] = 1
+      else if (k === ' ') t.kinds[i] = 2
+      else if (/^[0-9a-f]{16}$/.test(k)) {
+        t.kinds[i] = 3
+        t.hi[i] = parseInt(k.slice(0, 8), 16)
+        t.lo[i] = parseInt(k.slice(8), 16)
+      } else {
+        t.kinds[i] = 4
+        t.other.set(i, k)
+      }
+    })
+    return t
+  }
+
+  static concat(parts: readonly TranscriptKeys[]): TranscriptKeys {
+    const n = parts.reduce((s, p) => s + p.kinds.length, 0)
+    const t = new TranscriptKeys(new Uint8Array(n), new Uint32Array(n), new Uint32Array(n), new Map())
+    let at = 0
+    for (const p of parts) {
+      t.kinds.set(p.kinds, at)
+      t.hi.set(p.hi, at)
+      t.lo.set(p.lo, at)
+      for (const [i, k] of p.other) t.other.set(at + i, k)
+      at += p.kinds.length
+    }
+    return t
+  }
+
+  at(i: number): string | null {
+    switch (this.kinds[i]) {
+      case 0: return null
+      case 1: return ''
+      case 2: return ' '
+      case 3: return this.hi[i].toString(16).padStart(8, '0') + this.lo[i].toString(16).padStart(8, '0')
+      default: return this.other.get(i)!
+    }
+  }
+}
+
+function concatInt32(parts: readonly Int32Array[]): Int32Array {
+  const out = new Int32Array(parts.reduce((s, p) => s + p.length, 0))
+  let at = 0
+  for (const p of parts) { out.set(p, at); at += p.length }
+  return out
 }
 
 function mergeError(message: string): MixscopeError {
@@ -109,7 +168,7 @@ function mergeScript(parts: readonly Kept[]): CheckResult {
       }
     }
   }
-  items.push(...unknown.values())
+  for (const item of unknown.values()) items.push(item)
   const rows = [...table.keys()].sort(compareUtf8).map((language): TableRow => {
     const t = table.get(language)!
     return { ...t.row, rows: t.rows, rows_with_foreign: t.flagged, foreign_chars: t.foreign,
@@ -152,10 +211,13 @@ function mergeTokens(parts: readonly Kept[]): CheckResult {
 
 /** Collects audit parts (in any order) and merges them into the whole dataset's report. */
 export class AuditMerger {
-  private readonly kept: Kept[] = []
+  private kept: Kept[] = []
+  private seconds: number[] | null = null
 
   /** Adds one part (`name`: where it was read from, for messages). */
   add(name: string, part: AuditPart): void {
+    if (part.kind !== 'audit') throw mergeError(`${name} is a ${String(part.kind)} part, not an audit part`)
+    if (this.seconds) throw mergeError('the merge is finished: parts can no longer be added')
     const rows = rowsOf(name, part)
     const measured: MeasuredRow[] = []
     if (part.audio) {
@@ -171,7 +233,7 @@ export class AuditMerger {
     const unread = part.units.filter((u) => !u[4]).length
     // the rows' columns and measures now live in `rows`/`measured`; drop them from the kept header
     const header: AuditPart = { ...part, rows: { audio_size: [], chars: [], transcript: [] }, audio: null }
-    this.kept.push({ name, header, rows, chars: part.rows.chars, transcripts: part.rows.transcript, measured, unread })
+    this.kept.push({ name, header, rows, chars: Int32Array.from(part.rows.chars), transcripts: TranscriptKeys.of(part.rows.transcript), measured, unread })
   }
 
   /**
@@ -185,6 +247,7 @@ export class AuditMerger {
     const global: AuditPartGlobal | null = parts[0].header.global
     if (!global) throw mergeError(`${parts[0].name} is shard 0 but lacks the dataset-wide part ("global")`)
     const { config, options } = global
+    const root = parts[0].header.dataset.root
     if (options.sample > 0 && options.sample < 1) {
       const bad = parts.filter((p) => p.unread > 0)
       if (bad.length > 0) {
@@ -193,30 +256,44 @@ export class AuditMerger {
       }
     }
     const rows = parts.flatMap((p) => p.rows)
-    const chars = parts.flatMap((p) => p.chars)
-    const transcripts = parts.flatMap((p) => p.transcripts)
+    let chars: Int32Array | null = concatInt32(parts.map((p) => p.chars))
+    let transcripts: TranscriptKeys | null = TranscriptKeys.concat(parts.map((p) => p.transcripts))
     const measured = parts.flatMap((p) => p.measured)
+    const readItems = parts.flatMap((p) => p.header.items)
+    const script = mergeScript(parts)
+    const tokens = global.tokenizer ? mergeTokens(parts) : null
+    // the rest of the parts is in the arrays above: let them go as the checks are done with them
+    this.seconds = parts.map((p) => p.header.timing.seconds)
+    this.kept = []
+    parts.length = 0
     const trainSplit = parseSplit(config.split).split
     const standIn = lengthStandIns()
 
-    // the same checks, in the same order, as auditDataset
+    // the checks that need a stand-in transcript first, so their columns are freed before the others run
+    const keys = transcripts
+    const leakage = withTexts(rows, (i) => keys.at(i), () => checkLeakage(rows, trainSplit))
+    transcripts = null
+    const lengths = chars
+    const text = withTexts(rows, (i) => standIn(lengths[i]), () => checkText(rows, config.min_samples_per_char))
+    chars = null
+    // the same results, in the same order, as auditDataset
     const results: CheckResult[] = [
-      { items: parts.flatMap((p) => p.header.items), tables: {} },
+      { items: readItems, tables: {} },
       checkSplits(rows),
       checkMixture(rows, global.summary, trainSplit),
       checkLength(rows, config, trainSplit),
-      withTexts(rows, (i) => standIn(chars[i]), () => checkText(rows, config.min_samples_per_char)),
-      mergeScript(parts),
-      withTexts(rows, (i) => transcripts[i], () => checkLeakage(rows, trainSplit)),
+      text,
+      script,
+      leakage,
       global.ranks,
     ]
-    if (global.tokenizer) results.push(mergeTokens(parts))
+    if (tokens) results.push(tokens)
     if (options.sample > 0) results.push(checkAudio(measured))
 
     const items: AuditItem[] = global.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
     const tables: AuditReport['tables'] = {}
     for (const r of results) {
-      items.push(...r.items)
+      for (const item of r.items) items.push(item)
       Object.assign(tables, r.tables)
     }
     const { summary, byLanguage, flagged } = summarizeItems(items)
@@ -225,7 +302,7 @@ export class AuditMerger {
     const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
     return {
       schema_version: 1,
-      root: parts[0].header.dataset.root,
+      root,
       options,
       totals: {
         files: global.files, row_groups: global.rowGroups, rows: rows.length, hours: rowHours(samples),
@@ -240,7 +317,7 @@ export class AuditMerger {
 
   /** Seconds each shard ran, in shard order (for the merged output's `"timing"`). */
   shardSeconds(): number[] {
-    return [...this.kept].sort((a, b) => a.header.shard.index - b.header.shard.index).map((k) => k.header.timing.seconds)
+    return this.seconds ?? [...this.kept].sort((a, b) => a.header.shard.index - b.header.shard.index).map((k) => k.header.timing.seconds)
   }
 }
 

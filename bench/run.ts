@@ -14,6 +14,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   explorer: async () => (await import('./explorer.bench.ts')).runExplorerBench(),
   'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
   prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
+  shard: async () => (await import('./shard.bench.ts')).runShardBench(),
 }
 
 const wanted = process.argv.slice(2)

@@ -13,7 +13,8 @@ import { auditDataset } from '../../src/engine/audit/audit.ts'
 import { createAuditPool, createDecodePool } from '../../src/engine/worker/audio-pool.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { createHttpSource } from '../../src/engine/source/http-source.ts'
-import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest, FeaturizeReply, FeaturizeRequest } from './protocol.ts'
+import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest, FeaturizeReply, FeaturizeRequest, StatsReply, StatsRequest } from './protocol.ts'
+import { computeStats } from '../../src/engine/stats/stats.ts'
 import { inThreadBatchDecoder, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
 import type { DecodeItem } from '../../src/engine/audio/decode.ts'
 import type { DecodedAudio } from '../../src/engine/audio/types.ts'
@@ -23,6 +24,16 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
   const response = await fetch(url)
   if (!response.ok) throw new Error(`bench worker: GET ${url} answered ${response.status}`)
   return new Uint8Array(await response.arrayBuffer())
+}
+
+async function stats(request: StatsRequest): Promise<StatsReply> {
+  const t0 = performance.now()
+  const source = createHttpSource(request.url, { ...(request.cache ? { cache: request.cache } : {}), ...(request.concurrency ? { concurrency: request.concurrency } : {}) })
+  const report = await computeStats(await openDataset(source, { facts: true }))
+  return {
+    kind: 'stats', ms: performance.now() - t0, requests: source.counters.requests, bytes: source.counters.bytes,
+    files: report.totals.files, rows: report.totals.rows, samples: report.totals.samples, parallelism: source.parallelism ?? 0,
+  }
 }
 
 async function decode(request: DecodeRequest): Promise<DecodeReply> {
@@ -161,6 +172,7 @@ async function handle(request: BenchRequest): Promise<BenchReply> {
     if (request.kind === 'featurize') return await featurize(request)
     if (request.kind === 'plan') return { kind: 'plan', ...await planSynthetic() }
     if (request.kind === 'audit') return await audit(request)
+    if (request.kind === 'stats') return await stats(request)
     return request.kind === 'decode' ? await decode(request) : await fbank(request)
   } catch (e) {
     return { kind: 'error', message: (e as Error).message }

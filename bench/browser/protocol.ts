@@ -129,5 +129,29 @@ export interface FeaturizeReply {
   failures: string[]
 }
 
-export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest | AuditRequest | FeaturizeRequest
-export type BenchReply = DecodeReply | FbankReply | PlanReply | AuditReply | FeaturizeReply | { kind: 'error'; message: string }
+/**
+ * Open a dataset over HTTP in the Worker as the explorer's engine does (footers and `audio_size` facts; the dataset
+ * index when the root has one) and compute its stats: the scale benchmark's fetch-level figures in Chromium, e.g.
+ * with the fetch `cache` mode `no-store` against the default.
+ */
+export interface StatsRequest {
+  kind: 'stats'
+  url: string
+  cache?: RequestCache
+  concurrency?: number
+}
+
+export interface StatsReply {
+  kind: 'stats'
+  ms: number
+  requests: number
+  bytes: number
+  files: number
+  rows: number
+  samples: number
+  /** The HTTP source's cap at the end (raised when it saw HTTP/2). */
+  parallelism: number
+}
+
+export type BenchRequest = DecodeRequest | FbankRequest | PlanRequest | AuditRequest | FeaturizeRequest | StatsRequest
+export type BenchReply = DecodeReply | FbankReply | PlanReply | AuditReply | FeaturizeReply | StatsReply | { kind: 'error'; message: string }

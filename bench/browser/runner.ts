@@ -38,8 +38,8 @@ export interface BenchBrowser {
   close(): Promise<void>
 }
 
-/** Builds (once), serves and opens the harness page. */
-export async function startBenchBrowser(): Promise<BenchBrowser> {
+/** Builds (once), serves and opens the harness page; `args` are more Chromium flags (e.g. `--ignore-certificate-errors`). */
+export async function startBenchBrowser(args: string[] = []): Promise<BenchBrowser> {
   await buildPages()
   const server: StaticServer = await startStaticServer({ root: benchCacheDir })
   let browser: Browser | null = null
@@ -47,7 +47,7 @@ export async function startBenchBrowser(): Promise<BenchBrowser> {
     const extra = (process.env.MIXSCOPE_CHROMIUM_ARGS ?? '').split(/\s+/).filter((a) => a !== '')
     browser = await chromium.launch({
       executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--enable-unsafe-webgpu', ...extra],
+      args: ['--no-sandbox', '--enable-unsafe-webgpu', ...extra, ...args],
     })
     const page: Page = await browser.newPage()
     page.on('pageerror', (error) => process.stderr.write(`bench page error: ${error.message}\n`))

@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { createHttpSource } from '../engine/source/http-source.ts'
 import { createFsSource } from '../engine/node/fs-source.ts'
-import { openDataset, type OpenDataset } from '../engine/discovery/open.ts'
+import { openDataset, type OpenDataset, type OpenOptions } from '../engine/discovery/open.ts'
 import type { DatasetSource } from '../engine/source/source.ts'
 import type { Progress } from '../engine/dataset.ts'
 import { MixscopeError } from '../engine/findings.ts'
@@ -14,9 +14,15 @@ export function isUrl(arg: string): boolean {
   return /^https?:\/\//i.test(arg)
 }
 
+/**
+ * Requests in flight over HTTP from the CLI. Node's fetch opens a connection per request in flight (HTTP/1.1, no
+ * per-host cap as in browsers), and an object store answers each after its own latency: 16 at once hide most of it.
+ */
+export const cliHttpConcurrency = 16
+
 /** The source for a dataset argument: an HTTP source for URLs, the fs source otherwise. */
 async function sourceFor(arg: string): Promise<DatasetSource> {
-  if (isUrl(arg)) return createHttpSource(arg)
+  if (isUrl(arg)) return createHttpSource(arg, { concurrency: cliHttpConcurrency })
   try {
     await stat(arg)
   } catch {
@@ -25,8 +31,11 @@ async function sourceFor(arg: string): Promise<DatasetSource> {
   return createFsSource(arg)
 }
 
-/** Opens the dataset named by `arg`, with an optional `--summary` TSV (local path or URL). */
-export async function openDatasetArg(arg: string, options: { summary?: string; onProgress?: (p: Progress) => void } = {}): Promise<OpenDataset> {
+/**
+ * Opens the dataset named by `arg`, with an optional `--summary` TSV (local path or URL); `open` passes options to
+ * `openDataset` (facts to read along, whether to use the dataset index).
+ */
+export async function openDatasetArg(arg: string, options: { summary?: string; onProgress?: (p: Progress) => void; open?: Omit<OpenOptions, 'summary' | 'onProgress'> } = {}): Promise<OpenDataset> {
   const source = await sourceFor(arg)
   let summary: { path: string; bytes: Uint8Array } | undefined
   if (options.summary) {
@@ -42,5 +51,5 @@ export async function openDatasetArg(arg: string, options: { summary?: string; o
       }
     }
   }
-  return openDataset(source, { summary, onProgress: options.onProgress })
+  return openDataset(source, { ...options.open, summary, onProgress: options.onProgress })
 }

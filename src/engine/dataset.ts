@@ -3,7 +3,7 @@
  * Produced by `openDataset` (src/engine/discovery/open.ts); consumed by stats, validate, the pipeline and the UI.
  */
 import type { Finding } from './findings.ts'
-import type { DatasetSource } from './source/source.ts'
+import type { DatasetSource, SourceFile } from './source/source.ts'
 
 /** One parquet row group (a *fragment*, the reference's unit of shuffling and sharding). */
 export interface RowGroupInfo {
@@ -13,6 +13,8 @@ export interface RowGroupInfo {
   rows: number
   /** Index of its first row within the file (rows count across row groups). */
   firstRow: number
+  /** Σ `total_compressed_size` of its column chunks, in bytes (what sharding balances); absent when unknown. */
+  compressedBytes?: number
 }
 
 /** One column of a parquet file's schema, as mixscope classifies it. */
@@ -42,6 +44,40 @@ export interface DatasetFile {
   columns: ColumnInfo[]
   /** Whether the footer parsed. */
   readable: boolean
+  /** Why the footer did not parse (the `unreadable-parquet` message); absent when it did. */
+  error?: string
+  /** Last modification from the listing (whole ms since the epoch), when the source sees it. */
+  mtimeMs?: number
+  /**
+   * What its `audio_size` column holds, per row group, once read (by `computeStats`, by an open that reads facts) or
+   * taken from a fresh dataset index; absent until then.
+   */
+  facts?: FileFacts
+}
+
+/** What one row group's `audio_size` column holds (docs/conventions.md "Dataset index": its numbers). */
+export interface RowGroupFacts {
+  /** Rows of the row group. */
+  rows: number
+  /** Σ of the finite, non-null values (stored samples at 16 kHz). */
+  sum: number
+  /** Smallest and largest finite value; `null` when there is none. */
+  min: number | null
+  max: number | null
+  /** Null values. */
+  nulls: number
+  /** Why the row group could not be read (then the numbers above are 0 / null), or `null`. */
+  error: string | null
+  /**
+   * Rows and samples per partition folder, only for a file whose split/language/corpus are columns rather than folder
+   * keys (its rows then fall into several partitions); absent otherwise.
+   */
+  byKeys?: { keys: Record<string, string>; rows: number; samples: number }[]
+}
+
+/** The `audio_size` facts of one file: one entry per row group, in order. */
+export interface FileFacts {
+  groups: RowGroupFacts[]
 }
 
 /** A `language_distribution_*.tsv` as read (docs/conventions.md "Stats TSV"). */
@@ -69,10 +105,40 @@ export interface Dataset {
   ignored: string[]
   /** Non-parquet files that are not ignored and not the TSV at the root. */
   stray: string[]
+  /** Every listed file that is neither ignored nor parquet (the TSV at the root, stray files), in path order. */
+  otherFiles: SourceFile[]
   /** The stats TSV, or `null` when none was found. */
   summary: SummaryTsv | null
   /** Findings from discovery and footers (unreadable files, key problems, stray files, versions merged). */
   findings: Finding[]
+}
+
+/**
+ * The first numbers of a dataset, from its file listing and its stats TSV alone, before any parquet byte is read
+ * (the progressive open shows them, labelled as estimates): per partition folder the files and their bytes, which
+ * the listing gives exactly, and hours from the TSV, which gives them per (corpus, language) over all splits, shared
+ * out over that pair's partition folders in proportion to their bytes.
+ */
+export interface DatasetEstimate {
+  partitions: PartitionEstimate[]
+  /** Parquet files and their bytes in all. */
+  files: number
+  bytes: number
+  /** Where the hours come from: the TSV's path, or `null` (no TSV: no hours). */
+  hoursFrom: string | null
+}
+
+/** One partition folder as the listing and the TSV see it. */
+export interface PartitionEstimate {
+  corpus: string | null
+  language: string | null
+  split: string | null
+  /** Every other hive key (e.g. `version`), by name. */
+  [key: string]: string | number | null
+  files: number
+  bytes: number
+  /** TSV hours of (corpus, language) × this folder's share of the pair's bytes; `null` without a TSV row. */
+  hours: number | null
 }
 
 /** Progress of a long engine operation. */

@@ -32,7 +32,7 @@ describe('mixscope audit', () => {
   it('metadata audit: JSON shape, exit 0 without errors, Markdown report and flagged JSONL', async () => {
     const md = join(dir, 'report.md')
     const flagged = join(dir, 'flagged.jsonl')
-    const r = await mixscope([auditFixture('meta'), '--preset', 'ctc-finetune', '--json', '--report', md, '--flagged', flagged])
+    const r = await mixscope([auditFixture('meta'), '--preset', 'ctc-finetune', '--no-audio-check', '--json', '--report', md, '--flagged', flagged])
     expect(r.code).toBe(0)
     const report = JSON.parse(r.stdout)
     expect(report).toMatchObject({ schema_version: 1, root: auditFixture('meta'), options: { min_audio_len: 32000, max_audio_len: 960000, deep: false } })
@@ -40,7 +40,7 @@ describe('mixscope audit', () => {
     expect(await readFile(md, 'utf8')).toContain('## Summary')
     const ids = (await readFile(flagged, 'utf8')).trim().split('\n').map((l) => JSON.parse(l).id)
     expect(ids).toContain('corpus=a/split=train/language=rus_Cyrl/part-0.parquet:2')
-    const again = await mixscope([auditFixture('meta'), '--preset', 'ctc-finetune', '--json'])
+    const again = await mixscope([auditFixture('meta'), '--preset', 'ctc-finetune', '--no-audio-check', '--json'])
     expect(again.stdout).toBe(r.stdout)
   })
 

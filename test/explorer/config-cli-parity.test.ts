@@ -69,11 +69,17 @@ describe('the CLI and the worker resolve a config the same way', () => {
     expect(bare.weights.map((w) => w.weight)).not.toEqual(report.weights.map((w) => w.weight))
   })
 
-  test('audit: the same report as the Audit view', async () => {
-    const worker = await call('audit', { dataset, spec, deep: false, state: null })
+  test('audit: the same report as the Audit view (with its cheap audio check by default, and without)', async () => {
+    const checked = await call('audit', { dataset, spec, deep: false, state: null, quick: true })
     const r = await cli(runAudit, [demo, ...configArgs, '--set', 'split=train', '--json'])
-    expect(r.code).toBe(worker.report.findings.some((f) => f.severity === 'error') ? 1 : 0)
-    expect(r.stdout).toBe(formatJson(worker.report))
+    expect(r.code).toBe(checked.report.findings.some((f) => f.severity === 'error') ? 1 : 0)
+    expect(r.stdout).toBe(formatJson(checked.report))
+    // the demo's planted undecodable row is found without --deep
+    expect(checked.report.findings.some((f) => f.kind === 'undecodable-audio')).toBe(true)
+    const metadata = await call('audit', { dataset, spec, deep: false, state: null })
+    const m = await cli(runAudit, [demo, ...configArgs, '--set', 'split=train', '--json', '--no-audio-check'])
+    expect(m.stdout).toBe(formatJson(metadata.report))
+    expect(m.stdout).not.toBe(r.stdout)
   })
 
   test('config errors: the same findings; the worker refuses to plan, every CLI command exits 2', async () => {

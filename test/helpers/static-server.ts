@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer } from 'node:http'
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, resolve, sep } from 'node:path'
@@ -57,7 +58,26 @@ export interface StaticServer {
   url: string
   /** Number of requests served so far (benchmarks report it). */
   readonly requests: number
+  /** Most requests being answered at the same time so far (a request ends when its answer does). */
+  readonly maxActive: number
   close(): Promise<void>
+}
+
+/** Options of `startStaticServer`. */
+export interface StaticServerOptions {
+  root: string
+  port?: number
+  host?: string
+  /** Adds COOP/COEP headers (for SharedArrayBuffer pages). */
+  crossOriginIsolated?: boolean
+  /** Waits this long before answering each request, as an object store's first byte does (~20–100 ms). */
+  latencyMs?: number
+  /** Serves HTTPS over HTTP/2 (HTTP/1.1 still accepted) with this key and certificate (`selfSignedCertificate`). */
+  http2?: { key: string; cert: string }
+  /** URL paths ending with one of these are answered 404, as if absent (a benchmark hides a dataset index so). */
+  hide?: string[]
+  /** Called as each request arrives, with its URL path (benchmarks count the requests before an event). */
+  onRequest?: (path: string) => void
 }
 
 /**
@@ -66,15 +86,35 @@ export interface StaticServer {
  * `index.html`, paths are percent-decoded per segment and cannot leave `root`.
  * `crossOriginIsolated` adds COOP/COEP headers (for SharedArrayBuffer pages).
  */
-export async function startStaticServer(options: { root: string; port?: number; host?: string; crossOriginIsolated?: boolean }): Promise<StaticServer> {
+export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
   const root = resolve(options.root)
   let requests = 0
-  const server = createServer((req, res) => {
+  let active = 0
+  let maxActive = 0
+  const handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     requests++
-    serve(root, req, res, options.crossOriginIsolated ?? false).catch((error: Error) => {
-      if (!res.headersSent) res.writeHead(500, corsHeaders).end(`static-server: ${error.message}`)
+    active++
+    maxActive = Math.max(maxActive, active)
+    res.once('close', () => active--)
+    const path = (req.url ?? '/').split(/[?#]/, 1)[0]
+    options.onRequest?.(path)
+    const hidden = options.hide?.some((suffix) => path.endsWith(suffix))
+    const answer = () => (hidden
+      ? Promise.resolve(void (res as ServerResponse).writeHead(404, { ...corsHeaders, 'Content-Type': 'text/plain' }).end('hidden'))
+      : serve(root, req as IncomingMessage, res as ServerResponse, options.crossOriginIsolated ?? false)).catch((error: Error) => {
+      if (!res.headersSent) (res as ServerResponse).writeHead(500, corsHeaders).end(`static-server: ${error.message}`)
       else res.destroy(error)
     })
+    if (options.latencyMs) setTimeout(answer, options.latencyMs)
+    else void answer()
+  }
+  const server = options.http2
+    ? createSecureServer({ key: options.http2.key, cert: options.http2.cert, allowHTTP1: true }, handler)
+    : createServer(handler)
+  const sockets = new Set<import('node:net').Socket>()
+  server.on('connection', (socket: import('node:net').Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
   })
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((ok, fail) => {
@@ -83,12 +123,32 @@ export async function startStaticServer(options: { root: string; port?: number; 
   })
   const { port } = server.address() as AddressInfo
   return {
-    url: `http://${host}:${port}/`,
+    url: `${options.http2 ? 'https' : 'http'}://${host}:${port}/`,
     get requests() { return requests },
+    get maxActive() { return maxActive },
     close: () => new Promise<void>((ok, fail) => {
       server.close((error) => (error ? fail(error) : ok()))
-      server.closeAllConnections()
+      for (const socket of sockets) socket.destroy()
     }),
+  }
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 and localhost (EC P-256, one day), made by `openssl` (.ci/run installs it)
+ * into a temporary folder: for HTTPS/HTTP/2 test servers (Chromium then runs with `--ignore-certificate-errors`).
+ */
+export async function selfSignedCertificate(): Promise<{ key: string; cert: string }> {
+  const { execFile } = await import('node:child_process')
+  const { mkdtemp, readFile, rm } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const dir = await mkdtemp(join(tmpdir(), 'mixscope-cert-'))
+  try {
+    await new Promise<void>((ok, fail) => execFile('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1',
+      '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], (error) => (error ? fail(error) : ok())))
+    return { key: await readFile(join(dir, 'key.pem'), 'utf8'), cert: await readFile(join(dir, 'cert.pem'), 'utf8') }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
   }
 }
 

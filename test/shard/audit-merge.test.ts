@@ -1,7 +1,7 @@
 /**
  * A sharded audit merged is the unsharded audit, byte for byte (docs/conventions.md "Sharded jobs"): for 1 to 5
- * shards, over the demo, the test fixtures and a generated dataset whose defects span shards, metadata and deep,
- * with a sample and with a tokenizer. Parts go through their JSON encoding on the way.
+ * shards, over the demo, the test fixtures and a generated dataset whose defects span shards, metadata, the cheap
+ * audio check and deep, with a sample and with a tokenizer. Parts go through their JSON encoding on the way.
  */
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -111,15 +111,30 @@ describe('sharded audit = unsharded audit', () => {
     }
   })
 
-  it('the demo, metadata and deep', async () => {
+  it('the generated dataset, the cheap audio check (the CLI default): undecodable rows and its census across shards', async () => {
+    const whole = JSON.parse(await expectSameForShards(generated, { quick: true }))
+    expect(whole.options.quick).toBe(true)
+    expect(whole.totals.rows_audio_checked).toBe(whole.totals.rows)
+    expect(whole.summary['undecodable-audio'].count).toBeGreaterThan(1)
+    expect(whole.tables.audio_check.length).toBeGreaterThan(1)
+    // with a sample the cheap check gives way to the decode, in shards as whole
+    await expectSameForShards(generated, { quick: true, sample: 0.3, seed: 5 }, [2])
+  })
+
+  it('the demo, metadata, the cheap audio check and deep', async () => {
     await expectSameForShards(demoRoot, {})
+    await expectSameForShards(demoRoot, { quick: true }, [1, 4])
     await expectSameForShards(demoRoot, { deep: true }, [3])
   }, 120_000)
 
   it('the test fixtures, metadata and deep (unreadable files and row groups, stray files, key problems)', async () => {
-    for (const name of ['meta', 'audio', 'clean'] as const) await expectSameForShards(auditFixture(name), { deep: name !== 'meta' })
+    for (const name of ['meta', 'audio', 'clean'] as const) {
+      await expectSameForShards(auditFixture(name), { deep: name !== 'meta' })
+      await expectSameForShards(auditFixture(name), { quick: true })
+    }
     for (const root of ['parquet/broken/version=0', 'parquet/key-order', 'parquet/versions', 'parquet/dataprep/version=0', 'parquet/large-list/version=0']) {
       await expectSameForShards(fixture(root), { deep: true })
+      await expectSameForShards(fixture(root), { quick: true }, [1, 3])
     }
   }, 120_000)
 

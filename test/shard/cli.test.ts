@@ -88,6 +88,21 @@ describe('mixscope audit --shard / mixscope merge', () => {
     expect(withoutTiming(merged.stdout)).toBe((await run(['audit', root, '--json'])).stdout)
   })
 
+  it('the default audit (the cheap audio check of every row) and --no-audio-check: merged = unsharded, and the two never mix', async () => {
+    for (const flags of [[], ['--no-audio-check']]) {
+      const p = join(dir, `quick${flags.length}`)
+      for (const i of [2, 0, 1]) expect((await run(['audit', root, ...flags, '--shard', `${i}/3`, '--out', join(p, `a-${i}.json`)])).code).toBe(0)
+      const merged = await run(['merge', p, '--out', join(dir, `quick${flags.length}.json`), '--json'])
+      const whole = await run(['audit', root, ...flags, '--json'])
+      expect(JSON.parse(whole.stdout).options.quick).toBe(flags.length === 0)
+      expect(merged.code).toBe(whole.code)
+      expect(withoutTiming(merged.stdout)).toBe(whole.stdout)
+    }
+    const r = await run(['merge', join(dir, 'quick0', 'a-0.json'), join(dir, 'quick1', 'a-1.json'), join(dir, 'quick0', 'a-2.json'), '--out', join(dir, 'mixed.json')])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/a-1\.json \(metadata only, .*\) was run with other settings than .*a-0\.json/)
+  })
+
   it('refuses shard runs without --out or with whole-dataset outputs, and bad shard values', async () => {
     let r = await run(['audit', root, '--shard', '1/3'])
     expect(r.code).toBe(2)
@@ -124,7 +139,7 @@ describe('mixscope audit --shard / mixscope merge', () => {
     expect((await run(['audit', root, '--preset', 'ctc-finetune', '--shard', '1/3', '--out', join(dir, 'other-config.json')])).code).toBe(0)
     r = await merge(a(0), join(dir, 'other-config.json'), a(2))
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(new RegExp(`${join(dir, 'other-config.json')} \\(metadata, split train, min_audio_len 32000.*\\) was run with other settings than ${a(0)}`))
+    expect(r.stderr).toMatch(new RegExp(`${join(dir, 'other-config.json')} \\(metadata and the cheap audio check, split train, min_audio_len 32000.*\\) was run with other settings than ${a(0)}`))
 
     expect((await run(['audit', root, '--shard', '1/4', '--out', join(dir, 'other-count.json')])).code).toBe(0)
     r = await merge(a(0), join(dir, 'other-count.json'), a(2))

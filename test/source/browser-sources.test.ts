@@ -14,6 +14,9 @@ const tree: Record<string, Uint8Array<ArrayBuffer>> = {
 }
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1)
 const expectedList = Object.entries(tree).map(([path, b]) => ({ path, size: b.length })).sort(byPath)
+/** Files made by the fakes below carry this modification time (ms), which the browser sources list as `mtimeMs`. */
+const modified = 1_700_000_000_123
+const expectedWithMtime = expectedList.map((f) => ({ ...f, mtimeMs: modified }))
 
 /** A fake FileSystemDirectoryHandle over `files`, counting getFile() calls. */
 function fakeDirectory(name: string, files: Record<string, Uint8Array<ArrayBuffer>>, calls = { getFile: 0 }): DirectoryHandleLike {
@@ -24,7 +27,7 @@ function fakeDirectory(name: string, files: Record<string, Uint8Array<ArrayBuffe
     if (rest.length === 1 && rest[0] === '') {
       if (!children.has(head)) children.set(head, {}) // "name/": an empty folder
     } else if (rest.length === 0) {
-      own.push({ kind: 'file', name: head, getFile: async () => { calls.getFile++; return new File([data], head) } } as FileHandleLike)
+      own.push({ kind: 'file', name: head, getFile: async () => { calls.getFile++; return new File([data], head, { lastModified: modified }) } } as FileHandleLike)
     } else {
       if (!children.has(head)) children.set(head, {})
       children.get(head)![rest.join('/')] = data
@@ -65,7 +68,7 @@ describe('memory source', () => {
 
 describe('file-list source (webkitdirectory)', () => {
   const picked = (folder: string, files: Record<string, Uint8Array<ArrayBuffer>>) => Object.entries(files).map(([path, data]) => {
-    const file = new File([data], path.split('/').at(-1)!)
+    const file = new File([data], path.split('/').at(-1)!, { lastModified: modified })
     Object.defineProperty(file, 'webkitRelativePath', { value: `${folder}/${path}` })
     return file
   })
@@ -74,7 +77,7 @@ describe('file-list source (webkitdirectory)', () => {
     const source = createFileListSource(picked('version=0', tree))
     expect(source.kind).toBe('file-list')
     expect(source.rootName).toBe('version=0')
-    expect((await source.list()).sort(byPath)).toEqual(expectedList)
+    expect((await source.list()).sort(byPath)).toEqual(expectedWithMtime)
     const path = 'corpus=a/split=train/language=ä/part 1.parquet'
     expect(await source.read(path, 10, 100)).toEqual(tree[path].slice(10))
     expect(source.counters).toEqual({ requests: 1, bytes: 20 })
@@ -84,9 +87,9 @@ describe('file-list source (webkitdirectory)', () => {
   test('files from two folders, or a flat pick', async () => {
     expect(() => createFileListSource([...picked('a', { x: bytes(1, 0) }), ...picked('b', { y: bytes(1, 0) })]))
       .toThrow('file-list: picked files come from folders "a" and "b", expected one folder')
-    const flat = createFileListSource([new File([bytes(3, 0)], 'one.parquet')])
+    const flat = createFileListSource([new File([bytes(3, 0)], 'one.parquet', { lastModified: 5.7 })])
     expect(flat.rootName).toBe('')
-    expect(await flat.list()).toEqual([{ path: 'one.parquet', size: 3 }])
+    expect(await flat.list()).toEqual([{ path: 'one.parquet', size: 3, mtimeMs: 5 }])
   })
 })
 
@@ -95,7 +98,7 @@ describe('directory-handle source', () => {
     const calls = { getFile: 0 }
     const source = createDirectoryHandleSource(fakeDirectory('version=0', tree, calls))
     expect(source.rootName).toBe('version=0')
-    expect((await source.list()).sort(byPath)).toEqual(expectedList)
+    expect((await source.list()).sort(byPath)).toEqual(expectedWithMtime)
     expect(calls.getFile).toBe(4)
     const path = 'corpus=a/split=train/language=hin_Deva/part-0.parquet'
     expect(await source.read(path, 0, 4)).toEqual(tree[path].slice(0, 4))

@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { statSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { compareUtf8 } from '../../src/engine/findings.ts'
-import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { createFsSource, FileCache } from '../../src/engine/node/fs-source.ts'
 import { isIgnoredPath } from '../../src/engine/source/manifest.ts'
 
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff)
@@ -39,7 +40,9 @@ describe('fs source', () => {
     expect(source.root).toBe(root)
     expect(source.rootName).toBe('version=0')
     const listed = (await source.list()).sort((a, b) => compareUtf8(a.path, b.path))
-    const expected = Object.entries(layout).map(([path, data]) => ({ path, size: data.length })).sort((a, b) => compareUtf8(a.path, b.path))
+    // mtimes as stat gives them, floored to whole ms (the index compares them)
+    const mtime = (path: string) => Math.floor(statSync(join(root, path)).mtimeMs)
+    const expected = Object.entries(layout).map(([path, data]) => ({ path, size: data.length, mtimeMs: mtime(path) })).sort((a, b) => compareUtf8(a.path, b.path))
     expect(listed).toEqual(expected)
     expect(listed.filter((f) => isIgnoredPath(f.path)).map((f) => f.path).sort()).toEqual(['.cache/x.parquet', '_manifest.json', 'corpus=a/_SUCCESS'])
     expect(source.counters).toEqual({ requests: 0, bytes: 0 })
@@ -77,7 +80,7 @@ describe('fs source', () => {
     const file = join(root, 'corpus=a b/split=dev/language=ä/100%.parquet')
     const source = await createFsSource(file)
     expect(source.rootName).toBe('100%.parquet')
-    expect(await source.list()).toEqual([{ path: '100%.parquet', size: 50 }])
+    expect(await source.list()).toEqual([{ path: '100%.parquet', size: 50, mtimeMs: Math.floor(statSync(file).mtimeMs) }])
     expect(await source.read('100%.parquet', 10, 20)).toEqual(layout['corpus=a b/split=dev/language=ä/100%.parquet'].slice(10, 20))
     await expect(source.read('other.parquet', 0, 1)).rejects.toThrow(/no file "other.parquet" in one-file dataset/)
   })
@@ -105,6 +108,29 @@ describe('fs source descriptor cache', () => {
         })
       }
       expect(source.counters.requests).toBe(3 * n)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('holds at most its limit of descriptors once reads end, whatever the number of files; close releases them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mixscope-fds-'))
+    try {
+      const n = 300
+      await Promise.all(Array.from({ length: n }, (_, i) => writeFile(join(dir, `f${i}.bin`), new Uint8Array(8))))
+      const cache = new FileCache(16)
+      // synchronous reads back to back (the event loop never turns): the case that once piled up descriptors
+      for (let i = 0; i < n; i++) {
+        await cache.readRange(join(dir, `f${i}.bin`), `f${i}.bin`, 0, 8)
+        expect(cache.openCount).toBeLessThanOrEqual(16)
+      }
+      // reads in flight keep their descriptor past eviction, and close it when they end
+      await Promise.all(Array.from({ length: 40 }, (_, i) => cache.readRange(join(dir, `f${i}.bin`), `f${i}.bin`, 0, 8)))
+      expect(cache.openCount).toBeLessThanOrEqual(16)
+      const open = (await readdir('/proc/self/fd')).length
+      cache.closeAll()
+      expect(cache.openCount).toBe(0)
+      expect((await readdir('/proc/self/fd')).length).toBeLessThanOrEqual(open - 16)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -242,3 +242,28 @@ describe('http source: failures', () => {
     expect(fileRequests().length).toBe(1)
   })
 })
+
+describe('http source: the dataset index', () => {
+  test('readOptional is one plain GET (no Range); missing and 403 answers are absent; adoptListing replaces the manifest', async () => {
+    const index = pattern(700, 9)
+    await serveDataset(undefined, { 'version=0/_mixscope_index.parquet': index })
+    const source = createHttpSource(server.url + 'version=0/', fast)
+    expect(await source.readOptional!('_mixscope_index.parquet')).toEqual(index)
+    expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: 'version=0/_mixscope_index.parquet', range: null })
+    expect(await source.readOptional!('_other.parquet')).toBeNull()
+    server.plan = faultWhen((r) => r.path.endsWith('forbidden.parquet'), { status: 403 })
+    expect(await source.readOptional!('forbidden.parquet')).toBeNull()
+    source.adoptListing!([{ path: hindi, size: 1000 }])
+    expect(await source.list()).toEqual([{ path: hindi, size: 1000 }])
+    expect(server.requests.filter((r) => r.path.endsWith(manifestNameForTest))).toEqual([])
+    expect(await source.read(hindi, 0, 10)).toEqual(files[hindi].slice(0, 10))
+    await expect(source.read(tricky, 0, 10)).rejects.toThrow(/is not listed/)
+    expect(source.counters.requests).toBe(server.requests.length)
+    // a one-file dataset has no root folder to hold an index: no request
+    const before = server.requests.length
+    expect(await createHttpSource(server.url + 'version=0/part.parquet', fast).readOptional!('_mixscope_index.parquet')).toBeNull()
+    expect(server.requests.length).toBe(before)
+  })
+})
+
+const manifestNameForTest = '_manifest.json'

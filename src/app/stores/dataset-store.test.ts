@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { Progress } from '../../engine/dataset.ts'
 import type { RequestOptions } from '../../engine/worker/client.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
-import { createDatasetStore } from './dataset-store.ts'
+import { createDatasetStore, shownReport } from './dataset-store.ts'
 
 interface Call {
   description: SourceDescription
@@ -102,5 +102,41 @@ describe('dataset store', () => {
     client.calls[0].resolve(report(1))
     await opened
     expect(store.getState().reportRequest?.summary).toBe(summary)
+  })
+
+  test('progressive open: provisional results are shown while loading, the final one replaces them', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const first = store.getState().open(demo)
+    client.calls[0].resolve(report(1))
+    await first
+    const second = store.getState().open(other)
+    expect(shownReport(store.getState())).toEqual(report(1)) // nothing provisional yet: the open dataset
+    const estimate = { ...report(-1), provisional: { stage: 'estimate', filesDone: 0, filesTotal: 9, fromIndex: 0, label: 'listing' } } as OpenResult
+    client.calls[1].options.onPartial?.(estimate)
+    expect(shownReport(store.getState())).toBe(estimate)
+    expect(store.getState().report).toEqual(report(1))
+    client.calls[1].resolve(report(2))
+    await second
+    expect(store.getState()).toMatchObject({ status: 'ready', partial: null, report: report(2) })
+    expect(shownReport(store.getState())).toEqual(report(2))
+    expect(client.closed).toEqual([1])
+  })
+
+  test('cancelled while rows are checked: the dataset (its final stats) stays, labelled; before that: cancelled', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const first = store.getState().open(demo)
+    client.calls[0].options.onPartial?.({ ...report(-1), provisional: { stage: 'stats', filesDone: 3, filesTotal: 9, fromIndex: 0, label: 'some' } } as OpenResult)
+    store.getState().cancel()
+    await first
+    expect(store.getState()).toMatchObject({ status: 'cancelled', partial: null, report: null })
+    const second = store.getState().open(other)
+    const validating = { ...report(7), provisional: { stage: 'validating', filesDone: 9, filesTotal: 9, fromIndex: 9, label: 'Exact numbers of all 9 files; rows of 9 files are still being checked' } } as OpenResult
+    client.calls[1].options.onPartial?.(validating)
+    store.getState().cancel()
+    await second
+    expect(store.getState()).toMatchObject({ status: 'ready', report: { dataset: 7 }, reportLabel: 'http://x/other/' })
+    expect(store.getState().report?.provisional?.label).toMatch(/^Exact numbers of all 9 files; row checks were cancelled/)
   })
 })

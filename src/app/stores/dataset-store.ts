@@ -33,6 +33,12 @@ export interface DatasetState {
   reportRequest: DatasetRequest | null
   /** Why the latest open failed (status `error`). */
   error: { message: string; kind: string } | null
+  /**
+   * The running open's latest provisional result (progressive open: `partial.provisional` says what its numbers are:
+   * an estimate, exact numbers of the files read so far, or final stats while rows are still checked); `null` when
+   * none came yet or nothing is running. Views show it, labelled, while `status` is `loading`.
+   */
+  partial: OpenResult | null
 }
 
 export interface DatasetActions {
@@ -45,7 +51,12 @@ export interface DatasetActions {
 export type DatasetStore = DatasetState & DatasetActions
 
 export const initialDatasetState: DatasetState = {
-  status: 'idle', request: null, progress: null, phases: {}, report: null, reportLabel: null, reportRequest: null, error: null,
+  status: 'idle', request: null, progress: null, phases: {}, report: null, reportLabel: null, reportRequest: null, error: null, partial: null,
+}
+
+/** What views show: the running open's provisional result while there is one, else the dataset that is open. */
+export function shownReport(state: DatasetState): OpenResult | null {
+  return (state.status === 'loading' && state.partial) || state.report
 }
 
 /**
@@ -62,7 +73,7 @@ export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'c
       running?.abort()
       const controller = new AbortController()
       running = controller
-      set({ status: 'loading', request, progress: null, phases: {}, error: null })
+      set({ status: 'loading', request, progress: null, phases: {}, error: null, partial: null })
       try {
         const report = await client.openDataset(request.description, {
           ...(request.summary ? { summary: request.summary } : {}),
@@ -70,17 +81,27 @@ export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'c
           onProgress: (progress) => {
             if (running === controller) set((s) => ({ progress, phases: { ...s.phases, [progress.phase]: progress } }))
           },
+          onPartial: (partial) => {
+            if (running === controller) set({ partial })
+          },
         })
         if (running !== controller) return
         const previous = get().report
-        set({ status: 'ready', progress: null, phases: {}, report, reportLabel: request.label, reportRequest: request })
-        if (previous) void client.closeDataset(previous.dataset).catch(() => undefined)
+        set({ status: 'ready', progress: null, phases: {}, report, reportLabel: request.label, reportRequest: request, partial: null })
+        if (previous && previous.dataset !== report.dataset) void client.closeDataset(previous.dataset).catch(() => undefined)
       } catch (error) {
         if (running !== controller) return
-        if (error instanceof Error && error.name === 'AbortError') set({ status: 'cancelled', progress: null, phases: {} })
+        const partial = get().partial
+        if (error instanceof Error && error.name === 'AbortError' && partial?.provisional?.stage === 'validating') {
+          // every file's numbers were in and the dataset usable: keep it, saying its rows were not all checked
+          const previous = get().report
+          const kept: OpenResult = { ...partial, provisional: { ...partial.provisional, label: `${partial.provisional.label.split(';')[0]}; row checks were cancelled, so problems in unchecked rows are not listed` } }
+          set({ status: 'ready', progress: null, phases: {}, report: kept, reportLabel: request.label, reportRequest: request, partial: null })
+          if (previous && previous.dataset !== kept.dataset) void client.closeDataset(previous.dataset).catch(() => undefined)
+        } else if (error instanceof Error && error.name === 'AbortError') set({ status: 'cancelled', progress: null, phases: {}, partial: null })
         else {
           const e = error as { message?: string; kind?: string }
-          set({ status: 'error', progress: null, phases: {}, error: { message: e.message ?? String(error), kind: e.kind ?? 'internal' } })
+          set({ status: 'error', progress: null, phases: {}, partial: null, error: { message: e.message ?? String(error), kind: e.kind ?? 'internal' } })
         }
       } finally {
         if (running === controller) running = null

@@ -26,11 +26,13 @@ export const auditHelp = `Usage: mixscope audit <folder|url> [options]
 
 Finds what is wrong with a speech dataset before training: splits, mixture vs the stats TSV,
 length cut-offs and buckets, empty/fast/off-script transcripts, train/dev/test leakage, row groups
-per rank; with --deep or --sample also undecodable rows, lengths, rates, silence, clipping,
-loudness, DC offset and duplicate audio.
+per rank; every row's audio checked cheaply (headers, frames and CRCs, no decoding: undecodable rows,
+as the Audit view does); with --deep or --sample every sample decoded: lengths, rates, silence,
+clipping, loudness, DC offset and duplicate audio.
 
 ${configHelp(20)}
   --deep            decode every row
+  --no-audio-check  skip the cheap audio check (metadata only: audio_size and text, no audio bytes read)
   --sample F        decode a seeded random fraction F (0 < F ≤ 1) of each language's rows
   --seed N          seed of --sample (default 0)
   --tokenizer FILE  SentencePiece .model: unknown-token rate per language
@@ -78,7 +80,7 @@ export function summaryText(report: AuditReport): string {
 
 export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    ...configOptions, deep: { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
+    ...configOptions, deep: { type: 'boolean' }, 'no-audio-check': { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
     summary: { type: 'string' }, workers: { type: 'string' }, state: { type: 'string' },
     json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, shard: { type: 'string' }, out: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -111,7 +113,8 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const tokenizer = model ? await loadSpmTokenizer(model) : undefined
   const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
   if (summary.note) io.stderr(`mixscope audit: ${summary.note}\n`)
-  const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
+  // never the dataset index: the audit reads the data itself (docs/conventions.md "Dataset index")
+  const dataset = await openDatasetArg(positionals[0], { summary: summary.path, open: { useIndex: false } })
   if (!values.json) io.stderr(`mixscope audit: ${summaryLine(dataset)}\n`)
   const state = await stateOf(values.state)
   const audio = !!values.deep || sample !== undefined
@@ -121,7 +124,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   process.once('SIGINT', onSigint)
   let report: AuditReport
   try {
-    const options = { config, deep: values.deep, sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
+    const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
     if (shard) {
       const part = await auditShard(dataset, shard, { ...options, tokenizerId: model ? contentHash(model) : undefined })
       // written whole or not at all: a task killed while writing leaves no part that looks complete

@@ -10,9 +10,11 @@ import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 export const statsHelp = `Usage: mixscope stats <folder|url> [--json] [--tsv OUT] [--summary TSV]
 
 Hours, rows, row groups and files per partition folder, from parquet footers and the audio_size
-column only (audio bytes are never read).
+column only (audio bytes are never read), or from the dataset index (_mixscope_index.parquet,
+written by "mixscope index") for the files it still describes: the same numbers, without reading.
 
-  <folder|url>     dataset root (a folder, a .parquet file, or an http(s) URL holding _manifest.json)
+  <folder|url>     dataset root (a folder, a .parquet file, or an http(s) URL holding _mixscope_index.parquet
+                   or _manifest.json)
   --json           print {"schema_version": 1, "root", "partitions", "totals", "summary", "findings"}
   --tsv OUT        write corpus<TAB>language<TAB>hours per (corpus, language) over all splits
   --summary TSV    use this language_distribution TSV instead of the lookup beside the root
@@ -55,8 +57,10 @@ export async function runStats(argv: string[], io: CliIo): Promise<number> {
     return exitCodes.ok
   }
   if (positionals.length !== 1) throw new UsageError(`stats: expected one dataset argument, got ${positionals.length}`)
-  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
+  // facts read with each footer (one pass over the files); a fresh dataset index gives them without reading
+  const dataset = await openDatasetArg(positionals[0], { summary: values.summary, open: { facts: true } })
   const report = await computeStats(dataset)
+  dataset.source.close?.()
   if (values.tsv) await writeFile(values.tsv, statsTsv(report))
   io.stdout(values.json ? formatJson(report) : statsTable(report))
   return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok

@@ -1,6 +1,6 @@
 /** `mixscope validate <folder|url> [--json] [--deep] [--summary TSV]`. */
 import { parseArgs } from 'node:util'
-import { validateDataset } from '../../engine/validate/validate.ts'
+import { checkDataset, rowChecksDuringOpen } from '../../engine/validate/validate.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
@@ -27,8 +27,12 @@ export async function runValidate(argv: string[], io: CliIo): Promise<number> {
     return exitCodes.ok
   }
   if (positionals.length !== 1) throw new UsageError(`validate: expected one dataset argument, got ${positionals.length}`)
-  const dataset = await openDatasetArg(positionals[0], { summary: values.summary })
-  const report = await validateDataset(dataset, { deep: values.deep })
+  // one pass over the files: each file's row checks run as the open reads it; never the dataset index (validate
+  // reads the data itself: docs/conventions.md "Dataset index")
+  const during = rowChecksDuringOpen({ deep: values.deep })
+  const dataset = await openDatasetArg(positionals[0], { summary: values.summary, open: { ...during.open, useIndex: false } })
+  const report = (await checkDataset(dataset, { deep: values.deep, checked: during.checked })).validation
+  dataset.source.close?.()
   if (values.json) {
     io.stdout(formatJson(report))
   } else {

@@ -3,6 +3,9 @@
  * root, in any order and at any depth. Values are URI-decoded for display and matching; ids keep the raw path.
  */
 
+/** Keys the reference needs as folder keys (docs/reference-pipeline.md §2). */
+export const requiredKeys = ['split', 'language', 'corpus'] as const
+
 /** The value pyarrow reads as null. */
 export const hiveNull = '__HIVE_DEFAULT_PARTITION__'
 

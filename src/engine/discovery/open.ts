@@ -1,35 +1,69 @@
 /**
- * Discovery (docs/conventions.md "Discovery"; docs/reference-pipeline.md §2): list the root, drop ignored paths, sort by UTF-8 bytes, parse hive
- * keys, read every footer once, find the stats TSV. One bad file never stops the others from being read.
+ * Discovery (docs/conventions.md "Discovery"; docs/reference-pipeline.md §2): list the root, drop ignored paths, sort
+ * by UTF-8 bytes, parse hive keys, read every footer once, find the stats TSV. One bad file never stops the others
+ * from being read. With a dataset index (docs/conventions.md "Dataset index") the footers and `audio_size` facts of
+ * the files it still describes come from it, and only the others are read (each a `stale-index` warning).
  */
 import { compareUtf8, finding, sortFindings, type Finding, MixscopeError } from '../findings.ts'
-import type { Dataset, DatasetFile, RunOptions } from '../dataset.ts'
+import type { Dataset, DatasetEstimate, DatasetFile, RunOptions } from '../dataset.ts'
 import type { DatasetSource, SourceFile } from '../source/source.ts'
 import { isIgnoredPath, manifestName } from '../source/manifest.ts'
 import { ChunkCache } from '../parquet/chunk-cache.ts'
-import { FooterSizer, readFooter, rowGroupsOf } from '../parquet/footer.ts'
+import { readFooter, rowGroupsOf } from '../parquet/footer.ts'
 import { ParquetReader } from '../parquet/reader.ts'
 import { describeColumns } from '../parquet/schema.ts'
-import { hiveKeysOf, partitionIdOf } from './hive.ts'
+import { indexFileName, readIndex } from '../index/format.ts'
+import { indexEntries, type IndexEntry } from '../index/entries.ts'
+import { readFileFacts, type FactsOptions } from '../stats/facts.ts'
+import { estimateDataset } from './estimate.ts'
+import { hiveKeysOf, partitionIdOf, requiredKeys } from './hive.ts'
 import { findSummaryTsv, isSummaryName, parseSummaryTsv } from './summary-tsv.ts'
-import { mapLimit } from '../util/map-limit.ts'
+import { mapGrowing, mapLimit } from '../util/map-limit.ts'
 
-/** Keys the reference needs as folder keys (docs/reference-pipeline.md §2). */
-export const requiredKeys = ['split', 'language', 'corpus'] as const
+export { requiredKeys }
 
 /** A dataset plus the reader that keeps its footers and chunk cache (lives in the worker / the CLI process). */
 export interface OpenDataset extends Dataset {
   parquet: ParquetReader
+  /** How the files were described: `index` when every one came from a fresh dataset index, `data` when none did. */
+  described: { fromIndex: number; read: number; index: string | null }
 }
+
+/** What a progressive open reports before it is done (`OpenOptions.onPartial`). */
+export type OpenPartial =
+  /** The listing and the stats TSV are known; no footer has been read. */
+  | { stage: 'estimate'; estimate: DatasetEstimate }
+  /**
+   * Files described so far (from the index or read): `dataset.files` with `facts` are done. `filesDone` of
+   * `filesTotal` readable-or-not parquet files; the last one comes when all are.
+   */
+  | { stage: 'files'; dataset: Dataset; filesDone: number; filesTotal: number }
 
 /** Options of `openDataset`. */
 export interface OpenOptions extends RunOptions {
   /** A TSV the user picked (`--summary`, or a file in the UI): wins over the lookup. */
   summary?: { path: string; bytes: Uint8Array }
-  /** Footers read at once (default 8). */
+  /** Footers read at once (default 8, or the source's `parallelism` when higher). */
   concurrency?: number
   /** Bytes of column chunks kept for re-reads (default 64 MiB). */
   cacheBytes?: number
+  /**
+   * Use `_mixscope_index.parquet` when the root has one (default true). `validate` and `audit` pass false: they read
+   * the data itself.
+   */
+  useIndex?: boolean
+  /**
+   * Read each file's `audio_size` facts right after its footer, while its tail is in the cache (what stats, validate,
+   * index and the explorer's open need); a function also names columns to read along (validation's).
+   */
+  facts?: boolean | { alsoRead: NonNullable<FactsOptions['alsoRead']> }
+  /**
+   * Per-file work for every file whose footer is read (not the ones a fresh index describes), right after its footer
+   * and facts, in the same slot of the concurrency: validation's row checks, which then find the chunks cached.
+   */
+  onFile?: (file: DatasetFile, parquet: ParquetReader) => Promise<void>
+  /** Progressive open: the first numbers, then files as they are described (about 20 times, at least 250 ms apart). */
+  onPartial?: (partial: OpenPartial) => void
 }
 
 /** True for a file discovery treats as parquet. */
@@ -38,7 +72,7 @@ export function isParquetName(path: string): boolean {
 }
 
 /**
- * Lists, classifies and reads the footers of a dataset.
+ * Lists, classifies and reads the footers of a dataset (or takes them from its index).
  * @throws MixscopeError (`empty-dataset`, exit class io) when the root holds no file at all
  */
 export async function openDataset(source: DatasetSource, options: OpenOptions = {}): Promise<OpenDataset> {
@@ -46,53 +80,35 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   const progress = (phase: 'listing' | 'footers', done: number, total: number | null) =>
     onProgress?.({ phase, done, total, requests: source.counters.requests, bytes: source.counters.bytes })
   progress('listing', 0, null)
+  const findings: Finding[] = []
+  const index = options.useIndex === false ? null : await loadIndex(source, findings, signal)
   const listed = await source.list({ signal })
   progress('listing', listed.length, listed.length)
   if (listed.length === 0) throw new MixscopeError(`dataset: ${source.root} holds no files`, 'empty-dataset', 'io')
 
-  const findings: Finding[] = []
   const ignored: string[] = []
   const stray: string[] = []
   const parquet: SourceFile[] = []
+  const otherFiles: SourceFile[] = []
   for (const file of [...listed].sort((a, b) => compareUtf8(a.path, b.path))) {
     if (isIgnoredPath(file.path)) {
       ignored.push(file.path)
-      if (file.path !== manifestName) {
+      if (file.path !== manifestName && file.path !== indexFileName) {
         findings.push(finding('info', 'ignored-file', file.path, `${file.path} is ignored: a path component below the root starts with "." or "_" (as pyarrow ignores it)`))
       }
     } else if (isParquetName(file.path)) {
       parquet.push(file)
     } else if (!file.path.includes('/') && isSummaryName(file.path)) {
-      // the stats TSV at the root: read below
+      otherFiles.push(file) // the stats TSV at the root: read below
     } else {
+      otherFiles.push(file)
       stray.push(file.path)
       findings.push(finding('error', 'stray-file', file.path,
         `${file.path} is not a parquet file; the reference reads every non-ignored file under the root as parquet and fails on it (rename it with a leading "_" or move it out)`))
     }
   }
 
-  const parquetReader = new ParquetReader(source, new ChunkCache(options.cacheBytes))
-  const sizer = new FooterSizer()
-  let done = 0
-  progress('footers', 0, parquet.length)
-  const files: DatasetFile[] = await mapLimit(parquet, options.concurrency ?? 8, async (file) => {
-    const keys = hiveKeysOf(file.path)
-    const base: DatasetFile = { path: file.path, size: file.size, keys, partition: partitionIdOf(keys), rowGroups: [], rows: 0, columns: [], readable: false }
-    try {
-      const metadata = await readFooter(source, file.path, file.size, sizer, { signal }, parquetReader.cache)
-      parquetReader.setFooter(file.path, metadata)
-      base.rowGroups = rowGroupsOf(metadata)
-      base.rows = base.rowGroups.reduce((n, g) => n + g.rows, 0)
-      base.columns = describeColumns(metadata)
-      base.readable = true
-    } catch (error) {
-      if (signal?.aborted) throw error
-      findings.push(finding('error', 'unreadable-parquet', file.path, (error as Error).message))
-    }
-    progress('footers', ++done, parquet.length)
-    return base
-  })
-
+  // the TSV first: the estimate a progressive open shows before any footer is read takes its hours from it
   let summary = null
   const picked = options.summary ?? await findSummaryTsv(source, listed, { signal })
   if (picked) {
@@ -101,12 +117,153 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     findings.push(...parsed.findings)
   }
 
+  const parquetReader = new ParquetReader(source, new ChunkCache(options.cacheBytes))
+  const folderKeys = new Map<string, { keys: Record<string, string>; partition: string }>()
+  const toRead: DatasetFile[] = []
+  const needsFacts: DatasetFile[] = []
+  let fromIndex = 0
+  const files: DatasetFile[] = parquet.map((file) => {
+    const folder = file.path.slice(0, file.path.lastIndexOf('/') + 1)
+    let shared = folderKeys.get(folder)
+    if (!shared) {
+      const keys = hiveKeysOf(file.path)
+      folderKeys.set(folder, shared = { keys, partition: partitionIdOf(keys) })
+    }
+    const base: DatasetFile = { path: file.path, size: file.size, keys: shared.keys, partition: shared.partition, rowGroups: [], rows: 0, columns: [], readable: false }
+    if (file.mtimeMs !== undefined) base.mtimeMs = file.mtimeMs
+    const entry = index?.entries.get(file.path)
+    if (entry && (entry.columns !== null || entry.error !== null) && isFresh(entry, file)) {
+      fromIndex++
+      describeFromIndex(base, entry, findings)
+      if (!base.facts && base.readable) needsFacts.push(base)
+    } else {
+      if (index) findings.push(staleFinding(index.where, file, entry))
+      toRead.push(base)
+    }
+    return base
+  })
+  if (index && !index.adopted) {
+    const present = new Set(parquet.map((f) => f.path))
+    for (const entry of index.entries.values()) {
+      if (isParquetName(entry.path) && !isIgnoredPath(entry.path) && !present.has(entry.path)) {
+        findings.push(finding('warning', 'stale-index', entry.path,
+          `${index.where} lists ${entry.path} (${entry.size} bytes), which is no longer under the root; rewrite the index with "mixscope index <root>"`))
+      }
+    }
+  }
+
+  const partial: Dataset = { root: source.root, source, files, ignored, stray, otherFiles, summary, findings: [] }
+  const total = files.length
+  let described = fromIndex
+  let nextPartialAt = 0
+  let lastPartial = -Infinity
+  const emitFiles = (force: boolean) => {
+    if (!options.onPartial) return
+    const now = clock()
+    if (!force && (described < nextPartialAt || now - lastPartial < 250)) return
+    lastPartial = now
+    nextPartialAt = described + Math.max(1, Math.ceil(total / 20))
+    options.onPartial({ stage: 'files', dataset: partial, filesDone: described, filesTotal: total })
+  }
+  if (options.onPartial && toRead.length > 0) {
+    options.onPartial({ stage: 'estimate', estimate: estimateDataset(parquet, summary) })
+  }
+  const wantFacts = options.facts !== undefined && options.facts !== false
+  const alsoRead = typeof options.facts === 'object' ? options.facts.alsoRead : undefined
+  if (wantFacts) {
+    // files the index describes but whose numbers stats must read itself (keys held as columns)
+    await mapLimit(needsFacts, concurrencyOf(source, options), async (file) => {
+      file.facts = await readFileFacts(parquetReader, file, { signal })
+    })
+  }
+  if (fromIndex > 0) emitFiles(toRead.length === 0)
+
+  let done = 0
+  progress('footers', 0, toRead.length)
+  await mapGrowing(toRead, () => concurrencyOf(source, options), async (file) => {
+    try {
+      const { metadata, bytes } = await readFooter(source, file.path, file.size, parquetReader.sizer, { signal }, parquetReader.cache)
+      parquetReader.setFooter(file.path, metadata, bytes)
+      file.rowGroups = rowGroupsOf(metadata)
+      file.rows = file.rowGroups.reduce((n, g) => n + g.rows, 0)
+      file.columns = describeColumns(metadata)
+      file.readable = true
+    } catch (error) {
+      if (signal?.aborted) throw error
+      file.error = (error as Error).message
+      findings.push(finding('error', 'unreadable-parquet', file.path, file.error))
+    }
+    if (file.readable && wantFacts) file.facts = await readFileFacts(parquetReader, file, { signal, alsoRead })
+    if (file.readable && options.onFile) await options.onFile(file, parquetReader)
+    progress('footers', ++done, toRead.length)
+    described++
+    emitFiles(done === toRead.length)
+  })
+
   findings.push(...keyFindings(files))
   if (source.listFolders) findings.push(...emptyFolderFindings(await source.listFolders({ signal }), listed))
   if (files.length === 0) {
     findings.push(finding('error', 'no-parquet-files', '', `no parquet files found under ${source.root} (${listed.length} files listed, ${ignored.length} ignored)`))
   }
-  return { root: source.root, source, files, ignored, stray, summary, findings: sortFindings(findings), parquet: parquetReader }
+  return {
+    root: source.root, source, files, ignored, stray, otherFiles, summary, findings: sortFindings(findings), parquet: parquetReader,
+    described: { fromIndex, read: toRead.length, index: index?.where ?? null },
+  }
+}
+
+const clock = (): number => globalThis.performance?.now() ?? Date.now()
+
+function concurrencyOf(source: DatasetSource, options: OpenOptions): number {
+  return options.concurrency ?? Math.max(8, source.parallelism ?? 0)
+}
+
+/** The root's dataset index, when it has a readable one (a bad one is a `bad-index` warning and is not used). */
+async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal): Promise<{ entries: Map<string, IndexEntry>; where: string; adopted: boolean } | null> {
+  if (!source.readOptional) return null
+  const bytes = await source.readOptional(indexFileName, { signal })
+  if (!bytes) return null
+  let entries: Map<string, IndexEntry>
+  try {
+    entries = indexEntries((await readIndex(bytes, indexFileName)).rows, indexFileName)
+  } catch (error) {
+    if (!(error instanceof MixscopeError) || error.kind !== 'bad-index') throw error
+    findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; the files are read instead (rewrite it with "mixscope index <root>")`))
+    return null
+  }
+  let adopted = false
+  if (source.adoptListing) {
+    source.adoptListing([...entries.values()].map((e) => ({ path: e.path, size: e.size })))
+    adopted = true
+  }
+  return { entries, where: indexFileName, adopted }
+}
+
+/** Whether the index row still describes the listed file: same size, and same mtime where the listing has one. */
+function isFresh(entry: IndexEntry, file: SourceFile): boolean {
+  return entry.size === file.size && (file.mtimeMs === undefined || entry.mtimeMs === file.mtimeMs)
+}
+
+/** Fills `file` from its index entry (no footer read): row groups, columns, facts; an unreadable one's finding. */
+function describeFromIndex(file: DatasetFile, entry: IndexEntry, findings: Finding[]): void {
+  if (entry.error !== null) {
+    file.error = entry.error
+    findings.push(finding('error', 'unreadable-parquet', file.path, entry.error))
+    return
+  }
+  file.readable = true
+  file.rowGroups = entry.rowGroups
+  file.rows = entry.rows
+  file.columns = entry.columns ?? []
+  if (entry.facts) file.facts = entry.facts
+}
+
+function staleFinding(where: string, file: SourceFile, entry: IndexEntry | undefined): Finding {
+  if (!entry) {
+    return finding('warning', 'stale-index', file.path, `${file.path} is not in ${where} (added after the index was written); it was read from the data (rewrite the index with "mixscope index <root>")`)
+  }
+  const was = `${entry.size} bytes${entry.mtimeMs !== null ? `, modified at ${entry.mtimeMs} ms` : ''}`
+  const now = `${file.size} bytes${file.mtimeMs !== undefined ? `, modified at ${file.mtimeMs} ms` : ''}`
+  return finding('warning', 'stale-index', file.path, `${where} describes ${file.path} as ${was}, but it has ${now}: it was read again from the data (rewrite the index with "mixscope index <root>")`)
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Node file-system source: a dataset folder (or one `.parquet` file) on local disk.
  */
-import { close, fstatSync, openSync, read as readFd, readSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, read as readFd, readdirSync, readSync, statSync, type Stats } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MixscopeError } from '../findings.ts'
@@ -15,7 +15,8 @@ import type { DatasetSource, ReadOptions, SourceFile } from '../source/source.ts
  *   `/`-separated, names as the OS returns them. `rootName` is the folder's base name.
  * - A file (one-file dataset, e.g. `x.parquet`): `list()` returns just that file, its path being its base name.
  * Siblings are the entries of the root's parent folder (the `language_distribution_*.tsv` beside `version=N`).
- * Each `read`/`readSibling` counts one request and the bytes returned.
+ * Each `read`/`readSibling`/`readOptional` counts one request and the bytes returned. At most 32 descriptors stay
+ * open between reads (`close()` releases them; they are closed when the source is garbage-collected too).
  * @throws MixscopeError `root-not-found` (exit class `io`) when `rootPath` does not exist.
  */
 export async function createFsSource(rootPath: string): Promise<DatasetSource> {
@@ -34,7 +35,7 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
   let folders: string[] | null = null
   const walkTree = async (signal?: AbortSignal): Promise<Tree> => {
     const tree: Tree = { files: [], folders: [] }
-    await walk(absolute, '', tree, new Set([dirKey(info)]), signal)
+    await walk(absolute, tree, dirKey(info), signal)
     folders = tree.folders
     return tree
   }
@@ -48,14 +49,14 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
     }
     return join(absolute, ...path.split('/'))
   }
-  return {
+  const source: DatasetSource = {
     kind: 'fs',
     root: rootPath,
     rootName: basename(absolute),
     counters,
     async list(options?: ReadOptions): Promise<SourceFile[]> {
       throwIfAborted(options?.signal)
-      if (singleFile) return [{ path: singleFile, size: info.size }]
+      if (singleFile) return [{ path: singleFile, size: info.size, mtimeMs: Math.floor(info.mtimeMs) }]
       return (await walkTree(options?.signal)).files
     },
     async listFolders(options?: ReadOptions): Promise<string[]> {
@@ -91,8 +92,30 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
       const entries = await readdir(parent, { withFileTypes: true })
       return entries.filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name)
     },
+    async readOptional(path: string, options?: ReadOptions): Promise<Uint8Array | null> {
+      throwIfAborted(options?.signal)
+      if (singleFile) return null
+      try {
+        const bytes = new Uint8Array(await readFile(fullPath(path), { signal: options?.signal }))
+        counters.requests++
+        counters.bytes += bytes.length
+        return bytes
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null
+        throw error
+      }
+    },
+    close(): void {
+      files.closeAll()
+    },
   }
+  descriptorReaper.register(source, files)
+  return source
 }
+
+/** Closes the descriptors of a source nobody holds any more (a safety net: callers close sources they are done with). */
+const descriptorReaper = new FinalizationRegistry<FileCache>((cache) => cache.closeAll())
 
 /** Reads up to this many bytes are done with `readSync` (a page-cache read takes microseconds). */
 const syncReadLimit = 64 * 1024
@@ -103,30 +126,35 @@ interface OpenFile {
   size: number
   /** reads in flight */
   users: number
-  /** evicted from the cache: close when the last read ends */
+  /** evicted from the cache: closed by the last read that still uses it */
   evicted: boolean
   closed: boolean
 }
 
-function closeOnce(f: OpenFile): void {
-  if (f.closed || f.users > 0) return
-  f.closed = true
-  close(f.fd, () => {})
-}
-
 /**
- * Keeps recently read files open (LRU, at most `limit` descriptors, well under the usual 1024 soft limit), so a dataset read row group by row group
- * costs one open and one fstat per file rather than per read (stats on 2,000 files make ~10,000 reads).
+ * Keeps the most recently read files open (LRU, at most `limit` descriptors), so a dataset read row group by row
+ * group costs one open and one fstat per file rather than per read. Descriptors are closed synchronously, the moment
+ * they leave the cache (or when the last read still using one ends): the process never holds more than `limit` plus
+ * the reads in flight, whatever the number of files, so a 1,024 soft `ulimit -n` is never approached. (Closing on a
+ * later event-loop turn, as this once did, let descriptors pile up while synchronous reads kept the loop busy.)
  */
-class FileCache {
-  private readonly open = new Map<string, Promise<OpenFile>>()
+export class FileCache {
+  private readonly open = new Map<string, OpenFile>()
+  /** Evicted while reads were using them: closed when the last one ends. */
+  private readonly evictedInUse = new Set<OpenFile>()
 
-  constructor(private readonly limit = 256) {}
+  constructor(private readonly limit = 32) {}
+
+  /** Descriptors held now (tests assert the bound). */
+  get openCount(): number {
+    let n = this.open.size
+    for (const f of this.evictedInUse) if (!f.closed) n++
+    return n
+  }
 
   /** Reads `[start, min(end, size))` of `file`, looping over short reads. */
   async readRange(file: string, path: string, start: number, end: number): Promise<Uint8Array> {
-    const entry = await this.get(file, path)
-    entry.users++
+    const entry = this.acquire(file, path)
     try {
       const length = Math.max(0, Math.min(end, entry.size) - start)
       const out = new Uint8Array(length)
@@ -142,43 +170,58 @@ class FileCache {
       return done === length ? out : out.subarray(0, done)
     } finally {
       entry.users--
-      if (entry.evicted) closeOnce(entry)
+      if (entry.evicted && entry.users === 0) this.closeEntry(entry)
     }
   }
 
-  private get(file: string, path: string): Promise<OpenFile> {
+  /** Closes every descriptor not in use now (those in use close when their reads end). */
+  closeAll(): void {
+    for (const entry of this.open.values()) this.evict(entry)
+    this.open.clear()
+  }
+
+  private acquire(file: string, path: string): OpenFile {
     const hit = this.open.get(file)
     if (hit) {
       this.open.delete(file)
       this.open.set(file, hit)
+      hit.users++
       return hit
     }
-    // open + fstat synchronously: microseconds each, where the thread-pool round trip costs tens
-    let opened: Promise<OpenFile>
+    let entry: OpenFile
     try {
+      // open + fstat synchronously: microseconds each, where the thread-pool round trip costs tens
       const fd = openSync(file, 'r')
       try {
-        opened = Promise.resolve({ fd, size: fstatSync(fd).size, users: 0, evicted: false, closed: false })
+        entry = { fd, size: fstatSync(fd).size, users: 1, evicted: false, closed: false }
       } catch (error) {
-        close(fd, () => {})
+        closeSync(fd)
         throw error
       }
     } catch (error) {
       const e = error as NodeJS.ErrnoException
-      opened = Promise.reject(new MixscopeError(`fs: cannot open "${path}" (${e.code ?? e.message})`, 'file-not-found', 'io'))
+      throw new MixscopeError(`fs: cannot open "${path}" (${e.code ?? e.message})`, 'file-not-found', 'io')
     }
-    opened.catch(() => this.open.delete(file))
-    this.open.set(file, opened)
+    this.open.set(file, entry)
     while (this.open.size > this.limit) {
-      const [oldest, entry] = this.open.entries().next().value as [string, Promise<OpenFile>]
+      const [oldest, old] = this.open.entries().next().value as [string, OpenFile]
       this.open.delete(oldest)
-      // readers that already hold the entry resume (microtasks) before setImmediate, so they keep it open
-      entry.then((f) => {
-        f.evicted = true
-        setImmediate(() => closeOnce(f))
-      }, () => {})
+      this.evict(old)
     }
-    return opened
+    return entry
+  }
+
+  private evict(entry: OpenFile): void {
+    entry.evicted = true
+    if (entry.users === 0) this.closeEntry(entry)
+    else this.evictedInUse.add(entry)
+  }
+
+  private closeEntry(entry: OpenFile): void {
+    this.evictedInUse.delete(entry)
+    if (entry.closed) return
+    entry.closed = true
+    closeSync(entry.fd)
   }
 }
 
@@ -193,22 +236,43 @@ interface Tree {
   folders: string[]
 }
 
+/** Entries walked between two yields to the event loop (so an abort is seen, and timers run). */
+const walkYieldEvery = 4096
+
 /**
- * Appends every file and folder below `dir` to `out`, with paths prefixed by `prefix`. Symlinks are followed
- * (as pyarrow does); a link back into a folder already on the way down, or a dangling link, is skipped.
+ * Appends every file and folder below `root` to `out`, with paths relative to it. Symlinks are followed (as pyarrow
+ * does); a link back into a folder already on the way down, or a dangling link, is skipped. Synchronous `readdir` and
+ * `stat` (microseconds each, where a thread-pool round trip per entry costs tens: 100,000 files list in well under a
+ * second), yielding to the event loop every few thousand entries.
  */
-async function walk(dir: string, prefix: string, out: Tree, above: Set<string>, signal?: AbortSignal): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true })
-  for (const entry of entries) {
-    throwIfAborted(signal)
-    const full = join(dir, entry.name)
-    const path = prefix + entry.name
-    const info = await stat(full).catch(() => null)
-    if (!info) continue
-    if (info.isFile()) out.files.push({ path, size: info.size })
-    else if (info.isDirectory() && !above.has(dirKey(info))) {
-      out.folders.push(path)
-      await walk(full, path + '/', out, new Set([...above, dirKey(info)]), signal)
+async function walk(root: string, out: Tree, rootKey: string, signal?: AbortSignal): Promise<void> {
+  let sinceYield = 0
+  const visit = async (dir: string, prefix: string, above: Set<string>): Promise<void> => {
+    const entries = readdirSync(dir, { withFileTypes: true })
+    for (const entry of entries) {
+      if (++sinceYield >= walkYieldEvery) {
+        sinceYield = 0
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        throwIfAborted(signal)
+      }
+      const full = join(dir, entry.name)
+      const path = prefix + entry.name
+      let info: Stats | undefined
+      try {
+        info = statSync(full, { throwIfNoEntry: false })
+      } catch {
+        info = undefined // a link loop (ELOOP) or a name that vanished
+      }
+      if (!info) continue
+      if (info.isFile()) out.files.push({ path, size: info.size, mtimeMs: Math.floor(info.mtimeMs) })
+      else if (info.isDirectory() && !above.has(dirKey(info))) {
+        out.folders.push(path)
+        above.add(dirKey(info))
+        await visit(full, path + '/', above)
+        above.delete(dirKey(info))
+      }
     }
   }
+  throwIfAborted(signal)
+  await visit(root, '', new Set([rootKey]))
 }

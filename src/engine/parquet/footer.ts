@@ -25,6 +25,12 @@ export class FooterSizer {
   }
 }
 
+/** A footer as read: parsed, and the bytes it was parsed from (metadata, length, magic). */
+export interface ReadFooter {
+  metadata: FileMetaData
+  bytes: Uint8Array
+}
+
 /**
  * Reads and parses the footer of `path`.
  * @param cache keeps the bytes read (the tail usually holds the last row group's last, small column chunks too, which
@@ -38,7 +44,7 @@ export async function readFooter(
   sizer: FooterSizer,
   options: ReadOptions = {},
   cache?: ChunkCache,
-): Promise<FileMetaData> {
+): Promise<ReadFooter> {
   const fail = (what: string) => new MixscopeError(`parquet: ${path}: ${what}`, 'unreadable-parquet')
   if (size < 12) throw fail(`file is ${size} bytes, too small for a parquet file (at least 12)`)
   const tailLength = sizer.tailBytes(size)
@@ -60,20 +66,23 @@ export async function readFooter(
     tail = joined
   }
   cache?.setRange(path, size - tail.byteLength, tail)
-  const footer = tail.subarray(tail.byteLength - metadataLength - 8)
+  // a copy of its own (a Node Buffer's `slice` would be a view into a shared pool)
+  const footer = Uint8Array.prototype.slice.call(tail, tail.byteLength - metadataLength - 8)
   try {
-    return parquetMetadata(footer.slice().buffer)
+    return { metadata: parquetMetadata(footer.buffer), bytes: footer }
   } catch (error) {
     throw fail(`footer metadata does not parse (${(error as Error).message})`)
   }
 }
 
-/** Row groups of a footer as plain numbers. */
+/** Row groups of a footer as plain numbers (`compressedBytes`: Σ `total_compressed_size` of its column chunks). */
 export function rowGroupsOf(metadata: FileMetaData): RowGroupInfo[] {
   let firstRow = 0
   return metadata.row_groups.map((rg, index) => {
     const rows = Number(rg.num_rows)
-    const info = { index, rows, firstRow }
+    let compressedBytes = 0
+    for (const c of rg.columns) compressedBytes += Number(c.meta_data?.total_compressed_size ?? 0)
+    const info = { index, rows, firstRow, compressedBytes }
     firstRow += rows
     return info
   })

@@ -9,6 +9,8 @@ import type { DatasetFile } from '../dataset.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'
 import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
+import { FooterSizer, readFooter } from './footer.ts'
+import { FooterStore } from './footer-store.ts'
 import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels, UnsupportedPageError } from './byte-list-column.ts'
 
 /**
@@ -21,27 +23,59 @@ const MERGE_GAP_BYTES = 4096
 /** One column of one row group: values in row order (`rows` long). */
 export type ColumnValues = ArrayLike<unknown>
 
-/** Parquet access for one dataset: footers by path, column reads per row group. */
+/**
+ * Parquet access for one dataset: footers by path (a `FooterStore`: every file's footer bytes, a few parsed ones;
+ * one missing there is read again), column reads per row group.
+ */
 export class ParquetReader {
-  private readonly footers = new Map<string, FileMetaData>()
+  /** Learns the dataset's footer sizes, so a tail read usually gets a whole footer in one request. */
+  readonly sizer = new FooterSizer()
 
   constructor(
     readonly source: DatasetSource,
     /** Recently read column chunks (bytes), shared by every read of this dataset. */
     readonly cache = new ChunkCache(),
+    /** Footers of the dataset's files. */
+    readonly footers = new FooterStore(),
   ) {}
 
-  /** Keeps a file's parsed footer (called by discovery). */
-  setFooter(path: string, metadata: FileMetaData): void {
-    this.footers.set(path, metadata)
+  /** Keeps a file's footer (called by discovery): parsed, and the bytes it was parsed from. */
+  setFooter(path: string, metadata: FileMetaData, bytes?: Uint8Array): void {
+    this.footers.put(path, bytes ?? null, metadata)
   }
 
-  /** The parsed footer of `path`. @throws when discovery could not read it */
+  /**
+   * The parsed footer of `path` when the store holds it (call `loadFooter` where it may have to be read again).
+   * @throws MixscopeError `unreadable-parquet` when it is not held
+   */
   footer(path: string): FileMetaData {
     const metadata = this.footers.get(path)
-    if (!metadata) throw new MixscopeError(`parquet: ${path} has no readable footer`, 'unreadable-parquet')
+    if (!metadata) throw new MixscopeError(`parquet: ${path} has no footer in memory (read it with loadFooter)`, 'unreadable-parquet')
     return metadata
   }
+
+  /**
+   * The parsed footer of `file`, read again (one tail read) when the store no longer holds it or never did (a
+   * dataset opened from its index reads footers only when a row group is read).
+   * @throws MixscopeError `unreadable-parquet` when the file has no readable footer
+   */
+  async loadFooter(file: DatasetFile, options: ReadOptions = {}): Promise<FileMetaData> {
+    const held = this.footers.get(file.path)
+    if (held) return held
+    if (!file.readable) throw new MixscopeError(`parquet: ${file.path} has no readable footer`, 'unreadable-parquet')
+    let pending = this.loading.get(file.path)
+    if (!pending) {
+      pending = readFooter(this.source, file.path, file.size, this.sizer, options, this.cache).then(({ metadata, bytes }) => {
+        this.footers.put(file.path, bytes, metadata)
+        return metadata
+      })
+      pending.catch(() => {}).finally(() => this.loading.delete(file.path))
+      this.loading.set(file.path, pending)
+    }
+    return pending
+  }
+
+  private readonly loading = new Map<string, Promise<FileMetaData>>()
 
   /**
    * Reads `columns` of row group `rowGroup` of `file`.
@@ -56,7 +90,7 @@ export class ParquetReader {
     columns: string[],
     options: ReadOptions = {},
   ): Promise<Record<string, ColumnValues>> {
-    const metadata = this.footer(file.path)
+    const metadata = await this.loadFooter(file, options)
     const group = file.rowGroups[rowGroup]
     if (!group) throw new MixscopeError(`parquet: ${file.path} has no row group ${rowGroup} (it has ${file.rowGroups.length})`, 'bad-request', 'usage')
     const rowStart = group.firstRow
@@ -87,13 +121,30 @@ export class ParquetReader {
       })
     } catch (error) {
       if (options.signal?.aborted) throw error
-      throw new MixscopeError(
-        `parquet: ${file.path} row group ${rowGroup} (rows ${rowStart}-${rowEnd - 1}) of columns ${columns.join(', ')} does not decode: ${(error as Error).message}`,
-        'unreadable-row-group')
+      throw decodeError(file, rowGroup, columns, error)
     }
     const out: Record<string, ColumnValues> = {}
     for (const c of columns) out[c] = assemble(parts[c], rowStart, rowEnd)
     return out
+  }
+
+  /**
+   * One flat integer column (`audio_size`) of one row group as Numbers, `null` for nulls: the fast path straight into
+   * the values, without the assembly `readColumns` does (stats read ~1 of these per row group); `readColumns` for
+   * anything the fast path does not take.
+   * @throws MixscopeError (`unreadable-row-group`) as `readColumns` does
+   */
+  async readIntColumn(file: DatasetFile, rowGroup: number, column: string, options: ReadOptions = {}): Promise<ArrayLike<number | null>> {
+    const metadata = await this.loadFooter(file, options)
+    if (file.rowGroups[rowGroup] && flatIntLevels(metadata, column) !== null) {
+      try {
+        return await this.readByteList(file, metadata, rowGroup, column, options) as (number | null)[]
+      } catch (error) {
+        if (options.signal?.aborted) throw error
+        if (!(error instanceof UnsupportedPageError)) throw decodeError(file, rowGroup, [column], error)
+      }
+    }
+    return (await this.readColumns(file, rowGroup, [column], options))[column] as ArrayLike<number | null>
   }
 
   /**
@@ -102,8 +153,8 @@ export class ParquetReader {
    * `readColumns` does this for its row group; stats does it per file with the columns validation reads next, so
    * their reads share requests.
    */
-  async prefetch(file: DatasetFile, wants: { rowGroup: number; columns: string[] }[], options: ReadOptions = {}): Promise<void> {
-    const footer = this.footer(file.path)
+  async prefetch(file: DatasetFile, wants: { rowGroup: number; columns: string[] }[], options: ReadOptions & { lone?: boolean } = {}): Promise<void> {
+    const footer = await this.loadFooter(file, options)
     const ranges: [number, number][] = []
     for (const { rowGroup, columns } of wants) {
       const wanted = new Set(columns)
@@ -119,10 +170,12 @@ export class ParquetReader {
       const last = spans[spans.length - 1]
       if (last && start - last.end <= MERGE_GAP_BYTES) { last.end = Math.max(last.end, end); last.chunks++ } else spans.push({ start, end, chunks: 1 })
     }
-    // a lone chunk is left to the reader (one request either way); merged runs are read ahead when the cache can
-    // keep them (a run it cannot hold would be read again chunk by chunk: twice the bytes)
+    // a lone chunk is left to the reader (one request either way) unless `lone` asks for every chunk at once (the
+    // reads then overlap instead of following one another: one round trip for a file, not one per row group); runs
+    // are read ahead when the cache can keep them (a run it cannot hold would be read again chunk by chunk)
     const keepable = this.cache.maxBytes / 4
-    await Promise.all(spans.filter((s) => s.chunks > 1 && s.end - s.start <= keepable).map(async ({ start, end }) => {
+    const ahead = spans.filter((s) => (s.chunks > 1 || (options.lone && spans.length > 1)) && s.end - s.start <= keepable)
+    await Promise.all(ahead.map(async ({ start, end }) => {
       this.cache.setRange(file.path, start, await this.source.read(file.path, start, Math.min(end, file.size), options))
     }))
   }
@@ -141,6 +194,14 @@ export class ParquetReader {
     const levels = listLevels(metadata, column)
     return levels ? decodeByteListChunk(bytes, chunk, levels, rows) : decodeFlatIntChunk(bytes, chunk, flatIntLevels(metadata, column)!, rows)
   }
+}
+
+/** The error of a row group that does not decode: file, row group, rows and columns named. */
+function decodeError(file: DatasetFile, rowGroup: number, columns: string[], error: unknown): MixscopeError {
+  const group = file.rowGroups[rowGroup]
+  return new MixscopeError(
+    `parquet: ${file.path} row group ${rowGroup} (rows ${group.firstRow}-${group.firstRow + group.rows - 1}) of columns ${columns.join(', ')} does not decode: ${(error as Error).message}`,
+    'unreadable-row-group')
 }
 
 /** Joins chunk parts into exactly the rows `[rowStart, rowEnd)`. */

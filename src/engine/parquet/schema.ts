@@ -42,11 +42,24 @@ function columnType(tree: SchemaTree): string {
   return 'struct'
 }
 
+/** Decoded `ARROW:schema` values (every file of a dataset usually has the same one; decoding costs ~0.1 ms). */
+const arrowSchemas = new Map<string, Map<string, DataType>>()
+
 /** Arrow field types by name from the footer's `ARROW:schema`, or an empty map when absent or unreadable. */
 function arrowFieldTypes(metadata: FileMetaData): Map<string, DataType> {
   const entry = metadata.key_value_metadata?.find((kv) => kv.key === 'ARROW:schema')
+  if (!entry?.value) return new Map()
+  const known = arrowSchemas.get(entry.value)
+  if (known) return known
+  const types = decodeArrowSchema(entry.value)
+  if (arrowSchemas.size >= 64) arrowSchemas.delete(arrowSchemas.keys().next().value as string)
+  arrowSchemas.set(entry.value, types)
+  return types
+}
+
+function decodeArrowSchema(value: string): Map<string, DataType> {
   const types = new Map<string, DataType>()
-  if (!entry?.value) return types
+  const entry = { value }
   try {
     const message = Uint8Array.from(atob(entry.value), (c) => c.charCodeAt(0))
     const stream = new Uint8Array(message.length + 8)
@@ -60,8 +73,29 @@ function arrowFieldTypes(metadata: FileMetaData): Map<string, DataType> {
   return types
 }
 
-/** Top-level columns of a file, with `large_list` recognized from the Arrow schema. */
+/** Column lists seen so far, by their JSON: files with the same schema share one (frozen) array. */
+const internedColumns = new Map<string, ColumnInfo[]>()
+
+/**
+ * Returns the one shared copy of an equal column list (100,000 files of one schema then hold one array, not 100,000);
+ * the list is frozen.
+ */
+export function internColumns(columns: ColumnInfo[]): ColumnInfo[] {
+  const key = JSON.stringify(columns.map((c) => [c.name, c.type, c.nullable]))
+  const known = internedColumns.get(key)
+  if (known) return known
+  if (internedColumns.size >= 1024) internedColumns.delete(internedColumns.keys().next().value as string)
+  const frozen = Object.freeze(columns.map((c) => Object.freeze({ ...c }))) as ColumnInfo[]
+  internedColumns.set(key, frozen)
+  return frozen
+}
+
+/** Top-level columns of a file, with `large_list` recognized from the Arrow schema (an interned, frozen list). */
 export function describeColumns(metadata: FileMetaData): ColumnInfo[] {
+  return internColumns(describeColumnsOnce(metadata))
+}
+
+function describeColumnsOnce(metadata: FileMetaData): ColumnInfo[] {
   const tree = parquetSchema(metadata)
   const arrow = arrowFieldTypes(metadata)
   return tree.children.map((child) => {

@@ -29,7 +29,7 @@ export interface CountingSource extends DatasetSource {
 }
 
 /**
- * Wraps `inner`: `counters` counts `read`/`readSibling` calls (requests) and bytes returned,
+ * Wraps `inner`: `counters` counts `read`/`readSibling`/`readOptional` calls (requests) and bytes returned,
  * whatever the inner source does below (retries, whole-file caching).
  */
 export function createCountingSource(inner: DatasetSource): CountingSource {
@@ -75,5 +75,19 @@ export function createCountingSource(inner: DatasetSource): CountingSource {
   }
   const listSiblings = inner.listSiblings
   if (listSiblings) source.listSiblings = (options?: ReadOptions) => listSiblings.call(inner, options)
+  const listFolders = inner.listFolders
+  if (listFolders) source.listFolders = (options?: ReadOptions) => listFolders.call(inner, options)
+  const readOptional = inner.readOptional
+  if (readOptional) {
+    source.readOptional = async (path: string, options?: ReadOptions) => {
+      const bytes = await readOptional.call(inner, path, options)
+      counters.requests++
+      counters.bytes += bytes?.length ?? 0
+      return bytes
+    }
+  }
+  if (inner.adoptListing) source.adoptListing = inner.adoptListing.bind(inner)
+  if (inner.close) source.close = inner.close.bind(inner)
+  Object.defineProperty(source, 'parallelism', { get: () => inner.parallelism, enumerable: true })
   return source
 }

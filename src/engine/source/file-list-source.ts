@@ -4,6 +4,7 @@
  */
 import { MixscopeError } from '../findings.ts'
 import { checkReadRange } from './memory-source.ts'
+import { withMtime } from './directory-handle-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
 
@@ -38,7 +39,7 @@ export function createFileListSource(files: ArrayLike<File>): DatasetSource {
     counters,
     async list(options?: ReadOptions): Promise<SourceFile[]> {
       throwIfAborted(options?.signal)
-      return [...byPath].map(([path, file]) => ({ path, size: file.size }))
+      return [...byPath].map(([path, file]) => withMtime({ path, size: file.size }, file))
     },
     async read(path: string, start: number, end: number, options?: ReadOptions): Promise<Uint8Array> {
       throwIfAborted(options?.signal)
@@ -47,6 +48,15 @@ export function createFileListSource(files: ArrayLike<File>): DatasetSource {
       if (!file) throw new MixscopeError(`file-list: no file "${path}" in the picked folder "${name}"`, 'file-not-found', 'io')
       const bytes = new Uint8Array(await file.slice(start, Math.min(end, file.size)).arrayBuffer())
       throwIfAborted(options?.signal)
+      counters.requests++
+      counters.bytes += bytes.length
+      return bytes
+    },
+    async readOptional(path: string, options?: ReadOptions): Promise<Uint8Array | null> {
+      throwIfAborted(options?.signal)
+      const file = byPath.get(path)
+      if (!file) return null
+      const bytes = new Uint8Array(await file.arrayBuffer())
       counters.requests++
       counters.bytes += bytes.length
       return bytes

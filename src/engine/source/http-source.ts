@@ -5,6 +5,7 @@
  */
 import { MixscopeError } from '../findings.ts'
 import { manifestName, parseManifest } from './manifest.ts'
+import { indexFileName } from '../index/names.ts'
 import { checkReadRange } from './memory-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
@@ -23,8 +24,20 @@ export interface HttpSourceOptions {
   retries?: number
   /** First backoff in ms; attempt k waits `retryDelayMs · 2^k · (0.5…1)` (deterministic jitter). Default 100. */
   retryDelayMs?: number
-  /** Requests in flight at most (others queue). Default 6. */
+  /** Requests in flight at most (others queue). Default 6 (what a browser opens per host over HTTP/1.1). */
   concurrency?: number
+  /**
+   * Requests in flight at most once the server is seen answering over HTTP/2 or HTTP/3 (one connection carries many
+   * streams). Default 64; set it to `concurrency` to keep the cap fixed.
+   */
+  http2Concurrency?: number
+  /**
+   * The protocol a URL was fetched over (`h2`, `http/1.1`, …), or null when unknown. Default: the Resource Timing
+   * entry's `nextHopProtocol` (browsers, Node); tests pass their own.
+   */
+  protocolOf?: (url: string) => string | null
+  /** The fetch `cache` mode of range reads (`no-store` keeps the browser's HTTP cache out of the way). Default unset. */
+  cache?: RequestCache
   /**
    * When the server ignores `Range` (answers 200 with the whole file), download each file once and serve
    * slices from memory instead of failing. The UI asks the user first: files can be large. Default false.
@@ -51,7 +64,7 @@ interface Target {
   parent: string | null
 }
 
-const defaults = { timeoutMs: 30_000, retries: 3, retryDelayMs: 100, concurrency: 6 }
+const defaults = { timeoutMs: 30_000, retries: 3, retryDelayMs: 100, concurrency: 6, http2Concurrency: 64 }
 
 /**
  * Creates a source for the dataset at `url`: a folder (a missing trailing `/` is added) with `_manifest.json`,
@@ -70,6 +83,18 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
   const counters = newCounters()
   const limit = createLimiter(settings.concurrency)
   const random = mulberry32(options.jitterSeed ?? 1)
+  const protocolOf = options.protocolOf ?? resourceTimingProtocol
+  let protocol: string | null = null
+  let protocolLooks = 0
+  /**
+   * After the first answers: over HTTP/2 or 3, many requests share a connection, so more may be in flight. The
+   * Resource Timing entry appears once a body is read; a few answers are looked at before giving up.
+   */
+  const learnProtocol = (requestUrl: string) => {
+    if (protocol !== null || protocolLooks++ >= 8) return
+    protocol = protocolOf(requestUrl)
+    if (protocol && /^h[23]/i.test(protocol) && settings.http2Concurrency > limit.max) limit.setMax(settings.http2Concurrency)
+  }
   const fileUrl = (path: string): string =>
     target.singlePath !== null ? target.root + target.search : target.root + encodePath(path) + target.search
 
@@ -82,13 +107,17 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       let retryReason: string
       try {
         counters.requests++
-        const response = await doFetch(requestUrl, { ...init, signal: scope.signal })
+        const response = await doFetch(requestUrl, { ...init, ...(options.cache ? { cache: options.cache } : {}), signal: scope.signal })
         if (response.ok && allowNotFound && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
           // a single-page-app host answers missing files with its index.html: a manifest or TSV is never HTML
           await response.body?.cancel().catch(() => {})
           return null
         }
-        if (response.ok) return await consume(response)
+        if (response.ok) {
+          const result = await consume(response)
+          learnProtocol(requestUrl)
+          return result
+        }
         await response.body?.cancel().catch(() => {})
         if (response.status === 404 && allowNotFound) return null
         if (response.status < 500 && response.status !== 429) throw statusError(requestUrl, response, init)
@@ -134,8 +163,9 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     const manifestUrl = target.root + manifestName + target.search
     const text = await send(manifestUrl, {}, signal, async (r) => new TextDecoder().decode(await readBody(r)), true)
     if (text === null) {
-      throw new MixscopeError(`http: ${manifestUrl} not found (404): an HTTP dataset needs ${manifestName} in its root ` +
-        '(write it with "mixscope manifest <folder>")', 'http-no-manifest', 'io')
+      throw new MixscopeError(`http: neither ${target.root}${indexFileName} nor ${manifestName} found (404): an HTTP dataset needs its ` +
+        `index or its manifest in its root (write the index with "mixscope index <folder>", or the file list alone with ` +
+        '"mixscope manifest <folder>", then serve them with the folder)', 'http-no-manifest', 'io')
     }
     const manifest = parseManifest(text, manifestUrl)
     const bad = manifest.files.find((f) => f.path.startsWith('/') || f.path.split('/').some((s) => s === '' || s === '.' || s === '..'))
@@ -218,6 +248,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     root: target.root + target.search,
     rootName: target.rootName,
     counters,
+    get parallelism() { return limit.max },
     async list(opts?: ReadOptions): Promise<SourceFile[]> {
       throwIfAborted(opts?.signal)
       return [...await sizes(opts?.signal)].map(([path, size]) => ({ path, size }))
@@ -243,7 +274,28 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       if (target.parent === null || name.includes('/') || name === '.' || name === '..') return null
       return send(target.parent + encodeSegment(name) + target.search, {}, opts?.signal, readBody, true)
     },
+    async readOptional(path: string, opts?: ReadOptions): Promise<Uint8Array | null> {
+      throwIfAborted(opts?.signal)
+      if (target.singlePath !== null) return null
+      // one plain GET for the whole file: the index is read whole, and its size is not known before. A 403 counts as
+      // absent too: object stores without list permission answer a missing key so
+      return send(fileUrl(path), {}, opts?.signal, readBody, true).catch((error: unknown) => {
+        if (error instanceof MixscopeError && error.kind === 'http-forbidden') return null
+        throw error
+      })
+    },
+    adoptListing(files: SourceFile[]): void {
+      if (target.singlePath !== null) return
+      listing = Promise.resolve(new Map(files.map((f) => [f.path, f.size])))
+    },
   }
+}
+
+/** `nextHopProtocol` of the Resource Timing entry of `url` (the last one), or null where the runtime has none. */
+function resourceTimingProtocol(url: string): string | null {
+  const perf = (globalThis as { performance?: { getEntriesByName?: (name: string) => { nextHopProtocol?: string }[] } }).performance
+  const entries = perf?.getEntriesByName?.(url)
+  return entries && entries.length > 0 ? entries[entries.length - 1].nextHopProtocol || null : null
 }
 
 /** Percent-encodes each `/`-separated segment of a relative path (`=` stays, `%` becomes `%25`, UTF-8 for the rest). */

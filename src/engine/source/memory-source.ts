@@ -55,6 +55,14 @@ export function createMemorySource(files: Record<string, Uint8Array>, options: M
       counters.bytes += out.length
       return out
     },
+    async readOptional(path: string, opts?: ReadOptions): Promise<Uint8Array | null> {
+      throwIfAborted(opts?.signal)
+      const bytes = Object.hasOwn(files, path) ? files[path] : undefined
+      if (!bytes) return null
+      counters.requests++
+      counters.bytes += bytes.length
+      return bytes.slice()
+    },
     async readSibling(name: string, opts?: ReadOptions): Promise<Uint8Array | null> {
       throwIfAborted(opts?.signal)
       const bytes = siblings && Object.hasOwn(siblings, name) ? siblings[name] : undefined

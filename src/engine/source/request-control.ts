@@ -41,8 +41,18 @@ export function timeoutScope(outer: AbortSignal | undefined, ms: number, timers:
   }
 }
 
+/** A counting semaphore (`createLimiter`): call it to wait for a slot; `setMax` changes the number of slots. */
+export interface Limiter {
+  (signal?: AbortSignal): Promise<() => void>
+  /** Slots now. */
+  readonly max: number
+  /** Changes the number of slots; more wakes waiters at once, fewer takes effect as holders release. */
+  setMax(max: number): void
+}
+
 /** A counting semaphore: resolves to a release function once fewer than `max` holders are active. */
-export function createLimiter(max: number): (signal?: AbortSignal) => Promise<() => void> {
+export function createLimiter(initialMax: number): Limiter {
+  let max = initialMax
   let active = 0
   const waiting: Array<() => void> = []
   const releaser = () => {
@@ -50,12 +60,12 @@ export function createLimiter(max: number): (signal?: AbortSignal) => Promise<()
     return () => {
       if (released) return
       released = true
-      const next = waiting.shift()
+      const next = active <= max ? waiting.shift() : undefined
       if (next) next()
       else active--
     }
   }
-  return async (signal) => {
+  const acquire = async (signal?: AbortSignal) => {
     throwIfAborted(signal)
     if (active < max) {
       active++
@@ -75,6 +85,16 @@ export function createLimiter(max: number): (signal?: AbortSignal) => Promise<()
     })
     return releaser()
   }
+  const limiter = acquire as Limiter
+  Object.defineProperty(limiter, 'max', { get: () => max })
+  limiter.setMax = (next: number) => {
+    max = next
+    while (active < max && waiting.length > 0) {
+      active++
+      waiting.shift()!()
+    }
+  }
+  return limiter
 }
 
 /** Resolves after `ms`, or rejects with the abort reason as soon as `signal` aborts. */

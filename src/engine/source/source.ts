@@ -10,6 +10,11 @@ export interface SourceFile {
   path: string
   /** Size in bytes. */
   size: number
+  /**
+   * Last modification, in whole milliseconds since the epoch (floored), where the source can see it without extra
+   * requests (a local folder, picked Files); absent otherwise (HTTP). The dataset index keys staleness on it.
+   */
+  mtimeMs?: number
 }
 
 /** Requests and bytes a source has cost so far (shown in the UI, asserted in tests). */
@@ -36,6 +41,11 @@ export interface DatasetSource {
   /** Counters, updated as reads happen. */
   readonly counters: IoCounters
   /**
+   * Reads worth having in flight at once, when the source knows better than its callers' defaults (HTTP: its
+   * concurrency cap, raised when the server speaks HTTP/2); callers size their pools with it.
+   */
+  readonly parallelism?: number
+  /**
    * Every file below the root, ignored ones (`.`/`_` prefixes) included, in any order.
    * HTTP sources return what `_manifest.json` lists.
    */
@@ -55,6 +65,23 @@ export interface DatasetSource {
   readSibling?(name: string, options?: ReadOptions): Promise<Uint8Array | null>
   /** Lists file names in the root's parent folder, when the source can see it (used for `language_distribution_*.tsv`). */
   listSiblings?(options?: ReadOptions): Promise<string[]>
+  /**
+   * Reads a whole file under the root that the listing need not hold (the dataset index `_mixscope_index.parquet`,
+   * which an HTTP root may have instead of a manifest); `null` when there is none. One request.
+   */
+  readOptional?(path: string, options?: ReadOptions): Promise<Uint8Array | null>
+  /**
+   * Takes the file list from the dataset index, so `list()` needs no `_manifest.json` (HTTP). Sources that can list
+   * their root themselves do not have it.
+   */
+  adoptListing?(files: SourceFile[]): void
+  /**
+   * Writes a file into the root (the dataset index), replacing any; for sources that may write there (a folder handle
+   * granted read-write access). Rejects when the store refuses (permission).
+   */
+  write?(path: string, bytes: Uint8Array, options?: ReadOptions): Promise<void>
+  /** Releases what the source holds open (file descriptors); reads after it reopen. */
+  close?(): void
 }
 
 /** Creates zeroed counters. */

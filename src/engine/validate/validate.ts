@@ -5,10 +5,14 @@
  */
 import { finding, sortFindings, uniqueFindings, type Finding } from '../findings.ts'
 import type { DatasetFile, RunOptions } from '../dataset.ts'
-import { requiredKeys, type OpenDataset } from '../discovery/open.ts'
+import type { FileMetaData } from 'hyparquet'
+import type { OpenDataset, OpenOptions } from '../discovery/open.ts'
+import type { ParquetReader } from '../parquet/reader.ts'
+import { requiredKeys } from '../discovery/hive.ts'
 import { audioBytesOf, isAudioBytesType } from '../parquet/audio-bytes.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
-import { computeStats } from '../stats/stats.ts'
+import { statsReport } from '../stats/stats.ts'
+import { readFileFacts, type FactsOptions } from '../stats/facts.ts'
 import { sniffAudio } from '../audio/sniff.ts'
 import { blockingProblems } from '../audio/sniff-result.ts'
 import { audioLengthFindings } from '../audio/length-check.ts'
@@ -48,8 +52,8 @@ function checkSchema(file: DatasetFile, findings: Finding[]): string[] {
 }
 
 /** Whether the footer proves a column chunk holds no null or empty list (so its bytes need not be read). */
-function chunkHasNoNulls(dataset: OpenDataset, file: DatasetFile, rowGroup: number, column: string): boolean {
-  const chunks = dataset.parquet.footer(file.path).row_groups[rowGroup]?.columns ?? []
+function chunkHasNoNulls(footer: FileMetaData, rowGroup: number, column: string): boolean {
+  const chunks = footer.row_groups[rowGroup]?.columns ?? []
   const chunk = chunks.find((c) => c.meta_data?.path_in_schema[0] === column)
   const nullCount = chunk?.meta_data?.statistics?.null_count
   return nullCount !== undefined && Number(nullCount) === 0
@@ -64,78 +68,115 @@ export async function validateDataset(dataset: OpenDataset, options: ValidateOpt
 }
 
 /** The columns the row checks read in one row group of `file` (audio_bytes only when deep or when it may hold nulls). */
-function rowCheckColumns(dataset: OpenDataset, file: DatasetFile, rowGroup: number, deep: boolean): string[] {
+function rowCheckColumns(footer: FileMetaData, file: DatasetFile, rowGroup: number, deep: boolean): string[] {
   const columns = checkSchema(file, [])
   const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
-  return [...columns, ...keyColumns].filter((c) => deep || c !== 'audio_bytes' || !chunkHasNoNulls(dataset, file, rowGroup, c))
+  return [...columns, ...keyColumns].filter((c) => deep || c !== 'audio_bytes' || !chunkHasNoNulls(footer, rowGroup, c))
 }
 
-/** Compressed bytes of the chunks the row checks read beyond what stats reads (`audio_size`). */
-function rowCheckBytes(dataset: OpenDataset, deep: boolean): number {
-  let total = 0
-  for (const file of dataset.files) {
-    if (!file.readable) continue
-    const footer = dataset.parquet.footer(file.path)
-    for (const group of file.rowGroups) {
-      const wanted = new Set(rowCheckColumns(dataset, file, group.index, deep))
-      wanted.delete('audio_size')
-      for (const c of footer.row_groups[group.index]?.columns ?? []) {
-        if (c.meta_data && wanted.has(c.meta_data.path_in_schema[0])) total += Number(c.meta_data.total_compressed_size)
-      }
-    }
-  }
-  return total
+/** What the row checks found in one file. */
+export interface FileRowChecks {
+  findings: Finding[]
+  /** Rows checked. */
+  rows: number
 }
 
 /**
- * Stats and validation of an opened dataset (what opening shows), sharing reads: when the row checks' columns fit
- * in half the chunk cache, the stats pass reads them with `audio_size` (one request per row group for both), so the
- * row checks find them cached.
+ * Schema and row checks of one readable file (every row group; one that does not decode is a finding and the others
+ * are still checked). `onRows` is told each row group's rows as they are checked.
  */
-export async function checkDataset(dataset: OpenDataset, options: ValidateOptions = {}): Promise<{ stats: StatsReport; validation: ValidateReport }> {
+export async function checkFileRows(parquet: ParquetReader, file: DatasetFile, options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void } = {}): Promise<FileRowChecks> {
+  const { signal, deep = false } = options
+  const out: Finding[] = []
+  checkSchema(file, out)
+  let footer: FileMetaData
+  try {
+    footer = await parquet.loadFooter(file, { signal })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    out.push(finding('error', 'unreadable-parquet', file.path, (error as Error).message))
+    return { findings: out, rows: 0 }
+  }
+  const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
+  let checked = 0
+  const mismatches = new KeyMismatches()
+  for (const group of file.rowGroups) {
+    const wanted = rowCheckColumns(footer, file, group.index, deep)
+    try {
+      const data = wanted.length > 0 ? await parquet.readColumns(file, group.index, wanted, { signal }) : {}
+      for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out, mismatches)
+      checked += group.rows
+      options.onRows?.(group.rows)
+    } catch (error) {
+      if (signal?.aborted) throw error
+      out.push(finding('error', 'unreadable-row-group', file.path, (error as Error).message, { row_group: group.index }))
+    }
+  }
+  out.push(...mismatches.findings(file))
+  return { findings: out, rows: checked }
+}
+
+/** The columns to read along with a row group's facts, so its row checks find them cached. */
+export function rowCheckReads(deep: boolean): NonNullable<FactsOptions['alsoRead']> {
+  return (file, rowGroup, footer) => rowCheckColumns(footer, file, rowGroup, deep)
+}
+
+/**
+ * Open options that run the row checks of every file the open reads, right after its footer and facts (one pass
+ * over the data), and the map `checkDataset` then takes as `checked`.
+ */
+export function rowChecksDuringOpen(options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void } = {}): { open: Pick<OpenOptions, 'facts' | 'onFile'>; checked: Map<string, FileRowChecks> } {
+  const checked = new Map<string, FileRowChecks>()
+  const deep = options.deep ?? false
+  return {
+    checked,
+    open: {
+      facts: { alsoRead: rowCheckReads(deep) },
+      onFile: async (file, parquet) => {
+        checked.set(file.path, await checkFileRows(parquet, file, { deep, signal: options.signal, onRows: options.onRows }))
+      },
+    },
+  }
+}
+
+/** Options of `checkDataset`. */
+export interface CheckOptions extends ValidateOptions {
+  /** Row checks already done (by the open that read the files), by path: those files are not read again. */
+  checked?: Map<string, FileRowChecks>
+}
+
+/**
+ * Stats and validation of an opened dataset (what opening shows), file by file: a file's facts are read together
+ * with the columns its row checks read (one request per row group for both, where they are neighbours), and its row
+ * checks run right after, from the chunk cache.
+ */
+export async function checkDataset(dataset: OpenDataset, options: CheckOptions = {}): Promise<{ stats: StatsReport; validation: ValidateReport }> {
   const { signal, onProgress, deep = false } = options
-  const share = rowCheckBytes(dataset, deep) <= dataset.parquet.cache.maxBytes / 2
-  const stats = await computeStats(dataset, {
-    signal, onProgress, concurrency: options.concurrency,
-    ...(share ? { alsoRead: (file: DatasetFile, rowGroup: number) => rowCheckColumns(dataset, file, rowGroup, deep) } : {}),
-  })
-  const findings: Finding[] = [...stats.findings]
   const readable = dataset.files.filter((f) => f.readable)
   const totalRows = readable.reduce((n, f) => n + f.rows, 0)
   let rowsChecked = 0
   const source = dataset.source
   const report = () => onProgress?.({ phase: deep ? 'deep' : 'validate', done: rowsChecked, total: totalRows, requests: source.counters.requests, bytes: source.counters.bytes })
-
-  const perFile = await mapLimit(readable, options.concurrency ?? 4, async (file) => {
-    const out: Finding[] = []
-    checkSchema(file, out)
-    const keyColumns = requiredKeys.filter((k) => k in file.keys && file.columns.some((c) => c.name === k))
-    let checked = 0
-    const mismatches = new KeyMismatches()
-    for (const group of file.rowGroups) {
-      const wanted = rowCheckColumns(dataset, file, group.index, deep)
-      try {
-        const data = wanted.length > 0 ? await dataset.parquet.readColumns(file, group.index, wanted, { signal }) : {}
-        for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out, mismatches)
-        checked += group.rows
-        rowsChecked += group.rows
-        report()
-      } catch (error) {
-        if (signal?.aborted) throw error
-        out.push(finding('error', 'unreadable-row-group', file.path, (error as Error).message, { row_group: group.index }))
-      }
+  const perFile = await mapLimit(readable, options.concurrency ?? 8, async (file) => {
+    const done = options.checked?.get(file.path)
+    if (done) {
+      rowsChecked += done.rows
+      report()
+      return done
     }
-    out.push(...mismatches.findings(file))
-    return { out, checked }
+    if (!file.facts) file.facts = await readFileFacts(dataset.parquet, file, { signal, alsoRead: rowCheckReads(deep) })
+    return checkFileRows(dataset.parquet, file, { deep, signal, onRows: (rows) => { rowsChecked += rows; report() } })
   })
-  for (const { out } of perFile) findings.push(...out)
+  const stats = statsReport(dataset)
+  const findings: Finding[] = [...stats.findings]
+  for (const { findings: out } of perFile) findings.push(...out)
   return {
     stats,
     validation: {
       schema_version: 1,
       root: dataset.root,
       files_checked: dataset.files.length,
-      rows_checked: perFile.reduce((n, r) => n + r.checked, 0),
+      rows_checked: perFile.reduce((n, r) => n + r.rows, 0),
       findings: sortFindings(uniqueFindings(findings)),
     },
   }

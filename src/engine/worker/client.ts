@@ -5,7 +5,7 @@
  * `AbortError` (a DOMException) when the caller aborted, `WorkerRequestError` (with the engine's `kind`) otherwise.
  */
 import type { Progress } from '../dataset.ts'
-import type { ClientMessage, RequestKind, Requests, WorkerMessage } from './protocol.ts'
+import type { ClientMessage, PartialOf, RequestKind, Requests, WorkerMessage } from './protocol.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from './protocol/dataset.ts'
 
 /** The part of `Worker` the client uses (a fake one in tests). */
@@ -17,9 +17,11 @@ export interface WorkerLike {
 }
 
 /** Options every request takes. */
-export interface RequestOptions {
+export interface RequestOptions<P = unknown> {
   signal?: AbortSignal
   onProgress?: (progress: Progress) => void
+  /** Provisional results before the final one, for kinds that send them (the progressive `open`). */
+  onPartial?: (partial: P) => void
 }
 
 /** An engine error that came back from the worker; `kind` is the engine's kebab-case kind. */
@@ -33,11 +35,11 @@ export class WorkerRequestError extends Error {
 /** The typed Promise API over the worker. */
 export interface EngineClient {
   /** Opens a dataset in the worker: discovery, stats, shallow validation. The dataset stays there under `result.dataset`. */
-  openDataset(source: SourceDescription, options?: RequestOptions & { summary?: SummaryFile }): Promise<OpenResult>
+  openDataset(source: SourceDescription, options?: RequestOptions<OpenResult> & { summary?: SummaryFile }): Promise<OpenResult>
   /** Releases a dataset the worker holds. */
   closeDataset(dataset: number): Promise<null>
   /** Any request kind of `Requests` (protocol.ts), typed by its kind: the way later views call the engine. */
-  request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options?: RequestOptions): Promise<Requests[K]['result']>
+  request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options?: RequestOptions<PartialOf<K>>): Promise<Requests[K]['result']>
   /** Stops the worker; pending requests reject. */
   terminate(): void
 }
@@ -46,6 +48,7 @@ interface Pending {
   resolve: (result: unknown) => void
   reject: (error: unknown) => void
   onProgress?: (progress: Progress) => void
+  onPartial?: (partial: never) => void
 }
 
 /** Starts the real engine worker (Vite bundles it from this `new URL` pattern). */
@@ -73,6 +76,10 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
       entry.onProgress?.(message.progress)
       return
     }
+    if (message.kind === 'partial') {
+      (entry.onPartial as ((partial: unknown) => void) | undefined)?.(message.partial)
+      return
+    }
     pending.delete(message.id)
     if (message.kind === 'result') entry.resolve(message.result)
     else if (message.error.kind === 'aborted') entry.reject(abortError('request'))
@@ -92,13 +99,13 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
     return worker
   }
 
-  function request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options: RequestOptions = {}): Promise<Requests[K]['result']> {
-    const { signal, onProgress } = options
+  function request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options: RequestOptions<PartialOf<K>> = {}): Promise<Requests[K]['result']> {
+    const { signal, onProgress, onPartial } = options
     if (signal?.aborted) return Promise.reject(abortError(kind))
     const target = ensureWorker()
     const id = nextId++
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (result: unknown) => void, reject, onProgress })
+      pending.set(id, { resolve: resolve as (result: unknown) => void, reject, onProgress, onPartial: onPartial as ((partial: never) => void) | undefined })
       signal?.addEventListener('abort', () => {
         if (!pending.delete(id)) return
         target.postMessage({ kind: 'abort', id } satisfies ClientMessage)

@@ -1,44 +1,154 @@
-/** Handlers of the foundation's kinds: `open` (discovery, stats, shallow validation) and `close`. */
-import type { RunOptions } from '../dataset.ts'
-import { openDataset } from '../discovery/open.ts'
-import { checkDataset } from '../validate/validate.ts'
+/**
+ * Handlers of the dataset kinds: `open` (discovery, stats, shallow validation; progressive: provisional results as it
+ * goes), `close`, and `index-write` (the dataset index of an open dataset, into its folder or as bytes).
+ */
+import type { Dataset, DatasetEstimate } from '../dataset.ts'
+import { openDataset, type OpenDataset } from '../discovery/open.ts'
+import { buildIndexRows } from '../index/build.ts'
+import { indexFileName, writeIndex } from '../index/format.ts'
+import type { DatasetSource } from '../source/source.ts'
+import { statsReport } from '../stats/stats.ts'
+import type { StatsReport, ValidateReport } from '../stats/types.ts'
+import { checkDataset, rowChecksDuringOpen } from '../validate/validate.ts'
 import type { RequestMessage } from './protocol.ts'
-import type { DatasetRequests, OpenResult } from './protocol/dataset.ts'
-import type { HandlerContext, HandlerTable } from './handler-types.ts'
+import type { DatasetRequests, IndexWriteResult, OpenProvisional, OpenResult } from './protocol/dataset.ts'
+import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 
-/** Discovery, stats and (shallow) validation: everything the Overview shows. */
-async function open(message: RequestMessage<'open'>, options: RunOptions, context: HandlerContext): Promise<OpenResult> {
+/**
+ * Discovery, stats and (shallow) validation: everything the Overview shows. With `onPartial`, provisional results
+ * come first (see `OpenProvisional`): the estimate once the listing and the TSV are known, exact numbers of the files
+ * described so far (about 20 times), and, when every file is described but row checks are still reading, the final
+ * stats with a dataset handle that can be used at once.
+ */
+async function open(message: RequestMessage<'open'>, options: HandlerRunOptions, context: HandlerContext): Promise<OpenResult> {
   const start = context.now()
   let rangeIgnored: OpenResult['rangeIgnored'] = null
   const source = context.makeSource(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
-  const dataset = await openDataset(source, { ...options, summary: message.summary })
-  const { stats, validation } = await checkDataset(dataset, options)
-  const handle = context.nextHandle()
-  context.datasets.set(handle, dataset)
-  return {
+  const checks = rowChecksDuringOpen({ signal: options.signal })
+  const emit = options.onPartial
+  const result = (dataset: Dataset, handle: number, stats: StatsReport, validation: ValidateReport, described: OpenResult['described'], provisional?: OpenProvisional): OpenResult => ({
     dataset: handle,
     sourceKind: source.kind,
     root: source.root,
     stats,
     validation,
-    files: {
-      parquet: dataset.files.length,
-      readable: dataset.files.filter((f) => f.readable).length,
-      ignored: dataset.ignored.length,
-      stray: dataset.stray.length,
-      bytes: dataset.files.reduce((sum, f) => sum + f.size, 0),
-    },
+    files: filesOf(dataset),
     rangeIgnored,
     counters: { ...source.counters },
     elapsedMs: context.now() - start,
+    described,
+    ...(provisional ? { provisional } : {}),
+  })
+  let fromIndexSoFar = 0
+  const dataset = await openDataset(source, {
+    signal: options.signal,
+    onProgress: options.onProgress,
+    summary: message.summary,
+    ...checks.open,
+    onPartial: emit && ((partial) => {
+      if (partial.stage === 'estimate') {
+        emit(estimateResult(partial.estimate, source, result))
+        return
+      }
+      const { dataset: so, filesTotal } = partial
+      // all files described: the final stats follow at once (as `validating`, or as the result), drawn once
+      if (partial.filesDone === filesTotal) return
+      // the files the snapshot holds (some in flight may be in it already): with their numbers, or unreadable
+      const filesDone = so.files.filter((f) => f.facts || f.error !== undefined).length
+      if (filesDone === filesTotal) return
+      fromIndexSoFar = so.files.filter((f) => f.facts && !checks.checked.has(f.path)).length
+      const stats = statsReport(so, { partial: true })
+      emit(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: fromIndexSoFar, read: filesDone - fromIndexSoFar, index: null }, {
+        stage: 'stats', filesDone, filesTotal, fromIndex: fromIndexSoFar,
+        label: `Exact numbers of ${filesDone} of ${filesTotal} files so far${fromIndexSoFar > 0 ? ` (${fromIndexSoFar} from the dataset index)` : ''}; the rest are being read`,
+      }))
+    }),
+  })
+  const handle = context.nextHandle()
+  context.datasets.set(handle, dataset)
+  const remaining = dataset.files.filter((f) => f.readable && !checks.checked.has(f.path)).length
+  if (emit && remaining > 0) {
+    const stats = statsReport(dataset)
+    emit(result(dataset, handle, stats, validationSoFar(dataset, stats, checks.checked), dataset.described, {
+      stage: 'validating', filesDone: dataset.files.length, filesTotal: dataset.files.length, fromIndex: dataset.described.fromIndex,
+      label: `Exact numbers of all ${dataset.files.length} files${dataset.described.fromIndex > 0 ? ` (${dataset.described.fromIndex} from the dataset index)` : ''}; rows of ${remaining} files are still being checked`,
+    }))
+  }
+  const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked })
+  return result(dataset, handle, stats, validation, dataset.described)
+}
+
+/** Discovery counts: parquet files, readable footers, ignored paths, stray files, Σ parquet bytes. */
+function filesOf(dataset: Dataset): OpenResult['files'] {
+  let readable = 0
+  let bytes = 0
+  for (const f of dataset.files) {
+    if (f.readable) readable++
+    bytes += f.size
+  }
+  return { parquet: dataset.files.length, readable, ignored: dataset.ignored.length, stray: dataset.stray.length, bytes }
+}
+
+/** The findings so far: the stats' and the row checks' of the files checked already. */
+function validationSoFar(dataset: Dataset, stats: StatsReport, checked: Map<string, { findings: ValidateReport['findings']; rows: number }>): ValidateReport {
+  let rows = 0
+  const findings = [...stats.findings]
+  for (const c of checked.values()) {
+    rows += c.rows
+    findings.push(...c.findings)
+  }
+  return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, findings }
+}
+
+/** The estimate as a provisional result the Overview can draw: hours from the TSV, files and bytes from the listing. */
+function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result: (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult): OpenResult {
+  const partitions = estimate.partitions.map(({ bytes: _bytes, hours, files, ...keys }) => ({ ...keys, files, row_groups: 0, rows: 0, samples: 0, hours: hours ?? 0 }))
+  const hours = partitions.reduce((n, p) => n + p.hours, 0)
+  const stats: StatsReport = {
+    schema_version: 1, root: source.root, partitions,
+    totals: { files: estimate.files, row_groups: 0, rows: 0, samples: 0, hours },
+    summary: null, findings: [],
+  }
+  const empty: Dataset = { root: source.root, source, files: [], ignored: [], stray: [], otherFiles: [], summary: null, findings: [] }
+  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, findings: [] }, { fromIndex: 0, read: 0, index: null }, {
+    stage: 'estimate', filesDone: 0, filesTotal: estimate.files, fromIndex: 0, estimate,
+    label: estimate.hoursFrom
+      ? `Estimate from the file listing and ${estimate.hoursFrom}: files and bytes exact, hours as the TSV gives them (shared over splits by bytes); no parquet footer read yet`
+      : 'Estimate from the file listing: files and bytes only (no stats TSV, so no hours yet); no parquet footer read yet',
+  })
+  out.files = { parquet: estimate.files, readable: 0, ignored: 0, stray: 0, bytes: estimate.bytes }
+  return out
+}
+
+/**
+ * The dataset index of an open dataset, from what its open read (every file's footer and facts are in memory, or came
+ * from the index): written into the folder when the source can write there, else returned as bytes.
+ */
+async function indexWrite(message: RequestMessage<'index-write'>, options: HandlerRunOptions, context: HandlerContext): Promise<IndexWriteResult> {
+  const dataset: OpenDataset = context.dataset(message.dataset)
+  const rows = await buildIndexRows(dataset, { signal: options.signal, onProgress: options.onProgress })
+  const bytes = writeIndex(rows)
+  const summary = { rows: rows.length, files: dataset.files.length, size: bytes.length }
+  if (!dataset.source.write) {
+    return { written: null, reason: `a ${dataset.source.kind} source cannot write into its folder`, bytes, ...summary }
+  }
+  try {
+    await dataset.source.write(indexFileName, bytes, { signal: options.signal })
+    return { written: indexFileName, reason: null, bytes: null, ...summary }
+  } catch (error) {
+    if (options.signal?.aborted) throw error
+    return { written: null, reason: `the folder refused the write (${(error as Error).message})`, bytes, ...summary }
   }
 }
 
-/** The handlers of the foundation's kinds (handler-table.ts joins every table). */
+/** The handlers of the dataset kinds (handler-table.ts joins every table). */
 export const datasetHandlers: HandlerTable<keyof DatasetRequests> = {
   open,
   close: (message, _options, context) => {
+    const dataset = context.datasets.get(message.dataset)
+    dataset?.source.close?.()
     context.datasets.delete(message.dataset)
     return null
   },
+  'index-write': indexWrite,
 }

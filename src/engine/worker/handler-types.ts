@@ -15,7 +15,13 @@ export interface HandlerContext {
   nextHandle(): number
 }
 
+/** What a handler runs with: the abort signal, progress, and for kinds that declare one, their partial results. */
+export interface HandlerRunOptions extends RunOptions {
+  /** Posts a provisional result (the kind's `partial` type in `Requests`) before the final one. */
+  onPartial?: (partial: unknown) => void
+}
+
 /** One handler per request kind. Modules for later kinds (plan, decode, features, audit) export such tables. */
 export type HandlerTable<K extends RequestKind = RequestKind> = {
-  [P in K]: (message: RequestMessage<P>, options: RunOptions, context: HandlerContext) => Promise<Requests[P]['result']> | Requests[P]['result']
+  [P in K]: (message: RequestMessage<P>, options: HandlerRunOptions, context: HandlerContext) => Promise<Requests[P]['result']> | Requests[P]['result']
 }

@@ -2,17 +2,16 @@
  * What the worker does for each request kind. Kept apart from worker.ts (which only wires `self.onmessage`)
  * so the dispatch reads as "one small function per kind" and can run in Node tests.
  */
-import type { RunOptions } from '../dataset.ts'
 import type { OpenDataset } from '../discovery/open.ts'
 import type { RequestKind, RequestMessage, Requests } from './protocol.ts'
 import { MixscopeError } from '../findings.ts'
 import { allHandlers } from './handler-table.ts'
-import type { HandlerContext } from './handler-types.ts'
+import type { HandlerContext, HandlerRunOptions } from './handler-types.ts'
 
 import { sourceFromDescription } from './sources.ts'
 
 /** Runs one request and resolves with its result; rejects with the engine's error (aborts included). */
-export type RequestHandler = <K extends RequestKind>(message: RequestMessage<K>, options: RunOptions) => Promise<Requests[K]['result']>
+export type RequestHandler = <K extends RequestKind>(message: RequestMessage<K>, options: HandlerRunOptions) => Promise<Requests[K]['result']>
 
 /** What the handler is built from (tests pass a memory-source factory and a fixed clock). */
 export interface HandlerOptions {
@@ -37,8 +36,8 @@ export function createRequestHandler({ makeSource = sourceFromDescription, now =
     now,
     nextHandle: () => handles++,
   }
-  return (async (message: RequestMessage, options: RunOptions) => {
-    const handler = allHandlers[message.kind] as (m: RequestMessage, o: RunOptions, c: HandlerContext) => unknown
+  return (async (message: RequestMessage, options: HandlerRunOptions) => {
+    const handler = allHandlers[message.kind] as (m: RequestMessage, o: HandlerRunOptions, c: HandlerContext) => unknown
     return handler(message, options, context)
   }) as RequestHandler
 }

@@ -36,8 +36,15 @@ export interface WorkerError {
   kind: string
 }
 
-/** Worker → UI thread. Every request ends with exactly one `result` or `error`; `progress` may come before. */
+/** What a kind reports before its result, when it reports anything (`partial` in its `Requests` entry). */
+export type PartialOf<K extends RequestKind> = Requests[K] extends { partial: infer P } ? P : never
+
+/**
+ * Worker → UI thread. Every request ends with exactly one `result` or `error`; `progress` may come before, and
+ * `partial` (a provisional result, for kinds that declare one: the progressive `open`).
+ */
 export type WorkerMessage =
   | { kind: 'progress'; id: number; progress: Progress }
+  | { kind: 'partial'; id: number; partial: PartialOf<RequestKind> }
   | { kind: 'result'; id: number; result: Requests[RequestKind]['result'] }
   | { kind: 'error'; id: number; error: WorkerError }

@@ -35,7 +35,8 @@ self.onmessage = (event: MessageEvent<ClientMessage>) => {
   const controller = new AbortController()
   running.set(id, controller)
   const onProgress = throttleProgress((progress) => post({ kind: 'progress', id, progress }))
-  handle(message, { signal: controller.signal, onProgress })
+  const onPartial = (partial: unknown) => post({ kind: 'partial', id, partial } as WorkerMessage)
+  handle(message, { signal: controller.signal, onProgress, onPartial })
     .then(
       (result) => post({ kind: 'result', id, result }),
       (error: unknown) => post({ kind: 'error', id, error: toWorkerError(error, controller.signal) }),

@@ -11,6 +11,9 @@ import { mergeFindings, countBySeverity } from '../../lib/merge-findings.ts'
 import { formatCount } from '../../lib/format.ts'
 import { useFocusSet } from '../../stores/focus-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { shownReport } from '../../stores/dataset-store.ts'
+import { ProvisionalNotice } from './provisional-notice.tsx'
+import { SaveIndex } from './save-index.tsx'
 import { DatasetSummary } from './dataset-summary.tsx'
 import { GroupHoursTable } from './group-hours-table.tsx'
 import { hoursBy } from './group-hours.ts'
@@ -23,7 +26,7 @@ import { TsvComparisonTable } from './tsv-comparison-table.tsx'
 import './overview.css'
 
 export function OverviewView() {
-  const report = useDatasetStore((s) => s.report)
+  const report = useDatasetStore(shownReport) // a progressive open's provisional numbers while it reads
   const status = useDatasetStore((s) => s.status)
   const reportRequest = useDatasetStore((s) => s.reportRequest)
   const focus = useFocusSet()
@@ -50,6 +53,8 @@ export function OverviewView() {
     <section className="overview" aria-labelledby="overview-heading">
       <h2 id="overview-heading" className="visually-hidden">Overview</h2>
       <RangeIgnoredNotice report={report} request={reportRequest} />
+      <ProvisionalNotice report={report} />
+      <SaveIndex report={report} request={reportRequest} />
       <DatasetSummary report={report} />
       <div className="chart-controls" role="group" aria-label="Chart options">
         <label><input type="radio" name="overview-metric" checked={metric === 'hours'} onChange={() => setMetric('hours')} /> Hours</label>

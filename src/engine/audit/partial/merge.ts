@@ -19,6 +19,7 @@ import { checkMixture } from '../checks/mixture.ts'
 import { checkSplits } from '../checks/splits.ts'
 import { checkText } from '../checks/text.ts'
 import { unknownRateWarning } from '../checks/tokens.ts'
+import { quickCensusTable } from '../quick-audio.ts'
 import { rowHours } from '../rows.ts'
 import { summarizeItems } from '../summary.ts'
 import type { AudioMeasure, AuditItem, AuditReport, AuditRow, CheckResult, TableRow } from '../types.ts'
@@ -209,6 +210,18 @@ function mergeTokens(parts: readonly Kept[]): CheckResult {
   return { items, tables: { unknown_tokens: rows } }
 }
 
+/** The cheap audio check of the whole dataset from the shards' (parts in shard order: their items are in dataset order). */
+function mergeQuick(parts: readonly Kept[]): { result: CheckResult; rows: number } {
+  const missing = parts.filter((p) => !p.header.quick)
+  if (missing.length > 0) throw mergeError(`${missing.map((p) => p.name).join(', ')} lack the cheap audio check that shard 0's options ask for`)
+  const items: AuditItem[] = []
+  for (const p of parts) for (const item of p.header.quick!.items) items.push(item)
+  return {
+    result: { items, tables: { audio_check: quickCensusTable(parts.flatMap((p) => p.header.quick!.census)) } },
+    rows: parts.reduce((n, p) => n + p.header.quick!.rows, 0),
+  }
+}
+
 /** Collects audit parts (in any order) and merges them into the whole dataset's report. */
 export class AuditMerger {
   private kept: Kept[] = []
@@ -262,6 +275,7 @@ export class AuditMerger {
     const readItems = parts.flatMap((p) => p.header.items)
     const script = mergeScript(parts)
     const tokens = global.tokenizer ? mergeTokens(parts) : null
+    const quick = options.quick ? mergeQuick(parts) : null
     // the rest of the parts is in the arrays above: let them go as the checks are done with them
     this.seconds = parts.map((p) => p.header.timing.seconds)
     this.kept = []
@@ -289,6 +303,7 @@ export class AuditMerger {
     ]
     if (tokens) results.push(tokens)
     if (options.sample > 0) results.push(checkAudio(measured))
+    else if (quick) results.push(quick.result)
 
     const items: AuditItem[] = global.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
     const tables: AuditReport['tables'] = {}
@@ -306,7 +321,7 @@ export class AuditMerger {
       options,
       totals: {
         files: global.files, row_groups: global.rowGroups, rows: rows.length, hours: rowHours(samples),
-        rows_decoded: measured.length, rows_audio_checked: 0, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
+        rows_decoded: measured.length, rows_audio_checked: quick?.rows ?? 0, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
         flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
       },
       summary,

@@ -11,13 +11,13 @@ import type { OpenDataset } from '../../discovery/open.ts'
 import { rowGroupUnits, shardRange } from '../../shard/balance.ts'
 import type { ShardSpec } from '../../shard/select.ts'
 import { codePointLength } from '../../text/unicode.ts'
-import { MixscopeError } from '../../findings.ts'
 import { audioPass, type AuditOptions } from '../audit.ts'
 import { normalizeTranscript } from '../checks/leakage.ts'
 import { checkRanks } from '../checks/ranks.ts'
 import { checkScript } from '../checks/script.ts'
 import { checkTokens } from '../checks/tokens.ts'
 import { contentHash } from '../hash.ts'
+import { quickAudioCheck } from '../quick-audio.ts'
 import { readAuditRows } from '../rows.ts'
 import { selectAudioRows } from '../sample.ts'
 import type { AuditReport, AuditRow } from '../types.ts'
@@ -112,7 +112,6 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     onProgress?.({ phase, done, total, requests: counters.requests, bytes: counters.bytes })
   const reportOptions = auditReportOptions(config, options)
   const { sample, seed } = reportOptions
-  if (reportOptions.quick) throw new MixscopeError('audit: the cheap audio check is not sharded: shard a --deep or --sample audit, or run the cheap check whole', 'bad-shard', 'usage')
 
   const units = rowGroupUnits(dataset)
   const range = shardRange(units.map((u) => u.bytes), shard.index, shard.count)
@@ -144,6 +143,13 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     audio = { rows: selected ? [...selected] : null, measures: measured.map((m) => m.measure) }
   }
 
+  let quick: AuditPart['quick'] = null
+  if (reportOptions.quick) {
+    const select = (f: number, g: number) => wanted.has(`${f}#${g}`)
+    const checked = await quickAudioCheck(dataset, { signal, select, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
+    quick = { rows: checked.rows, items: checked.items, census: checked.censusCounts }
+  }
+
   const script = checkScript(rows)
   const global: AuditPart['global'] = shard.index !== 0 ? null : {
     options: reportOptions, config, files: dataset.files.length,
@@ -156,7 +162,7 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     dataset: { root: dataset.root, fingerprint: auditDatasetFingerprint(dataset), files: dataset.files.length, units: units.length },
     config: {
       fingerprint: hashText(JSON.stringify([reportOptions, config, options.tokenizerId ?? null])),
-      description: `${reportOptions.deep ? 'deep' : sample > 0 ? `sample ${sample} seed ${seed}` : 'metadata'}, split ${config.split}, min_audio_len ${config.min_audio_len}, ` +
+      description: `${reportOptions.deep ? 'deep' : sample > 0 ? `sample ${sample} seed ${seed}` : reportOptions.quick ? 'metadata and the cheap audio check' : 'metadata only'}, split ${config.split}, min_audio_len ${config.min_audio_len}, ` +
         `max_audio_len ${config.max_audio_len}, world_size ${config.world_size}${options.tokenizer ? `, tokenizer ${options.tokenizerId ?? 'given'}` : ''}; config ${hashText(JSON.stringify(config))}`,
     },
     range,
@@ -172,6 +178,7 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     script,
     tokens,
     audio,
+    quick,
     global,
   }
 }

@@ -10,6 +10,7 @@ import type { PipelineConfig } from '../../config/types.ts'
 import type { SummaryTsv } from '../../dataset.ts'
 import type { Finding } from '../../findings.ts'
 import type { PartHeader } from '../../shard/part.ts'
+import type { QuickCensusCount } from '../quick-audio.ts'
 import type { AudioMeasure, AuditItem, AuditReport, CheckResult } from '../types.ts'
 
 /** A file the part's row groups belong to: `[index in dataset.files, path, corpus, language, split]` (keys `''` when absent). */
@@ -63,6 +64,11 @@ export interface AuditPart extends PartHeader {
   tokens: { result: CheckResult; firstPath: Record<string, string> } | null
   /** The audio pass: positions in `rows` of the rows decoded (`null`: every row), and their measures. */
   audio: { rows: number[] | null; measures: AudioMeasure[] } | null
+  /**
+   * The cheap audio check (the default without `--deep`/`--sample`) of this shard's row groups: rows checked, its
+   * row findings in dataset order, and its census counts; `null` when it did not run.
+   */
+  quick: { rows: number; items: AuditItem[]; census: QuickCensusCount[] } | null
   /** Only in shard 0. */
   global: AuditPartGlobal | null
 }

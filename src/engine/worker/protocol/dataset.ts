@@ -2,6 +2,7 @@
  * The `open` / `close` kinds: where a dataset's bytes live (as a description `postMessage` can clone) and what
  * opening returns. Types only (a leaf of protocol.ts, so handlers and the protocol never import each other).
  */
+import type { DatasetEstimate } from '../../dataset.ts'
 import type { IoCounters } from '../../source/source.ts'
 import type { StatsReport, ValidateReport } from '../../stats/types.ts'
 
@@ -46,11 +47,60 @@ export interface OpenResult {
   counters: IoCounters
   /** Wall-clock milliseconds spent in the worker. */
   elapsedMs: number
+  /**
+   * How the files were described: `fromIndex` by a fresh `_mixscope_index.parquet` (no footer read), `read` from the
+   * data; `index` is the index's path when the root has a readable one.
+   */
+  described: { fromIndex: number; read: number; index: string | null }
+  /** Set on the provisional results of a progressive open (never on the final one): what the numbers are so far. */
+  provisional?: OpenProvisional
+}
+
+/**
+ * What a provisional `open` result holds (the progressive open: docs/interpretations.md "Progressive open").
+ * - `estimate`: from the file listing and the stats TSV only. Files and bytes per partition folder are exact; hours
+ *   are the TSV's, shared over a (corpus, language)'s splits by bytes; rows, row groups and samples are 0 (unknown).
+ *   `estimate` holds the same numbers with their own field names.
+ * - `stats`: exact numbers of the `filesDone` files described so far (footers read, or from the index); the others
+ *   are not in them yet.
+ * - `validating`: every file's numbers are exact (`stats` is final); the row checks are still reading
+ *   (`validation` holds what they found so far). `dataset` is a valid handle from here on.
+ */
+export interface OpenProvisional {
+  stage: 'estimate' | 'stats' | 'validating'
+  /** Parquet files described so far, of all. */
+  filesDone: number
+  filesTotal: number
+  /** Of those, described by the dataset index. */
+  fromIndex: number
+  /** One sentence saying where the numbers come from (the UI's label). */
+  label: string
+  estimate?: DatasetEstimate
+}
+
+/** What `index-write` returns. */
+export interface IndexWriteResult {
+  /** Where it was written (`_mixscope_index.parquet` in the opened folder), or `null` when it could not be. */
+  written: string | null
+  /** Why it was not written (no folder handle, permission refused), or `null`. */
+  reason: string | null
+  /** The index file's bytes, when not written (the page offers them as a download). */
+  bytes: Uint8Array | null
+  /** Index rows, parquet files and bytes of the index. */
+  rows: number
+  files: number
+  size: number
 }
 
 /** Request kinds of the dataset group (protocol.ts joins every group's kinds in `Requests`). */
 export interface DatasetRequests {
-  open: { params: { source: SourceDescription; summary?: SummaryFile }; result: OpenResult }
+  /** Progressive: provisional results (`partial`, with `provisional` set) come before the final one. */
+  open: { params: { source: SourceDescription; summary?: SummaryFile }; result: OpenResult; partial: OpenResult }
+  /**
+   * Writes the dataset index of an open dataset (from what the open read: no further reads) into its folder, when the
+   * source is a folder handle the page has been granted read-write access to; otherwise returns its bytes.
+   */
+  'index-write': { params: { dataset: number }; result: IndexWriteResult }
   /** Drops a dataset the worker holds. Resolves even when the handle is unknown. */
   close: { params: { dataset: number }; result: null }
 }

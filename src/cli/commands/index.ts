@@ -1,0 +1,65 @@
+/** `mixscope index <folder|url> [--out FILE] [--full] [--json]`: writes the dataset index. */
+import { parseArgs } from 'node:util'
+import { rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { buildIndexRows } from '../../engine/index/build.ts'
+import { indexFileName, writeIndex } from '../../engine/index/format.ts'
+import { sortFindings, type Finding } from '../../engine/findings.ts'
+import { isUrl, openDatasetArg } from '../dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+
+export const indexHelp = `Usage: mixscope index <folder|url> [--out FILE] [--full] [--json]
+
+Writes <folder>/${indexFileName}, the dataset index: one row per (file, row group) with
+what opening, stats, the explorer's Overview and batch planning need (sizes, mtimes, rows,
+Σ/min/max audio_size, footer errors, partition keys, columns), as a plain parquet file DuckDB,
+pyarrow or polars can query. With it, opening the dataset reads no footer and stats read no
+audio_size; an HTTP root with an index needs no _manifest.json. The leading "_" keeps training
+from reading it. A file whose size or mtime has changed since is read again (a stale-index
+warning), so rerun this after changing the data.
+
+  --out FILE       write it here instead (required for a URL)
+  --full           read every file again, even those the existing index still describes
+  --json           print {"schema_version": 1, "root", "index", "files", "row_groups", "rows", "findings"}
+  -h, --help       show this help
+
+Exit codes: 0 written, 1 written with error findings (unreadable files are recorded in it),
+2 usage or I/O error.
+`
+
+export async function runIndex(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+    out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  } })
+  if (values.help) {
+    io.stdout(indexHelp)
+    return exitCodes.ok
+  }
+  if (positionals.length !== 1) throw new UsageError(`index: expected one dataset argument, got ${positionals.length}`)
+  const root = positionals[0]
+  if (isUrl(root) && !values.out) throw new UsageError('index: a URL dataset needs --out FILE (the index is written locally, then served beside the data)')
+  if (/\.(parquet|parq|pq)$/i.test(root) && !values.out) throw new UsageError(`index: ${root} is one file; an index describes a dataset folder`)
+  const started = performance.now()
+  // an existing index describes the files it still matches (size and mtime): only the others are read; a URL
+  // gives no mtime, so it is always read whole
+  const dataset = await openDatasetArg(root, { open: { facts: true, useIndex: !values.full && !isUrl(root) } })
+  const rows = await buildIndexRows(dataset)
+  const bytes = writeIndex(rows)
+  const out = values.out ?? join(root, indexFileName)
+  const temporary = `${out}.partial`
+  await writeFile(temporary, bytes)
+  await rename(temporary, out)
+  dataset.source.close?.()
+  // what the index records as problems (unreadable files), and whether it was reused
+  const findings: Finding[] = sortFindings(dataset.findings.filter((f) => f.severity !== 'info' && f.kind !== 'stale-index'))
+  const rowGroups = rows.filter((r) => r.row_group !== null).length
+  const totalRows = rows.reduce((n, r) => n + (r.rows ?? 0), 0)
+  const seconds = (performance.now() - started) / 1000
+  if (values.json) {
+    io.stdout(formatJson({ schema_version: 1, root: dataset.root, index: out, files: dataset.files.length + dataset.otherFiles.length, row_groups: rowGroups, rows: totalRows, findings }))
+  }
+  io.stderr(`wrote ${out}: ${dataset.files.length} parquet files (${dataset.described.fromIndex} from the previous index, ` +
+    `${dataset.described.read} read), ${rowGroups} row groups, ${totalRows} rows, ${bytes.length} bytes, in ${seconds.toFixed(1)} s\n`)
+  for (const f of findings) if (!values.json) io.stderr(`${f.severity}: ${f.kind}: ${f.message}\n`)
+  return findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}

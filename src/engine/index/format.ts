@@ -1,0 +1,196 @@
+/**
+ * The dataset index file `_mixscope_index.parquet` (docs/conventions.md "Dataset index"): one row per (file, row
+ * group), a single row with a null `row_group` for a file without a readable row group (a TSV, another non-parquet
+ * file, an unreadable or empty parquet file), rows in the order of docs/conventions.md "Discovery". A plain parquet
+ * file (written with hyparquet-writer) that DuckDB, pyarrow or polars query as they would any other; this module
+ * writes and reads it and knows nothing of datasets.
+ */
+import { parquetMetadata, parquetRead } from 'hyparquet'
+import { parquetWriteBuffer } from 'hyparquet-writer'
+import type { BasicType } from 'hyparquet-writer/src/types.js'
+import { MixscopeError } from '../findings.ts'
+
+/** The index's file name in the dataset root (the leading `_` keeps the reference from reading it). */
+export { indexFileName } from './names.ts'
+
+/** Key-value metadata key and value that mark the format (docs/conventions.md "Dataset index"). */
+export const indexVersionKey = 'mixscope.index.version'
+export const indexVersion = '1'
+
+/**
+ * One row of the index. Numbers are plain numbers (INT64 columns converted from BigInt; exact below 2^53).
+ * The first nine columns are the ones docs/conventions.md "Dataset index" requires; the rest are mixscope's own.
+ */
+export interface IndexRow {
+  /** As in docs/conventions.md "example id": relative, `/`-separated, raw segments. */
+  path: string
+  /** Bytes. */
+  size: number
+  /** Last modification in whole ms since the epoch, `null` when the builder could not see it (an HTTP root). */
+  mtime_ms: number | null
+  /** 0-based row group, `null` for a file without a readable row group. */
+  row_group: number | null
+  /** Rows of the row group (0 for a parquet file without row groups, `null` for a file that is not readable parquet). */
+  rows: number | null
+  /** Σ, min and max of the finite, non-null `audio_size` values; `null` when not read or not exact integers. */
+  audio_size_sum: number | null
+  audio_size_min: number | null
+  audio_size_max: number | null
+  /** Why the footer could not be read (the `unreadable-parquet` message), `null` when it was read without trouble. */
+  error: string | null
+  /** Index of the row group's first row in the file. */
+  first_row: number | null
+  /** Σ `total_compressed_size` of the row group's column chunks (what `--shard` balances). */
+  compressed_bytes: number | null
+  /** Null `audio_size` values in the row group. */
+  audio_size_nulls: number | null
+  /** Why the row group's `audio_size` could not be read (the `unreadable-row-group` message), else `null`. */
+  read_error: string | null
+  /**
+   * Why the numbers of this row are not all `stats` needs, so it reads the file itself (split, language or corpus
+   * held as columns; an `audio_size` that is not an exact integer column); `null` when they are.
+   */
+  needs_read: string | null
+  /** Partition folder id (every hive key as `key=value`, sorted by key, values decoded); `null` for non-parquet files. */
+  partition: string | null
+  /** The `corpus`, `split` and `language` folder keys (decoded), `null` when the path has no such folder. */
+  corpus: string | null
+  split: string | null
+  language: string | null
+  /** The file's top-level columns as JSON `[[name, type, nullable], …]` (types as `stats` names them), `null` when unknown. */
+  columns: string | null
+}
+
+type ColumnKind = 'string' | 'int64' | 'int32'
+
+/** Every column, in file order, with its parquet type and whether it may be null. */
+export const indexColumns: readonly { name: keyof IndexRow; kind: ColumnKind; nullable: boolean }[] = [
+  { name: 'path', kind: 'string', nullable: false },
+  { name: 'size', kind: 'int64', nullable: false },
+  { name: 'mtime_ms', kind: 'int64', nullable: true },
+  { name: 'row_group', kind: 'int32', nullable: true },
+  { name: 'rows', kind: 'int64', nullable: true },
+  { name: 'audio_size_sum', kind: 'int64', nullable: true },
+  { name: 'audio_size_min', kind: 'int64', nullable: true },
+  { name: 'audio_size_max', kind: 'int64', nullable: true },
+  { name: 'error', kind: 'string', nullable: true },
+  { name: 'first_row', kind: 'int64', nullable: true },
+  { name: 'compressed_bytes', kind: 'int64', nullable: true },
+  { name: 'audio_size_nulls', kind: 'int64', nullable: true },
+  { name: 'read_error', kind: 'string', nullable: true },
+  { name: 'needs_read', kind: 'string', nullable: true },
+  { name: 'partition', kind: 'string', nullable: true },
+  { name: 'corpus', kind: 'string', nullable: true },
+  { name: 'split', kind: 'string', nullable: true },
+  { name: 'language', kind: 'string', nullable: true },
+  { name: 'columns', kind: 'string', nullable: true },
+]
+
+const basicType: Record<ColumnKind, BasicType> = { string: 'STRING', int64: 'INT64', int32: 'INT32' }
+
+/** Options of `writeIndex`. */
+export interface WriteIndexOptions {
+  /** More key-value metadata (e.g. a shard's `mixscope.index.shard`), after the version. */
+  metadata?: Record<string, string>
+  /** Rows per row group of the index file (default 100,000). */
+  rowGroupSize?: number
+}
+
+/**
+ * Serializes index rows (in the order given: the caller's dataset order) as parquet bytes. Deterministic: the same
+ * rows give the same bytes.
+ * @throws MixscopeError `bad-index-row` when a value does not fit its column
+ */
+export function writeIndex(rows: readonly IndexRow[], options: WriteIndexOptions = {}): Uint8Array {
+  const columnData = indexColumns.map(({ name, kind, nullable }) => {
+    const data = rows.map((row, i) => {
+      const value = row[name]
+      if (value === null || value === undefined) {
+        if (!nullable) throw new MixscopeError(`index: row ${i} (${row.path}) has no ${name}`, 'bad-index-row', 'data')
+        return null
+      }
+      if (kind === 'string') return String(value)
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+        throw new MixscopeError(`index: row ${i} (${row.path}) has ${name} ${JSON.stringify(value)}, expected an integer`, 'bad-index-row', 'data')
+      }
+      return kind === 'int64' ? BigInt(value) : value
+    })
+    return { name, data, type: basicType[kind], nullable }
+  })
+  const buffer = parquetWriteBuffer({
+    columnData,
+    kvMetadata: [{ key: indexVersionKey, value: indexVersion }, ...Object.entries(options.metadata ?? {}).map(([key, value]) => ({ key, value }))],
+    rowGroupSize: options.rowGroupSize ?? 100_000,
+    createdBy: 'mixscope index (hyparquet-writer)',
+  })
+  return new Uint8Array(buffer)
+}
+
+/** What `readIndex` returns: the rows and the file's key-value metadata. */
+export interface ReadIndex {
+  rows: IndexRow[]
+  metadata: Record<string, string>
+}
+
+/**
+ * Parses index bytes.
+ * @param where shown in errors (a path or URL)
+ * @throws MixscopeError `bad-index` naming what is wrong: not parquet, another version, a missing column
+ */
+export async function readIndex(bytes: Uint8Array, where: string): Promise<ReadIndex> {
+  const fail = (what: string) => new MixscopeError(`index: ${where} ${what}`, 'bad-index', 'data')
+  // a copy unless the bytes own their whole buffer (a Node Buffer's `slice` is a view into a shared pool)
+  const buffer = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+    ? bytes.buffer : Uint8Array.prototype.slice.call(bytes).buffer as ArrayBuffer
+  let meta
+  try {
+    meta = parquetMetadata(buffer)
+  } catch (error) {
+    throw fail(`is not a readable parquet file (${(error as Error).message})`)
+  }
+  const metadata: Record<string, string> = {}
+  for (const kv of meta.key_value_metadata ?? []) metadata[kv.key] = kv.value ?? ''
+  if (metadata[indexVersionKey] !== indexVersion) {
+    throw fail(`has ${indexVersionKey} ${JSON.stringify(metadata[indexVersionKey] ?? null)}, expected "${indexVersion}"`)
+  }
+  const present = new Set(meta.schema.slice(1).map((e) => e.name))
+  const missing = indexColumns.filter((c) => !present.has(c.name))
+  if (missing.length > 0) throw fail(`lacks column${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.name).join(', ')}`)
+  const n = Number(meta.num_rows)
+  const columns = new Map<string, unknown[]>(indexColumns.map((c) => [c.name, new Array<unknown>(n)]))
+  try {
+    await parquetRead({
+      file: { byteLength: buffer.byteLength, slice: (start: number, end?: number) => buffer.slice(start, end) },
+      metadata: meta,
+      columns: indexColumns.map((c) => c.name),
+      onChunk: ({ columnName, columnData, rowStart }) => {
+        const out = columns.get(columnName)
+        if (!out) return
+        for (let i = 0; i < columnData.length; i++) out[rowStart + i] = columnData[i]
+      },
+    })
+  } catch (error) {
+    throw fail(`does not decode (${(error as Error).message})`)
+  }
+  const rows: IndexRow[] = new Array(n)
+  const get = indexColumns.map((c) => ({ ...c, values: columns.get(c.name)! }))
+  for (let i = 0; i < n; i++) {
+    const row = {} as Record<string, unknown>
+    for (const { name, kind, nullable, values } of get) {
+      const v = values[i]
+      if (v === null || v === undefined) {
+        if (!nullable) throw fail(`row ${i} has no ${name}`)
+        row[name] = null
+      } else if (kind === 'string') {
+        if (typeof v !== 'string') throw fail(`row ${i} has ${name} of type ${typeof v}, expected a string`)
+        row[name] = v
+      } else {
+        const num = typeof v === 'bigint' ? Number(v) : v
+        if (typeof num !== 'number' || !Number.isSafeInteger(num)) throw fail(`row ${i} has ${name} ${String(v)}, expected an integer`)
+        row[name] = num
+      }
+    }
+    rows[i] = row as unknown as IndexRow
+  }
+  return { rows, metadata }
+}

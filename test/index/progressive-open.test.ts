@@ -1,0 +1,174 @@
+/**
+ * The worker's progressive `open` (docs/interpretations.md "Progressive open"): an estimate from the listing and the
+ * stats TSV before any footer is read, exact numbers of the files read so far, the final stats with a usable handle
+ * while rows are still checked, cancellation at any point; with a dataset index, the final stats after one or two
+ * requests. And `index-write`: the index from what the open read, into a writable folder or as bytes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { createCountingSource } from '../../src/engine/source/counting-source.ts'
+import { createDirectoryHandleSource, type DirectoryHandleLike, type HandleLike } from '../../src/engine/source/directory-handle-source.ts'
+import type { DatasetSource } from '../../src/engine/source/source.ts'
+import { openDataset } from '../../src/engine/discovery/open.ts'
+import { computeStats } from '../../src/engine/stats/stats.ts'
+import { indexFileName, readIndex } from '../../src/engine/index/format.ts'
+import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
+import type { IndexWriteResult, OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
+import { main } from '../../src/cli/main.ts'
+
+let dir: string
+let root: string
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mixscope-progressive-'))
+  await cp(join(import.meta.dirname, '../fixtures/parquet/dataprep'), dir, { recursive: true })
+  root = join(dir, 'version=0')
+})
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Opens `source` through the worker's handler, collecting the partial results. */
+async function openThrough(source: DatasetSource, signal?: AbortSignal, onPartial?: (p: OpenResult) => void) {
+  const handle = createRequestHandler({ makeSource: () => source })
+  const partials: OpenResult[] = []
+  const result = handle({ kind: 'open', id: 1, source: { type: 'url', url: 'unused:/' } }, {
+    signal, onPartial: (p) => { partials.push(p as OpenResult); onPartial?.(p as OpenResult) },
+  }) as Promise<OpenResult>
+  return { handle, partials, result }
+}
+
+/** Parquet files under `root` per `corpus/split/language` folder, from the file system itself. */
+async function listing(): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  for (const entry of await readdir(root, { recursive: true })) {
+    if (!entry.endsWith('.parquet') || entry.split('/').some((s) => s.startsWith('_'))) continue
+    const folder = entry.split('/').slice(0, -1).join('/')
+    out.set(folder, (out.get(folder) ?? 0) + 1)
+  }
+  return out
+}
+
+describe('progressive open', () => {
+  it('an estimate before any footer, then exact numbers of the files read so far, then the final result', async () => {
+    // 60 ms a read, as a remote store: the open lasts long enough for snapshots (at least 250 ms apart)
+    const fs = await createFsSource(root)
+    const slow: DatasetSource = { ...fs, read: async (...args) => { await new Promise((r) => setTimeout(r, 60)); return fs.read(...args) } }
+    const source = createCountingSource(slow)
+    const { partials, result } = await openThrough(source)
+    const final = await result
+    const [estimate, ...rest] = partials
+    expect(estimate.provisional?.stage).toBe('estimate')
+    expect(estimate.counters.requests).toBe(2) // the look for an index, the TSV beside the root: no parquet byte
+    // files per folder as the listing has them; hours per (corpus, language) summed over splits as the TSV has them
+    const folders = await listing()
+    expect(new Map(estimate.stats.partitions.map((p) => [`corpus=${p.corpus}/split=${p.split}/language=${p.language}`, p.files]))).toEqual(folders)
+    const tsv = (await readFile(join(dir, 'language_distribution_0.tsv'), 'utf8')).trim().split('\n').slice(1).map((l) => l.split('\t'))
+    const byPair = new Map<string, number>()
+    for (const p of estimate.stats.partitions) byPair.set(`${p.corpus}\t${p.language}`, (byPair.get(`${p.corpus}\t${p.language}`) ?? 0) + p.hours)
+    expect(byPair.size).toBe(tsv.length)
+    for (const [corpus, language, hours] of tsv) expect(byPair.get(`${corpus}\t${language}`)).toBeCloseTo(Number(hours), 12)
+    expect(estimate.provisional?.label).toMatch(/^Estimate from the file listing and \.\.\/language_distribution_0\.tsv/)
+
+    const stages = rest.map((p) => p.provisional?.stage)
+    expect(stages.every((s) => s === 'stats')).toBe(true)
+    const done = rest.map((p) => p.provisional!.filesDone)
+    expect(done.length).toBeGreaterThan(0)
+    expect(done).toEqual([...done].sort((a, b) => a - b))
+    expect(done.at(-1)).toBeLessThan(final.files.parquet) // the last snapshot would be the final numbers: not sent twice
+    // each snapshot: exact for the files it has, never more than the final numbers
+    for (const p of rest) {
+      expect(p.stats.totals.rows).toBeLessThanOrEqual(final.stats.totals.rows)
+      expect(p.stats.totals.files).toBe(p.provisional!.filesDone) // every file of the fixture is readable
+    }
+    expect(final.provisional).toBeUndefined()
+    const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))
+    expect(final.stats).toEqual(plain)
+  })
+
+  it('cancels: the open rejects with the abort', async () => {
+    const controller = new AbortController()
+    const source = await createFsSource(root)
+    const { result } = await openThrough(source, controller.signal, (p) => { if (p.provisional?.stage === 'estimate') controller.abort() })
+    await expect(result).rejects.toMatchObject({ name: 'AbortError' })
+  })
+
+  it('with a dataset index: final stats after the index and the TSV, a usable handle while rows are checked', async () => {
+    expect(await main(['index', root], { stdout: () => {}, stderr: () => {} })).toBe(0)
+    try {
+      const controller = new AbortController()
+      const source = createCountingSource(await createFsSource(root))
+      const { handle, partials, result } = await openThrough(source, controller.signal, (p) => {
+        if (p.provisional?.stage === 'validating') controller.abort()
+      })
+      await expect(result).rejects.toMatchObject({ name: 'AbortError' })
+      expect(partials.map((p) => p.provisional?.stage)).toEqual(['validating'])
+      const [validating] = partials
+      expect(validating.provisional).toMatchObject({ filesDone: validating.files.parquet, fromIndex: validating.files.parquet })
+      expect(validating.counters.requests).toBe(2) // the index and the TSV
+      const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))
+      expect(validating.stats).toEqual(plain)
+      // the dataset stays usable after the cancel: the handle the validating stage gave still answers
+      const written = await handle({ kind: 'index-write', id: 2, dataset: validating.dataset }, {}) as IndexWriteResult
+      expect(written.written).toBeNull()
+      expect(written.reason).toMatch(/cannot write into its folder/)
+      expect(written.bytes).toEqual(new Uint8Array(await readFile(join(root, indexFileName))))
+    } finally {
+      await rm(join(root, indexFileName))
+    }
+  })
+})
+
+/** A FileSystemDirectoryHandle fake over real files that records writes (createWritable). */
+function folderHandle(name: string, files: Map<string, Uint8Array>, written: Map<string, Uint8Array>): DirectoryHandleLike {
+  const children = new Map<string, Map<string, Uint8Array>>()
+  const own: HandleLike[] = []
+  for (const [path, data] of files) {
+    const [head, ...rest] = path.split('/')
+    if (rest.length === 0) own.push({ kind: 'file', name: head, getFile: async () => new File([data as Uint8Array<ArrayBuffer>], head, { lastModified: 1234 }) } as HandleLike)
+    else {
+      if (!children.has(head)) children.set(head, new Map())
+      children.get(head)!.set(rest.join('/'), data)
+    }
+  }
+  for (const [child, sub] of children) own.push(folderHandle(child, sub, new Map()))
+  return {
+    kind: 'directory', name, async *values() { yield* own },
+    async getFileHandle(file: string) {
+      return {
+        async createWritable() {
+          const parts: Uint8Array[] = []
+          return { write: async (d: Uint8Array) => { parts.push(d.slice()) }, close: async () => { written.set(file, Buffer.concat(parts)) } }
+        },
+        getFile: async () => new File([written.get(file)! as Uint8Array<ArrayBuffer>], file, { lastModified: 1234 }),
+      }
+    },
+  }
+}
+
+describe('index-write', () => {
+  it('writes the index into a writable folder handle; the next open describes every file from it', async () => {
+    const files = new Map<string, Uint8Array>()
+    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue
+      const path = join(entry.parentPath, entry.name).slice(root.length + 1)
+      files.set(path, new Uint8Array(await readFile(join(root, path))))
+    }
+    const written = new Map<string, Uint8Array>()
+    const source = createDirectoryHandleSource(folderHandle('version=0', files, written))
+    const { handle, result } = await openThrough(source)
+    const opened = await result
+    const out = await handle({ kind: 'index-write', id: 2, dataset: opened.dataset }, {}) as IndexWriteResult
+    expect(out).toMatchObject({ written: indexFileName, reason: null, bytes: null, files: opened.files.parquet })
+    const rows = (await readIndex(written.get(indexFileName)!, 'written')).rows
+    expect(rows.every((r) => r.mtime_ms === 1234)).toBe(true)
+    expect(new Set(rows.map((r) => r.path))).toEqual(new Set([...files.keys()].filter((p) => !p.startsWith('_'))))
+    files.set(indexFileName, written.get(indexFileName)!)
+    const again = await openDataset(createDirectoryHandleSource(folderHandle('version=0', files, new Map())), { facts: true })
+    expect(again.described).toMatchObject({ fromIndex: opened.files.parquet, read: 0 })
+    expect((await computeStats(again)).partitions).toEqual(opened.stats.partitions)
+  })
+})

@@ -17,7 +17,8 @@ import { MixscopeError } from '../../engine/findings.ts'
 import { createFsSink } from '../../engine/node/fs-sink.ts'
 import { isBinaryPart, mergePrepareParts, partMagic, readPartJson, type PartBytes, type PreparePart } from '../../engine/prepare/partial/part.ts'
 import { SKIP_REASONS } from '../../engine/prepare/types.ts'
-import { checkHeader, parsePart, type PartHeader } from '../../engine/shard/part.ts'
+import { mergeIndexParts, type IndexPart } from '../../engine/index/partial.ts'
+import { checkHeader, parsePart, type NamedPart, type PartHeader } from '../../engine/shard/part.ts'
 import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../io.ts'
 import { summaryText } from './audit.ts'
 
@@ -29,10 +30,12 @@ byte apart from the top-level "timing". The kind is taken from the parts. A fold
 in it. Every shard 0…N−1 must be there once, from the same dataset and settings.
 
   --out FILE        audit: the merged "audit --json" document; prepare: the dataset folder, as
-                    "prepare --out DIR" writes it
+                    "prepare --out DIR" writes it; index: the index file, as "mixscope index"
+                    writes it (give <root>/_mixscope_index.parquet to have open and stats use it)
   --report FILE     audit: the readable report, .html (self-contained) or .md, as "audit --report"
   --flagged FILE    audit: flagged rows as JSONL, as "audit --flagged"
-  --json            print the merged document instead of the summary table
+  --json            print the merged document instead of the summary table (index: what
+                    "index --json" prints, and "timing")
   -h, --help        show this help
 
 Exit codes: as the unsharded command (audit: 0 no error findings, 1 error findings); 2 for a usage or I/O
@@ -106,6 +109,24 @@ async function writeJsonFile(path: string, value: unknown): Promise<void> {
   await rename(`${path}.partial`, path)
 }
 
+/** Index parts → the index file `mixscope index` writes; exit code and `--json` as `mixscope index`'s. */
+async function mergeIndex(parts: NamedPart<IndexPart>[], values: { out?: string; json?: boolean; report?: string; flagged?: string }, io: CliIo, started: number): Promise<number> {
+  if (values.report || values.flagged) throw new UsageError('merge: --report and --flagged belong to audit parts, not index parts')
+  const merged = mergeIndexParts(parts)
+  const out = values.out!
+  await writeFile(`${out}.partial`, merged.bytes)
+  await rename(`${out}.partial`, out)
+  const rowGroups = merged.rows.filter((r) => r.row_group !== null).length
+  const rows = merged.rows.reduce((n, r) => n + (r.rows ?? 0), 0)
+  const timing = timingOf(merged.shardSeconds, started)
+  if (values.json) {
+    io.stdout(formatJson({ schema_version: 1, root: merged.root, index: out, files: merged.files, row_groups: rowGroups, rows, findings: merged.findings, timing }))
+  }
+  io.stderr(`mixscope merge: ${parts.length} index parts → ${out}: ${merged.files} files, ${rowGroups} row groups, ${rows} rows, ${merged.bytes.length} bytes, in ${timing.merge_seconds.toFixed(1)} s\n`)
+  for (const f of merged.findings) if (!values.json) io.stderr(`${f.severity}: ${f.kind}: ${f.message}\n`)
+  return merged.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}
+
 /** Runs `mixscope merge`. */
 export async function runMerge(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
@@ -125,6 +146,7 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
   try {
     const audit = new AuditMerger()
     const prepare: { bytes: PartBytes; part: PreparePart }[] = []
+    const index: NamedPart<IndexPart>[] = []
     let first: { file: string; kind: string } | null = null
     for (const file of files) {
       const size = (await stat(file)).size
@@ -137,9 +159,10 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
       first ??= { file, kind: header.kind }
       if (header.kind === 'audit') audit.add(file, header as AuditPart)
       else if (header.kind === 'prepare') prepare.push({ bytes, part: header as PreparePart })
-      else throw new MixscopeError(`merge: ${file} is a ${header.kind} part, which this mixscope cannot merge`, 'bad-parts', 'usage')
+      else index.push({ name: file, header: header as IndexPart })
     }
     if (first?.kind === 'prepare') return await mergePrepare(prepare, values, io, started)
+    if (first?.kind === 'index') return await mergeIndex(index, values, io, started)
 
     const report = audit.finish()
     const shardSeconds = audit.shardSeconds()

@@ -38,7 +38,8 @@ export function rowHours(samples: number | null): number {
  */
 export async function readAuditRows(dataset: OpenDataset, options: ReadRowsOptions = {}): Promise<AuditRows> {
   const select = options.select ?? (() => true)
-  const readable = dataset.files.map((file, index) => ({ file, index })).filter(({ file }) => file.readable)
+  // only the files with a selected row group (a shard's few of 100,000)
+  const readable = dataset.files.map((file, index) => ({ file, index })).filter(({ file, index }) => file.readable && file.rowGroups.some((g) => select(index, g.index)))
   const total = readable.reduce((n, { file, index }) => n + file.rowGroups.filter((g) => select(index, g.index)).length, 0)
   let done = 0
   const perFile = await mapLimit(readable, options.concurrency ?? 8, async ({ file, index }) => {

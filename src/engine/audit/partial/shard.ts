@@ -47,6 +47,14 @@ export function auditReportOptions(config: PipelineConfig, options: AuditOptions
 
 /** Fingerprint of what a dataset is to a sharded audit: its files (paths, sizes, rows, row groups) and its stats TSV. */
 export function auditDatasetFingerprint(dataset: OpenDataset): string {
+  let known = fingerprints.get(dataset)
+  if (known === undefined) fingerprints.set(dataset, known = datasetFingerprint(dataset))
+  return known
+}
+
+const fingerprints = new WeakMap<OpenDataset, string>()
+
+function datasetFingerprint(dataset: OpenDataset): string {
   return hashText(JSON.stringify([
     dataset.files.map((f) => [f.path, f.size, f.rows, f.readable ? f.rowGroups.length : -1]),
     dataset.summary ? [dataset.summary.path, dataset.summary.rows] : null,

@@ -2,7 +2,7 @@
 # Submits a sharded mixscope run to Slurm: an array of N tasks (shard.sbatch), then the merge (merge.sbatch) with
 # --dependency=afterok on the array, so the merge starts only when every task succeeded.
 #
-#   scripts/slurm/submit.sh [-n TASKS] [-c CPUS_PER_TASK] <audit|prepare> <input> <out dir> [-- command options…]
+#   scripts/slurm/submit.sh [-n TASKS] [-c CPUS_PER_TASK] <audit|prepare|index> <input> <out dir> [-- command options…]
 #   scripts/slurm/submit.sh -n 64 -c 4 audit /data/corpus/version=0 /data/audit-out -- --deep --preset ctc-finetune
 #
 # Writes <out>/parts/ (one part per task), <out>/logs/ (one log per task and one for the merge) and the merged

@@ -3,8 +3,9 @@
  * index is the file `mixscope index` writes, byte for byte, for 1 to 5 shards over the demo, the generated sharded
  * dataset and fixtures with unreadable files, stray files and several versions; DuckDB reads the merged file and its
  * per-language rows and Σ audio_size agree with DuckDB's own read of the data; stats over the merged index are the
- * stats of a full read; missing and mismatched parts are refused by name.
+ * stats of a full read; the shipped Slurm scripts run it; missing and mismatched parts are refused by name.
  */
+import { execFile } from 'node:child_process'
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -88,6 +89,23 @@ describe('sharded index = unsharded index', () => {
     expect(withIndex.code).toBe(0)
     expect(withIndex.stdout).toBe(before.stdout)
   }, 120_000)
+
+  it('the shipped Slurm scripts run it: shard.sbatch per array task (the environment Slurm gives), then merge.sbatch', async () => {
+    const repo = join(import.meta.dirname, '..', '..')
+    const sh = (script: string, args: string[], env: Record<string, string>) => new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile('bash', [join(repo, 'scripts', 'slurm', script), ...args], { cwd: repo, timeout: 120_000, env: { ...process.env, MIXSCOPE_BIN: `node ${join(repo, 'bin', 'mixscope.js')}`, ...env } },
+        (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 99) : 0, stderr }))
+    })
+    const out = join(dir, 'slurm-index')
+    for (const task of [0, 1, 2]) {
+      const r = await sh('shard.sbatch', ['index', generated, join(out, 'parts')], { SLURM_ARRAY_TASK_ID: String(task + 4), SLURM_ARRAY_TASK_MIN: '4', SLURM_ARRAY_TASK_COUNT: '3' })
+      expect(r.code, r.stderr).toBe(0)
+    }
+    const merged = await sh('merge.sbatch', ['index', join(out, 'parts'), out], {})
+    expect(merged.code, merged.stderr).toBe(0)
+    expect((await run(['index', generated, '--full', '--out', join(dir, 'slurm-whole.parquet')])).code).toBeLessThanOrEqual(1)
+    expect(Buffer.compare(await readFile(join(out, '_mixscope_index.parquet')), await readFile(join(dir, 'slurm-whole.parquet')))).toBe(0)
+  }, 240_000)
 
   it('refuses missing parts, parts of another dataset and shard runs without --out', async () => {
     const parts = join(dir, 'refused')

@@ -15,6 +15,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
   prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
   scale: async () => (await import('./scale.bench.ts')).runScaleBench(),
+  shard: async () => (await import('./shard.bench.ts')).runShardBench(),
 }
 
 const wanted = process.argv.slice(2)

@@ -21,6 +21,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     return (argv, io) => runDecode(argv, io, { loadExample: loadExampleAudio })
   } },
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },
+  merge: { summary: 'merge the parts of a sharded audit or prepare (Slurm array, Kubernetes Indexed Job)', load: async () => (await import('./commands/merge.ts')).runMerge },
   prepare: { summary: 'convert a speech corpus (NeMo, Common Voice, audiofolder, HF parquet) to mixture parquet', load: async () => (await import('./commands/prepare.ts')).runPrepareCommand },
 }
 

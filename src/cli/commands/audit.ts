@@ -1,10 +1,19 @@
-/** `mixscope audit <dataset> [--preset NAME] [--config FILE] [--set k=v] [--deep|--sample F] [--json] [--report FILE] [--flagged FILE]`. */
-import { readFile, writeFile } from 'node:fs/promises'
+/**
+ * `mixscope audit <dataset> [--preset NAME] [--config FILE] [--set k=v] [--deep|--sample F] [--json] [--report FILE] [--flagged FILE]`;
+ * with `--shard i/N` (or a shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one
+ * shard's part for `mixscope merge`.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { auditDataset } from '../../engine/audit/audit.ts'
 import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
 import { createAuditState } from '../../engine/audit/state.ts'
+import { contentHash } from '../../engine/audit/hash.ts'
+import { auditShard } from '../../engine/audit/partial/shard.ts'
+import { stringifyPart } from '../../engine/shard/part.ts'
+import { describeShard, shardFrom, wholeShard, type ShardSpec } from '../../engine/shard/select.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/types.ts'
 import { MixscopeError } from '../../engine/findings.ts'
 import { loadSpmTokenizer } from '../../engine/text/spm-tokenizer.ts'
@@ -34,10 +43,17 @@ ${configHelp(20)}
   --json            print {"schema_version": 1, "root", "summary", "findings", "tables", ...}
   --report FILE     write a readable report: .html (self-contained) or .md
   --flagged FILE    write flagged rows as JSONL of example ids
+  --shard i/N       audit only shard i of N (row groups in dataset order, balanced by compressed bytes);
+                    without it the shard comes from a Slurm array (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN
+                    of SLURM_ARRAY_TASK_COUNT), MIXSCOPE_SHARD=i/N, or a Kubernetes Indexed Job
+                    (JOB_COMPLETION_INDEX with MIXSCOPE_SHARDS=N)
+  --out FILE        write this shard's part to FILE (without a shard: the whole dataset as part 0/1);
+                    "mixscope merge parts… --out audit.json" gives what --json prints for the whole dataset
   -h, --help        show this help
 
 Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error, or a config that cannot be built as
-given (unknown preset or key, bad value: findings printed).
+given (unknown preset or key, bad value: findings printed). A shard exits 0 once its part is written: its
+findings are judged by the merge.
 `
 
 async function stateOf(path: string | undefined): Promise<AuditState | undefined> {
@@ -49,7 +65,8 @@ async function stateOf(path: string | undefined): Promise<AuditState | undefined
   }
 }
 
-function summaryText(report: AuditReport): string {
+/** The findings table `audit` prints without `--json` (also printed by `merge`). */
+export function summaryText(report: AuditReport): string {
   const rows = Object.entries(report.summary)
   const t = report.totals
   const width = Math.max(4, ...rows.map(([k]) => k.length))
@@ -65,7 +82,8 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
     ...configOptions, deep: { type: 'boolean' }, 'no-audio-check': { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
     summary: { type: 'string' }, workers: { type: 'string' }, state: { type: 'string' },
-    json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, shard: { type: 'string' }, out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   } })
   if (values.help) {
     io.stdout(auditHelp)
@@ -79,11 +97,20 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const workers = values.workers === undefined ? undefined : Number(values.workers)
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new UsageError(`audit: --workers must be a non-negative integer, got ${values.workers}`)
   if (values.report && !/\.(html?|md)$/i.test(values.report)) throw new UsageError(`audit: --report must end in .html or .md, got ${values.report}`)
+  const found = shardFrom(values.shard, process.env)
+  const shard: ShardSpec | null = found ?? (values.out !== undefined ? wholeShard : null)
+  if (shard) {
+    const what = found ? `shard ${describeShard(found)}` : '--out'
+    if (values.out === undefined) throw new UsageError(`audit: ${what} writes a part: give --out FILE (then "mixscope merge" the parts)`)
+    const whole = ['report', 'flagged', 'json'].filter((k) => values[k as 'report' | 'flagged' | 'json'] !== undefined)
+    if (whole.length > 0) throw new UsageError(`audit: ${what} writes a part, not a report: --${whole.join(', --')} belong${whole.length > 1 ? '' : 's'} to "mixscope merge parts… --out FILE --report F.html"`)
+  }
   const resolved = await resolveConfigArgs(values, io, 'audit')
   const config = resolved.config
-  const tokenizer = values.tokenizer
-    ? await loadSpmTokenizer(new Uint8Array(await readFile(values.tokenizer).catch((e: Error) => { throw new MixscopeError(`tokenizer: cannot read ${values.tokenizer} (${e.message})`, 'not-found', 'io') })))
+  const model = values.tokenizer
+    ? new Uint8Array(await readFile(values.tokenizer).catch((e: Error) => { throw new MixscopeError(`tokenizer: cannot read ${values.tokenizer} (${e.message})`, 'not-found', 'io') }))
     : undefined
+  const tokenizer = model ? await loadSpmTokenizer(model) : undefined
   const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
   if (summary.note) io.stderr(`mixscope audit: ${summary.note}\n`)
   // never the dataset index: the audit reads the data itself (docs/conventions.md "Dataset index")
@@ -97,8 +124,20 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   process.once('SIGINT', onSigint)
   let report: AuditReport
   try {
-    report = await auditDataset(dataset, { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure,
-      concurrency: pool ? pool.size * 2 : 1, signal: controller.signal })
+    const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
+    if (shard) {
+      const part = await auditShard(dataset, shard, { ...options, tokenizerId: model ? contentHash(model) : undefined })
+      // written whole or not at all: a task killed while writing leaves no part that looks complete
+      const out = values.out!
+      await mkdir(dirname(out), { recursive: true })
+      await writeFile(`${out}.partial`, stringifyPart(part))
+      await rename(`${out}.partial`, out)
+      const rows = part.rows.audio_size.length
+      io.stderr(`mixscope audit: shard ${describeShard(shard)}: row groups ${part.range.first}–${part.range.end} of ${part.dataset.units}, ${rows} rows` +
+        `${part.audio ? `, ${part.audio.measures.length} decoded` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+      return exitCodes.ok
+    }
+    report = await auditDataset(dataset, options)
   } finally {
     process.off('SIGINT', onSigint)
     await pool?.close()

@@ -1,14 +1,21 @@
-/** `mixscope index <folder|url> [--out FILE] [--full] [--json]`: writes the dataset index. */
+/**
+ * `mixscope index <folder|url> [--out FILE] [--full] [--json]`: writes the dataset index; with `--shard i/N` (or a
+ * shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one shard's part, which
+ * `mixscope merge` turns into the same index file.
+ */
 import { parseArgs } from 'node:util'
-import { rename, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { buildIndexRows } from '../../engine/index/build.ts'
 import { indexFileName, writeIndex } from '../../engine/index/format.ts'
-import { sortFindings, type Finding } from '../../engine/findings.ts'
+import { indexFindings, indexShard } from '../../engine/index/partial.ts'
+import { stringifyPart } from '../../engine/shard/part.ts'
+import { describeShard, shardFrom } from '../../engine/shard/select.ts'
+import type { Finding } from '../../engine/findings.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
-export const indexHelp = `Usage: mixscope index <folder|url> [--out FILE] [--full] [--json]
+export const indexHelp = `Usage: mixscope index <folder|url> [--out FILE] [--full] [--json] [--shard i/N]
 
 Writes <folder>/${indexFileName}, the dataset index: one row per (file, row group) with
 what opening, stats, the explorer's Overview and batch planning need (sizes, mtimes, rows,
@@ -21,15 +28,19 @@ warning), so rerun this after changing the data.
   --out FILE       write it here instead (required for a URL)
   --full           read every file again, even those the existing index still describes
   --json           print {"schema_version": 1, "root", "index", "files", "row_groups", "rows", "findings"}
+  --shard i/N      build only shard i of N (row groups in dataset order, balanced by compressed
+                   bytes; default from SLURM_ARRAY_TASK_ID, MIXSCOPE_SHARD or JOB_COMPLETION_INDEX
+                   with MIXSCOPE_SHARDS) into the part --out FILE; "mixscope merge parts…
+                   --out <root>/${indexFileName}" writes the index "mixscope index" writes
   -h, --help       show this help
 
 Exit codes: 0 written, 1 written with error findings (unreadable files are recorded in it),
-2 usage or I/O error.
+2 usage or I/O error. A shard exits 0 once its part is written; the merge exits as the unsharded index.
 `
 
 export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, shard: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   } })
   if (values.help) {
     io.stdout(indexHelp)
@@ -39,7 +50,23 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   const root = positionals[0]
   if (isUrl(root) && !values.out) throw new UsageError('index: a URL dataset needs --out FILE (the index is written locally, then served beside the data)')
   if (/\.(parquet|parq|pq)$/i.test(root) && !values.out) throw new UsageError(`index: ${root} is one file; an index describes a dataset folder`)
+  const shard = shardFrom(values.shard, process.env)
+  if (shard && !values.out) throw new UsageError(`index: shard ${describeShard(shard)} writes a part: give --out FILE (then "mixscope merge" the parts)`)
+  if (shard && values.json) throw new UsageError(`index: shard ${describeShard(shard)} writes a part: --json belongs to "mixscope merge parts… --out FILE --json"`)
   const started = performance.now()
+  if (shard) {
+    // every shard reads every footer (the cut is made from them), then the facts of its own files only
+    const dataset = await openDatasetArg(root, { open: { useIndex: !values.full && !isUrl(root) } })
+    const part = await indexShard(dataset, shard)
+    dataset.source.close?.()
+    const out = values.out!
+    await mkdir(dirname(out), { recursive: true })
+    await writeFile(`${out}.partial`, stringifyPart(part))
+    await rename(`${out}.partial`, out)
+    io.stderr(`mixscope index: shard ${describeShard(shard)}: units ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
+      `${part.rows.length} index rows in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+    return exitCodes.ok
+  }
   // an existing index describes the files it still matches (size and mtime): only the others are read; a URL
   // gives no mtime, so it is always read whole
   const dataset = await openDatasetArg(root, { open: { facts: true, useIndex: !values.full && !isUrl(root) } })
@@ -51,7 +78,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   await rename(temporary, out)
   dataset.source.close?.()
   // what the index records as problems (unreadable files), and whether it was reused
-  const findings: Finding[] = sortFindings(dataset.findings.filter((f) => f.severity !== 'info' && f.kind !== 'stale-index'))
+  const findings: Finding[] = indexFindings(dataset)
   const rowGroups = rows.filter((r) => r.row_group !== null).length
   const totalRows = rows.reduce((n, r) => n + (r.rows ?? 0), 0)
   const seconds = (performance.now() - started) / 1000

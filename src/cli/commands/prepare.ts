@@ -4,13 +4,15 @@
  * Thin glue over src/engine/prepare: scan → plan → run, clips converted on a worker-thread pool.
  */
 import { parseArgs } from 'node:util'
-import { stat } from 'node:fs/promises'
+import { mkdir, stat } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
 import { createFsSource } from '../../engine/node/fs-source.ts'
 import { createFsSink } from '../../engine/node/fs-sink.ts'
 import { processClipNode } from '../../engine/node/prepare-clip-node.ts'
 import { scanInput } from '../../engine/prepare/inputs/scan.ts'
 import { planPrepare } from '../../engine/prepare/plan.ts'
+import { prepareShard } from '../../engine/prepare/partial/part.ts'
+import { describeShard, shardFrom } from '../../engine/shard/select.ts'
 import { runPrepare, SKIPPED_FILE } from '../../engine/prepare/run.ts'
 import { INPUT_FORMATS, SKIP_REASONS, type InputFormat, type PreparePlan } from '../../engine/prepare/types.ts'
 import { MixscopeError } from '../../engine/findings.ts'
@@ -46,6 +48,9 @@ reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its la
   --fresh                convert everything again, ignoring finished files of an earlier run
   --jobs N               worker threads converting clips (default: all cores)
   --json                 print the report as JSON
+  --shard i/N            convert only shard i of N (input rows in reading order, balanced by audio bytes)
+                         into the part --out FILE; without it the shard comes from a Slurm array, MIXSCOPE_SHARD
+                         or a Kubernetes Indexed Job; "mixscope merge parts… --out DIR" writes the dataset
   -h, --help             show this help
 
 Exit codes: 0 written (skipped rows are listed, not errors), 1 nothing could be written,
@@ -58,7 +63,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     out: { type: 'string' }, 'input-format': { type: 'string' }, corpus: { type: 'string' }, language: { type: 'string', multiple: true },
     split: { type: 'string' }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
     version: { type: 'string' }, 'dry-run': { type: 'boolean' }, fresh: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
+    shard: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   } })
   if (values.help) {
     io.stdout(prepareHelp)
@@ -105,8 +110,25 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     return exitCodes.ok
   }
   const out = values.out!
+  const shard = shardFrom(values.shard, process.env)
+  if (shard) {
+    if ((await stat(out).catch(() => null))?.isDirectory()) throw new UsageError(`shard ${describeShard(shard)} writes its part to a file, but --out ${out} is a folder`)
+    await mkdir(dirname(resolve(out)), { recursive: true })
+  }
   const pool = jobs === 0 ? null : createClipPool(jobs)
   try {
+    if (shard) {
+      const sink = createFsSink(dirname(resolve(out)))
+      const part = await prepareShard(shard, {
+        plan, input, root: arg, processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2,
+        out: await sink.create(basename(out)), createdBy: 'mixscope prepare (hyparquet-writer)',
+      })
+      const failed = part.clips.filter((c) => c.length === 2).length
+      io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
+        `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+      if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))
+      return exitCodes.ok
+    }
     const started = performance.now()
     let last = 0
     const report = await runPrepare({

@@ -99,7 +99,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   const items: AuditItem[] = dataset.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
   const tables: AuditReport['tables'] = {}
   for (const r of results) {
-    items.push(...r.items)
+    for (const item of r.items) items.push(item) // not push(...): a big dataset has more findings than a call takes arguments
     Object.assign(tables, r.tables)
   }
   const { summary, byLanguage, flagged } = summarizeItems(items)
@@ -124,16 +124,19 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   }
 }
 
-interface AudioPassOptions extends AuditOptions {
+/** Options of `audioPass`. */
+export interface AudioPassOptions extends AuditOptions {
   sample: number
   seed: number
   progress: (phase: 'deep', done: number, total: number) => void
+  /** Indices into `rows` to decode, ascending (a shard's share of the whole dataset's selection); default `selectAudioRows`. */
+  selected?: readonly number[]
 }
 
 /** Decodes the selected rows per row group (resuming from `state`), returns them with their measures in row order. */
-async function audioPass(dataset: OpenDataset, rows: readonly AuditRow[], options: AudioPassOptions): Promise<MeasuredRow[]> {
+export async function audioPass(dataset: OpenDataset, rows: readonly AuditRow[], options: AudioPassOptions): Promise<MeasuredRow[]> {
   const { signal } = options
-  const selected = selectAudioRows(rows, options.sample, options.seed)
+  const selected = options.selected ?? selectAudioRows(rows, options.sample, options.seed)
   const state = options.state
   if (state) adoptAuditState(state, auditFingerprint(dataset.files, { sample: options.sample, seed: options.seed }))
   const groups = new Map<string, AuditRow[]>()

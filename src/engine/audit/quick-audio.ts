@@ -102,6 +102,30 @@ export interface QuickAudioResult {
   items: AuditItem[]
   /** Rows and hours per (container, codec, sample rate, channels) as the headers say; `undecodable` for the rest. */
   census: TableRow[]
+  /** The census before it becomes the table (a sharded audit's parts carry it; `quickCensusTable` makes the table). */
+  censusCounts: QuickCensusCount[]
+}
+
+/**
+ * One census entry as counted: `[key, container, codec, sample rate, channels, rows, samples]`. Samples are summed
+ * as integers (exact to 2^53), so shards' counts add up to the whole dataset's in any grouping.
+ */
+export type QuickCensusCount = [string, string, string | null, number | null, number | null, number, number]
+
+/** Adds census counts by key; sorted by key. */
+export function sumCensusCounts(counts: Iterable<QuickCensusCount>): QuickCensusCount[] {
+  const sums = new Map<string, QuickCensusCount>()
+  for (const c of counts) {
+    const slot = sums.get(c[0])
+    if (slot) { slot[5] += c[5]; slot[6] += c[6] } else sums.set(c[0], [...c])
+  }
+  return [...sums.values()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+}
+
+/** Adds census counts and makes the `audio_check` table: sorted by key, hours from the summed samples. */
+export function quickCensusTable(counts: Iterable<QuickCensusCount>): TableRow[] {
+  return sumCensusCounts(counts)
+    .map(([, container, codec, sampleRate, channels, rows, samples]) => ({ container, codec, sample_rate: sampleRate, channels, rows, hours: rowHours(samples) }))
 }
 
 /** Options of `quickAudioCheck`. */
@@ -111,6 +135,8 @@ export interface QuickAudioOptions {
   onRows?: (done: number, total: number) => void
   /** Row groups read at once (default 4). */
   concurrency?: number
+  /** Which row groups to check, by file index in `dataset.files` and row group (default all; a shard's range). */
+  select?: (file: number, rowGroup: number) => boolean
 }
 
 /**
@@ -118,14 +144,17 @@ export interface QuickAudioOptions {
  * @returns items in dataset order (file, then row); row groups that do not read are left to the metadata pass
  */
 export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioOptions = {}): Promise<QuickAudioResult> {
-  const groups = dataset.files.filter((f) => f.readable && f.columns.some((c) => c.name === 'audio_bytes'))
-    .flatMap((file) => file.rowGroups.map((group) => ({ file, group })))
+  const select = options.select ?? (() => true)
+  const groups = dataset.files.flatMap((file, index) => file.readable && file.columns.some((c) => c.name === 'audio_bytes')
+    ? file.rowGroups.filter((group) => select(index, group.index)).map((group) => ({ file, group }))
+    : [])
   const total = groups.reduce((n, g) => n + g.group.rows, 0)
   let done = 0
   let bytesChecked = 0
-  const census = new Map<string, TableRow & { rows: number; hours: number }>()
+  // counted per row group and added up in dataset order after: the same sums whatever order the reads finish in
   const perGroup = await mapLimit(groups, options.concurrency ?? 4, async ({ file, group }) => {
     const items: AuditItem[] = []
+    const census = new Map<string, QuickCensusCount>()
     const columns = ['audio_bytes', ...(file.columns.some((c) => c.name === 'audio_size') ? ['audio_size'] : [])]
     let data: Record<string, ArrayLike<unknown>>
     try {
@@ -134,7 +163,7 @@ export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioO
       if (options.signal?.aborted) throw error
       done += group.rows
       options.onRows?.(done, total)
-      return items
+      return { items, census }
     }
     const corpus = file.keys.corpus ?? null, language = file.keys.language ?? null
     for (let i = 0; i < group.rows; i++) {
@@ -146,11 +175,9 @@ export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioO
       const v = quickAudioVerdict(bytes)
       const key = v.decodable ? JSON.stringify([v.container, v.codec, v.sampleRate, v.channels]) : '["undecodable"]'
       let slot = census.get(key)
-      if (!slot) census.set(key, slot = v.decodable
-        ? { container: v.container, codec: v.codec, sample_rate: v.sampleRate, channels: v.channels, rows: 0, hours: 0 }
-        : { container: 'undecodable', codec: null, sample_rate: null, channels: null, rows: 0, hours: 0 })
-      slot.rows++
-      slot.hours += rowHours(samples)
+      if (!slot) census.set(key, slot = v.decodable ? [key, v.container!, v.codec, v.sampleRate, v.channels, 0, 0] : [key, 'undecodable', null, null, null, 0, 0])
+      slot[5]++
+      slot[6] += samples
       const at = { row, row_group: group.index }
       const id = `${file.path}:${row}`
       if (!v.decodable) {
@@ -163,12 +190,12 @@ export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioO
     }
     done += group.rows
     options.onRows?.(done, total)
-    return items
+    return { items, census }
   })
-  return {
-    rows: total, bytes: bytesChecked, items: perGroup.flat(),
-    census: [...census].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, v]) => v),
-  }
+  const items: AuditItem[] = []
+  for (const g of perGroup) for (const item of g.items) items.push(item)
+  const censusCounts = sumCensusCounts(perGroup.flatMap((g) => [...g.census.values()]))
+  return { rows: total, bytes: bytesChecked, items, census: quickCensusTable(censusCounts), censusCounts }
 }
 
 const cached = new WeakMap<OpenDataset, Promise<QuickAudioResult>>()

@@ -23,6 +23,8 @@ export interface ReadRowsOptions {
   concurrency?: number
   /** Called after each row group with (done, total). */
   onRowGroup?: (done: number, total: number) => void
+  /** Reads only the row groups this accepts (a shard's range, src/engine/shard); default: every row group. */
+  select?: (file: number, rowGroup: number) => boolean
 }
 
 /** Hours of `samples` stored 16 kHz samples (0 for null). */
@@ -35,14 +37,17 @@ export function rowHours(samples: number | null): number {
  * @returns rows in dataset order (file order, then row order), deterministic whatever the concurrency
  */
 export async function readAuditRows(dataset: OpenDataset, options: ReadRowsOptions = {}): Promise<AuditRows> {
-  const readable = dataset.files.map((file, index) => ({ file, index })).filter(({ file }) => file.readable)
-  const total = readable.reduce((n, { file }) => n + file.rowGroups.length, 0)
+  const select = options.select ?? (() => true)
+  // only the files with a selected row group (a shard's few of 100,000)
+  const readable = dataset.files.map((file, index) => ({ file, index })).filter(({ file, index }) => file.readable && file.rowGroups.some((g) => select(index, g.index)))
+  const total = readable.reduce((n, { file, index }) => n + file.rowGroups.filter((g) => select(index, g.index)).length, 0)
   let done = 0
   const perFile = await mapLimit(readable, options.concurrency ?? 8, async ({ file, index }) => {
     const rows: AuditRow[] = []
     const items: AuditItem[] = []
     const columns = ['audio_size', 'text'].filter((c) => file.columns.some((col) => col.name === c))
     for (const group of file.rowGroups) {
+      if (!select(index, group.index)) continue
       try {
         const data = columns.length > 0 ? await dataset.parquet.readColumns(file, group.index, columns, { signal: options.signal }) : {}
         for (let i = 0; i < group.rows; i++) {

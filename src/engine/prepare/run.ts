@@ -45,7 +45,8 @@ export interface PrepareProgress {
 /** Options of `runPrepare`. */
 export interface RunPrepareOptions {
   plan: PreparePlan
-  input: InputFiles
+  /** The input folder (not needed when `convert` is given). */
+  input?: InputFiles
   sink: OutputSink
   processClip: ClipProcessor
   /** Clips in flight (default 4). */
@@ -57,6 +58,8 @@ export interface RunPrepareOptions {
   /** Start again from scratch even when a state of the same plan exists. */
   fresh?: boolean
   createdBy?: string
+  /** Converts each row instead of `input` + `processClip` (a merge of sharded parts takes the clips from them). */
+  convert?: RowConverter
   /** Rows per file and per row group (tests use small ones; default the reference's 10,000 and 100). */
   rowsPerFile?: number
   rowsPerGroup?: number
@@ -108,6 +111,21 @@ function audioReader(input: InputFiles) {
   }
 }
 
+/** Turns a planned row into its converted clip. */
+export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<ClipResult>
+
+/**
+ * What `runPrepare` does with each row: read its input audio, convert it with `processClip`; a read that fails
+ * becomes the row's `unreadable-audio` reason. A sharded dataprep (src/engine/prepare/partial) converts with it too.
+ */
+export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat): RowConverter {
+  const read = audioReader(input)
+  return (row, signal) => read(row, signal).then(
+    (bytes) => processClip({ bytes, id: row.where, format }, signal),
+    (error: Error) => ({ ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'file' ? row.audio.path : 'the audio cell'} (${error.message})` }) as ClipResult,
+  )
+}
+
 /**
  * Runs the plan into `sink`.
  * @returns the report (also written as `_prepare_report.json`)
@@ -121,7 +139,8 @@ export async function runPrepare(options: RunPrepareOptions): Promise<PrepareRep
   const fp = planFingerprint(plan)
   const previous = options.fresh ? null : await readState(sink, fp)
   const state: PrepareState = { format: 'mixscope-prepare-state', version: 1, fingerprint: fp, files: [] }
-  const read = audioReader(input)
+  if (!options.convert && !input) throw new Error('prepare: runPrepare needs the input folder, or a converter of its rows')
+  const convert = options.convert ?? rowConverter(input!, processClip, plan.audioFormat as AudioFormat)
   const rowsTotal = plan.partitions.reduce((n, p) => n + p.rows.length, 0)
   const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0 }
   const report = () => onProgress?.({ ...progress })
@@ -159,10 +178,7 @@ export async function runPrepare(options: RunPrepareOptions): Promise<PrepareRep
         await gate?.()
         signal?.throwIfAborted()
         const row = rows[next++]
-        queue.push(read(row, signal).then(
-          (bytes) => processClip({ bytes, id: row.where, format: plan.audioFormat as AudioFormat }, signal),
-          (error: Error) => ({ ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'file' ? row.audio.path : 'the audio cell'} (${error.message})` }) as ClipResult,
-        ))
+        queue.push(convert(row, signal))
       }
     }
     try {

@@ -7,13 +7,14 @@ import type { RunOptions } from '../dataset.ts'
 import { sortFindings } from '../findings.ts'
 import { auditDataset } from '../audit/audit.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
+import { parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
 import type { AuditReport, AuditState } from '../audit/types.ts'
 import { checkConfig } from '../config/validate-config.ts'
 import { configCheckContext } from '../plan/check-context.ts'
 import { resolveConfig } from '../config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
-import type { AuditRequests, AuditResult } from './protocol/audit.ts'
+import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
 
@@ -57,8 +58,30 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
   }
 }
 
+/** Opens a saved audit result: the picked file, or `_mixscope_audit.json` in the root (`null` when absent). */
+async function auditOpen(message: RequestMessage<'audit-open'>, options: RunOptions, context: HandlerContext): Promise<OpenedAuditResult | null> {
+  const dataset = context.dataset(message.dataset)
+  let text: string
+  let name: string
+  if (message.file) {
+    name = (message.file as Blob & { name?: string }).name ?? 'the picked file'
+    text = await message.file.text()
+  } else {
+    const bytes = await dataset.source.readOptional?.(savedAuditFileName, { signal: options.signal }) ?? null
+    if (bytes === null) return null
+    name = savedAuditFileName
+    text = new TextDecoder().decode(bytes)
+  }
+  const { report, shards } = parseSavedAudit(text, name)
+  return {
+    report, configFindings: [], flaggedJsonl: flaggedRowsJsonl(report.findings), state: null, reusedGroups: 0,
+    name, origin: message.file ? 'file' : 'beside', shards, mismatch: savedAuditMismatch(report, dataset),
+  }
+}
+
 export const auditHandlers: HandlerTable<keyof AuditRequests> = {
   audit,
+  'audit-open': auditOpen,
   'audit-state': (message, _options, context) => {
     const state = states(context).get(message.dataset)
     return state ? structuredClone(state) : null

@@ -61,6 +61,37 @@ describe('audit store', () => {
     expect(persistence.data.has('k')).toBe(false)
   })
 
+  test('a saved result beside the dataset is shown instead of running, kept on config change, replaced by "Audit here"', async () => {
+    const calls: string[] = []
+    let beside = true
+    const saved = { report: { findings: [], options: { deep: true } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0, name: '_mixscope_audit.json', origin: 'beside', shards: 4, mismatch: null }
+    const client = {
+      request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params']): Promise<Requests[K]['result']> => {
+        calls.push(kind === 'audit' ? `audit${(params as Requests['audit']['params']).quick ? ' quick' : ''}` : `${kind}${(params as Requests['audit-open']['params']).file ? ' file' : ''}`)
+        if (kind === 'audit-open') return (beside || (params as Requests['audit-open']['params']).file ? saved : null) as Requests[K]['result']
+        return { report: { findings: [], options: { deep: false } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0 } as unknown as Requests[K]['result']
+      },
+    }
+    const store = createAuditStore(client, memoryPersistence())
+    await store.getState().start(1, spec)
+    expect(calls).toEqual(['audit-open'])
+    expect(store.getState()).toMatchObject({ status: 'ready', loaded: { dataset: 1, origin: 'beside', shards: 4 } })
+    await store.getState().start(1, { ...spec, preset: 'ctc-finetune' })
+    expect(calls).toEqual(['audit-open'])
+    await store.getState().run(1, spec)
+    expect(calls).toEqual(['audit-open', 'audit', 'audit quick'])
+    expect(store.getState().loaded).toBeNull()
+    // looked for once per dataset: a config change then audits; another dataset without one audits at once
+    await store.getState().start(1, spec)
+    expect(calls.slice(3)).toEqual(['audit', 'audit quick'])
+    beside = false
+    await store.getState().start(2, spec)
+    expect(calls.slice(5)).toEqual(['audit-open', 'audit', 'audit quick'])
+    expect(await store.getState().openSaved(2, new Blob(['{}']))).toBe(true)
+    expect(calls.at(-1)).toBe('audit-open file')
+    expect(store.getState().loaded).toMatchObject({ dataset: 2 })
+  })
+
   test('findings: joined without duplicates, grouped errors first, filtered and sorted', () => {
     const a = finding('warning', 'empty-text', 'c=x/l=y/p.parquet', 'empty', { row: 1, row_group: 0 })
     const b = finding('error', 'undecodable-audio', 'c=x/l=y/p.parquet', 'bad flac', { row: 3, row_group: 0 })

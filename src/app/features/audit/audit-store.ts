@@ -8,7 +8,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../../engine/dataset.ts'
 import type { AuditState } from '../../../engine/audit/types.ts'
 import type { EngineClient } from '../../../engine/worker/client.ts'
-import type { AuditResult } from '../../../engine/worker/protocol/audit.ts'
+import type { AuditResult, OpenedAuditResult } from '../../../engine/worker/protocol/audit.ts'
 import type { ConfigSpec } from '../../../engine/config/resolve.ts'
 
 /** Where partial deep-audit states are kept, by dataset key. */
@@ -35,6 +35,11 @@ export interface AuditStoreState {
   quickStatus: 'idle' | 'running' | 'done' | 'error'
   /** Its progress (rows checked of all). */
   quickProgress: Progress | null
+  /**
+   * The saved result shown instead of an audit run here (a merged `_mixscope_audit.json` beside the dataset, or a
+   * file picked), for dataset handle `dataset`; `null` when the result is this explorer's own run.
+   */
+  loaded: (Omit<OpenedAuditResult, keyof AuditResult> & { dataset: number }) | null
 }
 
 export interface AuditActions {
@@ -44,6 +49,13 @@ export interface AuditActions {
    * config change does not read the audio again).
    */
   run(dataset: number, spec: ConfigSpec, options?: { quick?: boolean }): Promise<void>
+  /**
+   * What the view calls on open and on config change: keeps a saved result already shown for `dataset`; on the
+   * first call for a dataset shows `_mixscope_audit.json` from its root when there is one; else `run`.
+   */
+  start(dataset: number, spec: ConfigSpec): Promise<void>
+  /** Shows a saved audit result (`file`, or the one beside the dataset) without running anything; false when there is none. */
+  openSaved(dataset: number, file: Blob | null): Promise<boolean>
   /** Reads how much of a deep audit is saved for `key`. */
   refreshSaved(key: string): Promise<void>
   /** Deep audit, resuming from the state saved for `key`. */
@@ -58,7 +70,7 @@ export type AuditStore = AuditStoreState & AuditActions
 
 export const initialAuditState: AuditStoreState = {
   status: 'idle', result: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
-  quickStatus: 'idle', quickProgress: null,
+  quickStatus: 'idle', quickProgress: null, loaded: null,
 }
 
 /** Milliseconds between saves of the partial state while a deep audit runs. */
@@ -79,14 +91,39 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
     return Object.keys(state.groups).length
   }
 
+  const besideTried = new Set<number>()
+
   return createStore<AuditStore>()((set, get) => ({
     ...initialAuditState,
+
+    async start(dataset, spec) {
+      if (get().loaded?.dataset === dataset) return
+      if (!besideTried.has(dataset)) {
+        besideTried.add(dataset)
+        // a missing or unreadable file beside the dataset is no reason not to audit it
+        if (await get().openSaved(dataset, null).catch(() => false)) return
+      }
+      await get().run(dataset, spec)
+    },
+
+    async openSaved(dataset, file) {
+      const opened = await client.request('audit-open', { dataset, file }).catch((error: unknown) => {
+        if (file) set({ error: message(error) })
+        throw error
+      })
+      if (!opened) return false
+      running?.abort()
+      running = null
+      const { name, origin, shards, mismatch, ...result } = opened
+      set({ status: 'ready', result, error: null, quickStatus: 'idle', quickProgress: null, loaded: { dataset, name, origin, shards, mismatch } })
+      return true
+    },
 
     async run(dataset, spec, options = {}) {
       running?.abort()
       const own = new AbortController()
       running = own
-      set({ status: 'running', error: null })
+      set({ status: 'running', error: null, loaded: null })
       try {
         const result = await client.request('audit', { dataset, spec, deep: false, state: null }, { signal: own.signal })
         if (running !== own || get().deepStatus === 'running' || get().deepStatus === 'done') return
@@ -116,7 +153,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       const controller = new AbortController()
       deep = { controller, dataset, key }
       const saved = await persistence.load(key).catch(() => null)
-      set({ deepStatus: 'running', deepProgress: null, reusedGroups: null, error: null, savedGroups: saved ? Object.keys(saved.groups).length : 0 })
+      set({ deepStatus: 'running', deepProgress: null, reusedGroups: null, error: null, loaded: null, savedGroups: saved ? Object.keys(saved.groups).length : 0 })
       let lastSave = now()
       let saving: Promise<unknown> = Promise.resolve()
       try {

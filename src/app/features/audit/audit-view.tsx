@@ -20,6 +20,7 @@ import { datasetKey, indexedDbPersistence } from './audit-state-db.ts'
 import { createAuditStore } from './audit-store.ts'
 import { joinFindings, languageOf, partitionOf, triageOf, type SourcedFinding, type Triage } from './audit-findings.ts'
 import { DeepAuditPanel } from './deep-audit-panel.tsx'
+import { ReportTables, SavedResultBar } from './saved-result.tsx'
 import { FilterDropsTable, FlaggedByLanguage, flaggedLanguages } from './language-tables.tsx'
 import './audit.css'
 
@@ -87,6 +88,7 @@ export function AuditView() {
   const status = useStore(auditStore, (s) => s.status)
   const error = useStore(auditStore, (s) => s.error)
   const quickStatus = useStore(auditStore, (s) => s.quickStatus)
+  const loaded = useStore(auditStore, (s) => s.loaded)
   const focus = useFocusSet()
   const [only, setOnly] = useState<Triage | null>(null)
   const [text, setText] = useState('')
@@ -95,7 +97,8 @@ export function AuditView() {
 
   useEffect(() => {
     if (dataset === null || key === null) return
-    void auditStore.getState().run(dataset, spec)
+    // a saved result beside the dataset (_mixscope_audit.json) is shown instead of running; one shown is kept
+    void auditStore.getState().start(dataset, spec)
     void auditStore.getState().refreshSaved(key)
   }, [dataset, key, spec])
 
@@ -146,13 +149,14 @@ export function AuditView() {
       <p role="status" aria-live="polite" className="audit-status">
         {status === 'running' && !result ? 'Auditing metadata…'
           : result && t ? <>
-            {formatCount(all.length)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: preset {configState.preset ?? 'reference defaults'}, split {configState.split}
+            {formatCount(all.length)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: {loaded ? 'as saved' : <>preset {configState.preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : configState.split}
             {result.report.options.deep ? ', audio decoded' : ', metadata only'}.
             {' '}<strong>{formatCount(t.flagged_rows)}</strong> of {formatCount(t.rows)} rows are flagged (<span title={exactText(t.flagged_hours, 'h')}>{formatHours(t.flagged_hours)}</span>).
           </> : ''}
       </p>
       <AudioCheckLine rowsChecked={t ? t.rows_audio_checked : null} undecodable={result?.report.summary['undecodable-audio']?.count ?? 0} />
       {error && quickStatus !== 'error' && <p className="field-problem" role="alert">{error}</p>}
+      {dataset !== null && <SavedResultBar store={auditStore} dataset={dataset} spec={spec} />}
       <div className="cards triage" role="group" aria-label="Triage">
         {triageCards.map((c) => {
           const list = byTriage[c.id]
@@ -196,6 +200,7 @@ export function AuditView() {
           </section>
         </div>
       )}
+      {result && only === null && <ReportTables report={result.report} />}
       {(only === null || only === 'config') && (
         <section aria-labelledby="triage-config" className="triage-section config">
           <h3 id="triage-config">Config notes <span className="hint">({formatCount(byTriage.config.length)}: how training treats preset {configState.preset ?? 'reference defaults'}, split {configState.split}; not data defects)</span></h3>

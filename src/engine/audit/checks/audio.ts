@@ -62,7 +62,7 @@ export function checkAudio(measured: readonly MeasuredRow[]): CheckResult {
       items.push(rowItem(row, 'warning', 'dc-offset', `${id} has a DC offset of ${m.dcOffset.toFixed(4)} (full scale 1); expected |offset| ≤ ${dcOffsetLimit}`))
     }
   }
-  items.push(...duplicateItems(measured))
+  for (const item of duplicateItems(measured)) items.push(item)
   return { items, tables: { audio_census: census(measured), loudness: loudness(measured), audio_per_language: perLanguage(measured) } }
 }
 

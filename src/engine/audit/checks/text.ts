@@ -80,7 +80,7 @@ export function checkText(rows: readonly AuditRow[], minSamplesPerChar: number):
           `${exampleId(row)} is spoken at ${rate.toFixed(1)} characters/s, robust z ${z.toFixed(1)} against ${language}'s median ${median.toFixed(1)} (MAD ${mad.toFixed(2)}); expected |z| ≤ ${speakingRateZ}: transcript and audio may not match`))
       }
     }
-    table.push({ language, rows: list.length, median_chars_per_s: median, mad, min: Math.min(...rates), max: Math.max(...rates), outliers })
+    table.push({ language, rows: list.length, median_chars_per_s: median, mad, min: rates.reduce((m, r) => Math.min(m, r), Infinity), max: rates.reduce((m, r) => Math.max(m, r), -Infinity), outliers })
   }
   return { items, tables: { speaking_rate: table } }
 }

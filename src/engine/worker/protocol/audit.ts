@@ -1,4 +1,4 @@
-/** The explorer's audit kinds: `audit` and `audit-state`. Types only (a leaf of protocol.ts). */
+/** The explorer's audit kinds: `audit`, `audit-state` and `audit-open`. Types only (a leaf of protocol.ts). */
 import type { AuditReport, AuditState } from '../../audit/types.ts'
 import type { ConfigSpec } from '../../config/resolve.ts'
 import type { Finding } from '../../findings.ts'
@@ -16,6 +16,17 @@ export interface AuditResult {
   reusedGroups: number
 }
 
+/** What `audit-open` returns: a saved result (merged by `mixscope merge`, or `audit --json`) ready for the Audit view. */
+export interface OpenedAuditResult extends AuditResult {
+  /** The file's name, or the path beside the dataset it was read from. */
+  name: string
+  origin: 'file' | 'beside'
+  /** Shards it was merged from, `null` when it was not merged. */
+  shards: number | null
+  /** Why the result may not be this dataset's (files or rows differ), `null` when its counts agree. */
+  mismatch: string | null
+}
+
 /** Request kinds of the audit group. */
 export interface AuditRequests {
   /**
@@ -24,4 +35,10 @@ export interface AuditRequests {
    */
   'audit': { params: { dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null; /** the cheap audio check of every row (not with `deep`) */ quick?: boolean }; result: AuditResult }
   'audit-state': { params: { dataset: number }; result: AuditState | null }
+  /**
+   * Opens a saved audit result instead of running the audit: `file` (picked by the user), or else
+   * `_mixscope_audit.json` in the dataset's root (`null` when there is none). Config findings are not recomputed:
+   * the result carries the options it was audited with.
+   */
+  'audit-open': { params: { dataset: number; file: Blob | null }; result: OpenedAuditResult | null }
 }

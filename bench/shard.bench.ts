@@ -1,0 +1,191 @@
+/**
+ * Shard benchmark (issue 14), `npm run bench -- shard`:
+ * - deep-audit throughput of N shards on this machine (N = 1 … cores): each shard a `mixscope audit --deep
+ *   --workers 1 --shard i/N` process, as a job array's tasks are; first every shard alone (one shard's rate), then
+ *   all N at once. Target: N at once ≥ 0.9 × N × one shard's rate. Dataset: the demo's FLAC corpora (mls, fleurs)
+ *   copied 40× and rewritten with snappy by DuckDB (`bench/.cache/shard-flac`).
+ * - `mixscope merge` of 1,000 audit parts of the 100,000-file synthetic dataset (bench/shard-synthetic.ts,
+ *   1,000,000 rows): parts made once by the shards' own code (`auditShard`, one shard after another on one open of
+ *   the dataset) and kept in `bench/.cache/shard-100k-parts`; the merge timed in its own process, peak RSS from
+ *   GNU time. Targets: < 30 s, < 1 GB. Reference in the same run: the unsharded metadata audit of the same dataset,
+ *   and whether the two documents are identical.
+ * - the wall time of a 50,000-hour deep audit on a 64-task array, projected from the measured one-shard rate.
+ */
+import { execFile } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs'
+import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { dirname, join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { auditShard } from '../src/engine/audit/partial/shard.ts'
+import type { AuditPart } from '../src/engine/audit/partial/types.ts'
+import { openDataset } from '../src/engine/discovery/open.ts'
+import { createFsSource } from '../src/engine/node/fs-source.ts'
+import { stringifyPart } from '../src/engine/shard/part.ts'
+import type { DatasetSource } from '../src/engine/source/source.ts'
+import { ensureShard100k } from './shard-synthetic.ts'
+import type { BenchRow } from './table.ts'
+
+const repo = join(import.meta.dirname, '..')
+const bin = join(repo, 'bin', 'mixscope.js')
+const cache = join(import.meta.dirname, '.cache')
+const demoRoot = join(repo, 'public', 'demo', 'version=0')
+const flacCopies = 40
+const flacRoot = join(cache, 'shard-flac', 'version=0')
+const partsDir = join(cache, 'shard-100k-parts')
+const partCount = 1000
+
+interface Run { code: number; stdout: string; stderr: string; seconds: number }
+
+function spawnRun(command: string, args: string[]): Promise<Run> {
+  const started = performance.now()
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: repo, maxBuffer: 256 << 20, timeout: 1_800_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 99) : 0, stdout, stderr, seconds: (performance.now() - started) / 1000 }))
+  })
+}
+
+/** The demo's FLAC corpora ×40 as corpus=<name>-<copy>, rewritten by DuckDB with snappy (the dataprep's codec). */
+async function ensureFlacDataset(): Promise<string> {
+  const marker = join(flacRoot, '..', '.complete')
+  if (existsSync(marker)) return flacRoot
+  await rm(join(flacRoot, '..'), { recursive: true, force: true })
+  const duck = await DuckDBInstance.create(':memory:', { threads: '1' })
+  const connection = await duck.connect()
+  for (const corpus of ['mls', 'fleurs']) {
+    const files = (await readdir(join(demoRoot, `corpus=${corpus}`), { recursive: true })).filter((f) => f.endsWith('.parquet'))
+    for (const file of files) {
+      const first = join(flacRoot, `corpus=${corpus}-0`, file)
+      await mkdir(dirname(first), { recursive: true })
+      await connection.run(`COPY (SELECT * FROM read_parquet('${join(demoRoot, `corpus=${corpus}`, file)}')) TO '${first}' (FORMAT parquet, COMPRESSION snappy)`)
+      for (let i = 1; i < flacCopies; i++) await cp(first, join(flacRoot, `corpus=${corpus}-${i}`, file))
+    }
+  }
+  connection.closeSync()
+  writeFileSync(marker, '')
+  return flacRoot
+}
+
+/** Hours a deep part decoded (Σ audio_size of its rows; every row is decoded). */
+function partHours(part: AuditPart): number {
+  return part.rows.audio_size.reduce<number>((h, n) => h + (n ?? 0), 0) / 16000 / 3600
+}
+
+async function shardRun(root: string, index: number, count: number, out: string): Promise<{ seconds: number; hours: number }> {
+  const r = await spawnRun('node', [bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out])
+  if (r.code !== 0) throw new Error(`bench shard: shard ${index}/${count} exited ${r.code}: ${r.stderr}`)
+  return { seconds: r.seconds, hours: partHours(JSON.parse(await readFile(out, 'utf8')) as AuditPart) }
+}
+
+/**
+ * The fs source with plain open-read-close reads: the shared fs source keeps descriptors until the event loop
+ * turns, which 100,000 footer reads in a row outrun (EMFILE); generating the parts does not need its cache.
+ */
+async function plainFsSource(root: string): Promise<DatasetSource> {
+  const source = await createFsSource(root)
+  return {
+    ...source,
+    async read(path, start, end) {
+      const fd = openSync(join(root, ...path.split('/')), 'r')
+      try {
+        const out = new Uint8Array(Math.max(0, end - start))
+        const n = readSync(fd, out, 0, out.length, start)
+        source.counters.requests++
+        source.counters.bytes += n
+        return n === out.length ? out : out.subarray(0, n)
+      } finally {
+        closeSync(fd)
+      }
+    },
+  }
+}
+
+/** 1,000 audit parts of the 100,000-file dataset, made once by `auditShard`. */
+async function ensureParts(root: string): Promise<{ bytes: number }> {
+  const marker = join(partsDir, '.complete.json')
+  if (existsSync(marker)) return JSON.parse(await readFile(marker, 'utf8')) as { bytes: number }
+  rmSync(partsDir, { recursive: true, force: true })
+  mkdirSync(partsDir, { recursive: true })
+  const dataset = await openDataset(await plainFsSource(root))
+  let bytes = 0
+  for (let i = 0; i < partCount; i++) {
+    const text = stringifyPart(await auditShard(dataset, { index: i, count: partCount }))
+    bytes += text.length
+    writeFileSync(join(partsDir, `audit-${String(i).padStart(4, '0')}.json`), text)
+  }
+  writeFileSync(marker, JSON.stringify({ bytes }))
+  return { bytes }
+}
+
+/** Runs `node bin/mixscope.js args` under GNU time: wall seconds and peak RSS (bytes). */
+async function measured(args: string[]): Promise<Run & { rss: number }> {
+  const r = await spawnRun('/usr/bin/time', ['-v', 'node', bin, ...args])
+  const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)
+  return { ...r, rss: kb ? Number(kb[1]) * 1024 : NaN }
+}
+
+export async function runShardBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = []
+  const cores = availableParallelism()
+
+  // deep-audit throughput, N shards on one machine
+  const root = await ensureFlacDataset()
+  const tmp = join(cache, 'shard-runs')
+  await rm(tmp, { recursive: true, force: true })
+  await mkdir(tmp, { recursive: true })
+  await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
+  let perShard = NaN
+  for (let n = 1; n <= cores; n++) {
+    const alone: { seconds: number; hours: number }[] = []
+    for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
+    const started = performance.now()
+    const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
+    const wall = (performance.now() - started) / 1000
+    const oneRate = alone.reduce((h, a) => h + a.hours, 0) / (alone.reduce((s, a) => s + a.seconds, 0) / 60)
+    const hours = together.reduce((h, t) => h + t.hours, 0)
+    const rate = hours / (wall / 60)
+    if (n === 1) perShard = oneRate
+    rows.push({
+      benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
+      'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
+    })
+  }
+
+  // merge of 1,000 parts of a 100,000-file dataset
+  const big = ensureShard100k()
+  const parts = await ensureParts(big.root)
+  const out = join(tmp, 'merged.json')
+  const merge = await measured(['merge', partsDir, '--out', out])
+  if (merge.code > 1) throw new Error(`bench merge: exited ${merge.code}: ${merge.stderr.slice(-2000)}`)
+  rows.push({
+    benchmark: `merge ${partCount} audit parts, ${big.files} files, ${big.rows} rows`, 'parts MB': parts.bytes / 1e6,
+    'wall s': merge.seconds, 'peak RSS MB': merge.rss / 1e6, target: '< 30 s, < 1000 MB', ok: merge.seconds < 30 && merge.rss < 1e9 ? 'yes' : 'NO',
+  })
+  // the parts are of the metadata audit (the placeholder bytes would make every row an audio-check finding)
+  const whole = await measured(['audit', big.root, '--no-audio-check', '--json'])
+  if (whole.code > 1) {
+    rows.push({ benchmark: 'reference: unsharded audit --no-audio-check, same dataset', 'wall s': whole.seconds, ok: `failed (${whole.stderr.trim().split('\n').find((l) => l.startsWith('mixscope')) ?? whole.code})` })
+  } else {
+    const document = (await readFile(out, 'utf8')).replace(/,\n {2}"timing": \{[\s\S]*\}\n\}\n$/, '\n}\n')
+    rows.push({
+      benchmark: 'reference: unsharded audit --no-audio-check, same dataset', 'wall s': whole.seconds, 'peak RSS MB': whole.rss / 1e6,
+      'merge / audit': merge.seconds / whole.seconds, ok: document === whole.stdout ? 'identical documents' : 'DOCUMENTS DIFFER',
+    })
+  }
+
+  // projection: a 50,000-hour deep audit on a 64-task array
+  const tasks = 64
+  const mergePerRow = merge.seconds / big.rows
+  for (const cpus of [1, 4]) {
+    const efficiency = (rows.find((r) => r.benchmark.startsWith(`deep audit, ${cores} shards`))?.['vs N × one'] as number | undefined) ?? 1
+    const rate = perShard * cpus * (cpus > 1 ? efficiency : 1)
+    const minutes = 50_000 / (tasks * rate)
+    rows.push({
+      benchmark: `projection: 50,000 h deep audit, ${tasks} tasks × ${cpus} CPU${cpus > 1 ? 's' : ''}`, 'h/min': tasks * rate,
+      'wall s': minutes * 60, 'wall h': minutes / 60, note: cpus > 1 ? `one-shard rate × ${cpus} × ${efficiency.toFixed(2)} (measured N-at-once efficiency)` : 'the measured one-shard rate',
+    })
+  }
+  const clips = 50_000 * 3600 / 10
+  rows.push({ benchmark: 'projection: its merge (≈ 18M rows of 10 s)', 'wall s': clips * mergePerRow, note: `${(mergePerRow * 1e6).toFixed(1)} µs per row, as measured above` })
+  return rows
+}

@@ -86,7 +86,9 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
               formatter={(v) => [format(Number(v)), metric]} />
             <Bar dataKey="value" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined} shape={shape}
               onClick={(d) => { const p = (d as { payload?: Point }).payload; if (p && onSelect) onSelect(p.key) }} />
-            <Brush dataKey="rank" startIndex={range.start} endIndex={range.end} height={44} travellerWidth={10} stroke="var(--accent)" fill="var(--panel)"
+            {/* keyed by the number of bars: recharts' Brush keeps scale state from the previous data for one render
+                when the data changes length under it (a progressive open's snapshots), and draws NaN positions */}
+            <Brush key={n} dataKey="rank" startIndex={range.start} endIndex={range.end} height={44} travellerWidth={10} stroke="var(--accent)" fill="var(--panel)"
               tickFormatter={(rank: number) => `#${formatCount(rank)}`} ariaLabel={`Rank range ${range.start + 1} to ${range.end + 1}: drag, or arrow keys on a handle`}
               onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== range.start || r.endIndex !== range.end)) move({ start: r.startIndex, end: r.endIndex }) }} />
           </BarChart>

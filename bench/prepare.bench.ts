@@ -93,7 +93,7 @@ async function timeBrowser(): Promise<{ seconds: number; helpers: number }> {
     await page.goto(`${server.url}web-prepare/index.html?view=prepare`)
     await page.getByLabel('Input folder (file dialog)').setInputFiles(input)
     await page.getByRole('table', { name: 'Partitions to write' }).waitFor({ timeout: 120_000 })
-    const helpers = await page.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency - 1, 16)))
+    const helpers = await page.evaluate(() => Math.max(1, Math.min(navigator.hardwareConcurrency, 16)))
     const t0 = performance.now()
     await page.getByRole('button', { name: 'Convert into browser storage' }).click()
     await page.getByText(/Wrote \d+ rows/).waitFor({ timeout: 600_000 })
@@ -122,7 +122,7 @@ export async function runPrepareBench(): Promise<BenchRow[]> {
   try {
     const b = await timeBrowser()
     // threads: the helpers plus the engine worker (reading input, writing parquet)
-    const used = Math.min(b.helpers + 1, cores)
+    const used = Math.min(b.helpers, cores)
     rows.push({ benchmark: `Prepare view (Chromium, ${b.helpers} helper Workers + engine worker, into OPFS)`, 'audio h': hours, 'wall s': b.seconds, 'h/min': perMinute(b.seconds), cores: used, 'per core vs tools': perMinute(b.seconds) / used / toolsRate })
   } catch (error) {
     rows.push({ benchmark: `Prepare view (Chromium): not measured (${(error as Error).message.split('\n')[0]})` })

@@ -12,10 +12,14 @@ export interface ClipWorkerPool {
   close(): void
 }
 
-/** `max(1, cores − 1)` helpers (the engine worker is busy writing), or `null` without `Worker`. */
+/**
+ * One helper per core (at most 16), as the CLI runs one worker thread per core beside its main thread: the engine
+ * worker only reads input and writes parquet, which keeps a core busy for a small part of the time (on 2 cores,
+ * `cores − 1` helpers converted at 0.35× of `sox | flac` per core, `cores` helpers at the CLI's rate). `null` without `Worker`.
+ */
 export function createClipWorkerPool(cores = globalThis.navigator?.hardwareConcurrency ?? 1): ClipWorkerPool | null {
   if (typeof Worker === 'undefined') return null
-  const size = Math.max(1, Math.min(cores - 1, 16))
+  const size = Math.max(1, Math.min(cores, 16))
   const slots: { worker: Worker; busy: boolean; failed: boolean; current: number }[] = []
   const queue: { id: number; task: ClipTask }[] = []
   const pending = new Map<number, (r: ClipResult) => void>()

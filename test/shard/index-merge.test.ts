@@ -10,26 +10,14 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../src/cli/main.ts'
 import { demoRoot, openFixture } from '../audit/helpers.ts'
 import { query } from '../helpers/duckdb.ts'
 import { makeShardedDataset } from './make-sharded-dataset.ts'
+import { runCli } from '../helpers/run-cli.ts'
 
 const fixture = (p: string) => join(import.meta.dirname, '..', 'fixtures', p)
 
-async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const saved = { ...process.env }
-  for (const k of ['SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_COUNT', 'MIXSCOPE_SHARD', 'JOB_COMPLETION_INDEX', 'MIXSCOPE_SHARDS']) delete process.env[k]
-  Object.assign(process.env, env)
-  try {
-    const code = await main(args, { stdout: (t) => { stdout += t }, stderr: (t) => { stderr += t } })
-    return { code, stdout, stderr }
-  } finally {
-    process.env = saved
-  }
-}
+const run = runCli
 
 let dir: string
 let generated: string

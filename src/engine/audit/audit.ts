@@ -4,7 +4,6 @@
  * row group (through a pluggable measurer, so a worker pool can run it) and feeds the audio checks. Deterministic
  * for the same dataset and options; the audio pass is resumable through `state`.
  */
-import { sortFindings, uniqueFindings } from '../findings.ts'
 import type { RunOptions } from '../dataset.ts'
 import type { OpenDataset } from '../discovery/open.ts'
 import { defaultPipelineConfig } from '../config/defaults.ts'
@@ -23,11 +22,11 @@ import { checkText } from './checks/text.ts'
 import { checkTokens, type AuditTokenizer } from './checks/tokens.ts'
 import { measureAudioTask } from './measure.ts'
 import { quickAudioCheckOnce } from './quick-audio.ts'
-import { readAuditRows, rowHours } from './rows.ts'
+import { readAuditRows } from './rows.ts'
+import { assembleReport } from './assemble-report.ts'
 import { selectAudioRows } from './sample.ts'
 import { adoptAuditState, auditFingerprint, groupKey } from './state.ts'
-import { summarizeItems } from './summary.ts'
-import type { AudioMeasure, AudioMeasurer, AudioTask, AuditItem, AuditReport, AuditRow, AuditState, CheckResult } from './types.ts'
+import type { AudioMeasure, AudioMeasurer, AudioTask, AuditReport, AuditRow, AuditState, CheckResult } from './types.ts'
 
 /** Options of `auditDataset`. */
 export interface AuditOptions extends RunOptions {
@@ -96,32 +95,15 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
     quickRows = quick.rows
   }
 
-  const items: AuditItem[] = dataset.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
-  const tables: AuditReport['tables'] = {}
-  for (const r of results) {
-    for (const item of r.items) items.push(item) // not push(...): a big dataset has more findings than a call takes arguments
-    Object.assign(tables, r.tables)
-  }
-  const { summary, byLanguage, flagged } = summarizeItems(items)
-  tables.kinds_by_partition = byLanguage
-  tables.flagged_by_language = flagged
-  const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
-  return {
-    schema_version: 1,
+  return assembleReport({
     root: dataset.root,
     options: {
       deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
       min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
     },
-    totals: {
-      files: dataset.files.length, row_groups: read.rowGroups, rows: rows.length, hours: rowHours(samples),
-      rows_decoded: measured.length, rows_audio_checked: quickRows, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
-      flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
-    },
-    summary,
-    findings: sortFindings(uniqueFindings(items.map((i) => i.finding))),
-    tables,
-  }
+    files: dataset.files.length, rowGroups: read.rowGroups, rows, measured, rowsAudioChecked: quickRows,
+    datasetFindings: dataset.findings, results,
+  })
 }
 
 /** Options of `audioPass`. */

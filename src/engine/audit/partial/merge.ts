@@ -10,7 +10,7 @@
  * Parts are added one at a time and kept in that compact form, so memory grows with the rows, not the parts' text.
  */
 import { parseSplit } from '../../config/split.ts'
-import { compareUtf8, finding, MixscopeError, sortFindings, uniqueFindings } from '../../findings.ts'
+import { compareUtf8, finding, MixscopeError } from '../../findings.ts'
 import { checkPartSet, type NamedPart } from '../../shard/part.ts'
 import { checkAudio, type MeasuredRow } from '../checks/audio.ts'
 import { checkLeakage } from '../checks/leakage.ts'
@@ -20,8 +20,7 @@ import { checkSplits } from '../checks/splits.ts'
 import { checkText } from '../checks/text.ts'
 import { unknownRateWarning } from '../checks/tokens.ts'
 import { quickCensusTable } from '../quick-audio.ts'
-import { rowHours } from '../rows.ts'
-import { summarizeItems } from '../summary.ts'
+import { assembleReport } from '../assemble-report.ts'
 import type { AudioMeasure, AuditItem, AuditReport, AuditRow, CheckResult, TableRow } from '../types.ts'
 import type { AuditPart, AuditPartGlobal } from './types.ts'
 
@@ -305,29 +304,10 @@ export class AuditMerger {
     if (options.sample > 0) results.push(checkAudio(measured))
     else if (quick) results.push(quick.result)
 
-    const items: AuditItem[] = global.findings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
-    const tables: AuditReport['tables'] = {}
-    for (const r of results) {
-      for (const item of r.items) items.push(item)
-      Object.assign(tables, r.tables)
-    }
-    const { summary, byLanguage, flagged } = summarizeItems(items)
-    tables.kinds_by_partition = byLanguage
-    tables.flagged_by_language = flagged
-    const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
-    return {
-      schema_version: 1,
-      root,
-      options,
-      totals: {
-        files: global.files, row_groups: global.rowGroups, rows: rows.length, hours: rowHours(samples),
-        rows_decoded: measured.length, rows_audio_checked: quick?.rows ?? 0, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
-        flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
-      },
-      summary,
-      findings: sortFindings(uniqueFindings(items.map((i) => i.finding))),
-      tables,
-    }
+    return assembleReport({
+      root, options, files: global.files, rowGroups: global.rowGroups, rows, measured, rowsAudioChecked: quick?.rows ?? 0,
+      datasetFindings: global.findings, results,
+    })
   }
 
   /** Seconds each shard ran, in shard order (for the merged output's `"timing"`). */

@@ -18,7 +18,8 @@ let nextId = 1
 function request<K extends RequestKind>(kind: K, params: Requests[K]['params'], signal?: AbortSignal): Promise<Requests[K]['result']> {
   return handle({ kind, id: nextId++, ...params } as never, { signal }) as Promise<Requests[K]['result']>
 }
-const opened: OpenResult = await request('open', { source: { type: 'url', url: 'unused' } })
+// no onPartial: no `validating` partial, so the result carries its stats (OpenResultMessage)
+const opened = await request('open', { source: { type: 'url', url: 'unused' } }) as OpenResult
 const dataset = opened.dataset
 const defects = JSON.parse(readFileSync('public/demo/defects.json', 'utf8')) as { id: string; kind: string }[]
 

@@ -16,6 +16,9 @@ import { openDataset } from '../../src/engine/discovery/open.ts'
 import { computeStats } from '../../src/engine/stats/stats.ts'
 import { indexFileName, readIndex } from '../../src/engine/index/format.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
+import { createEngineClient, type WorkerLike } from '../../src/engine/worker/client.ts'
+import type { ClientMessage, WorkerMessage } from '../../src/engine/worker/protocol.ts'
+import { overviewTables } from '../../src/engine/stats/groupings.ts'
 import type { IndexWriteResult, OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
 import { main } from '../../src/cli/main.ts'
 
@@ -119,6 +122,52 @@ describe('progressive open', () => {
     } finally {
       await rm(join(root, indexFileName))
     }
+  })
+})
+
+describe('the final result after a validating partial', () => {
+  /** A worker stand-in running the real handler in-process, recording what it posts. */
+  function inProcessWorker(source: DatasetSource) {
+    const handle = createRequestHandler({ makeSource: () => source })
+    const posted: WorkerMessage[] = []
+    const worker: WorkerLike = {
+      onmessage: null, onerror: null, terminate: () => {},
+      postMessage: (message: ClientMessage) => {
+        if (message.kind === 'abort') return
+        const send = (m: WorkerMessage) => { posted.push(m); worker.onmessage?.({ data: structuredClone(m) } as MessageEvent<WorkerMessage>) }
+        void (handle(message as never, { onPartial: (partial) => send({ kind: 'partial', id: message.id, partial } as WorkerMessage) }) as Promise<unknown>)
+          .then((result) => send({ kind: 'result', id: message.id, result } as WorkerMessage))
+      },
+    }
+    return { worker, posted }
+  }
+
+  it('leaves out the stats the partial carried; the client puts them back, equal to a full read', async () => {
+    expect(await main(['index', root], { stdout: () => {}, stderr: () => {} })).toBe(0)
+    try {
+      const { worker, posted } = inProcessWorker(await createFsSource(root))
+      const client = createEngineClient(() => worker)
+      const stages: (string | undefined)[] = []
+      const opened = await client.openDataset({ type: 'url', url: 'unused:/' }, { onPartial: (p) => stages.push(p.provisional?.stage) })
+      expect(stages).toEqual(['validating'])
+      const final = posted.find((m) => m.kind === 'result')
+      expect(final && 'result' in final && (final.result as { stats: unknown }).stats).toBeNull()
+      const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))
+      expect(opened.stats).toEqual(plain)
+      expect(opened.overview).toEqual(overviewTables(plain))
+      expect(opened.provisional).toBeUndefined()
+      expect(opened.validation.files_checked).toBe(opened.files.parquet)
+    } finally {
+      await rm(join(root, indexFileName))
+    }
+  })
+
+  it('without an index (rows checked while reading) no validating partial comes, and the result is whole', async () => {
+    const { worker, posted } = inProcessWorker(await createFsSource(root))
+    const opened = await createEngineClient(() => worker).openDataset({ type: 'url', url: 'unused:/' }, { onPartial: () => {} })
+    const final = posted.find((m) => m.kind === 'result')
+    expect(final && 'result' in final && (final.result as { stats: unknown }).stats).not.toBeNull()
+    expect(opened.overview.languages.length).toBeGreaterThan(0)
   })
 })
 

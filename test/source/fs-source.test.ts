@@ -136,3 +136,12 @@ describe('fs source descriptor cache', () => {
     }
   })
 })
+
+test('isIgnoredPath: a component (not a file-name inner char) starting with "." or "_", as the split rule says', () => {
+  const bySplit = (path: string) => path.split('/').some((part) => part.startsWith('.') || part.startsWith('_'))
+  const parts = ['a', '_a', '.a', 'a_b', 'a.b', 'corpus=x', 'x=_y', '', '_', '.']
+  for (const a of parts) for (const b of parts) for (const c of ['p.parquet', '_SUCCESS', '.hidden', 'x_y.parquet']) {
+    const path = [a, b, c].filter((s, i) => s !== '' || i === 1).join('/')
+    expect(isIgnoredPath(path), path).toBe(bySplit(path))
+  }
+})

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { finding } from '../../engine/findings.ts'
 import type { PartitionStats } from '../../engine/stats/types.ts'
-import { hoursByLanguage, hoursBySplit } from './aggregate.ts'
+import { hoursByLanguage, hoursBySplit } from '../../engine/stats/groupings.ts'
 import { exactText, formatBytes, formatCount, formatDifference, formatHours, formatProbability, formatSamples, formatShare } from './format.ts'
 import { clampRange, countBelow, coverageCurve, itemsForShare, logHistogram, panRange, rankItems, zoomRange } from './distribution.ts'
 import { languageLabel, languageName } from './language-names.ts'

@@ -10,8 +10,7 @@ export function DatasetHeading() {
   const heading = useMemo(() => {
     if (!label || !request || !report) return null
     const type = request.description.type
-    const corpora = [...new Set(report.stats.partitions.map((p) => p.corpus).filter((c): c is string => c !== null))]
-    return datasetTitle({ label, kind: type === 'demo' ? 'demo' : type === 'url' ? 'url' : 'folder', corpora })
+    return datasetTitle({ label, kind: type === 'demo' ? 'demo' : type === 'url' ? 'url' : 'folder', corpora: report.overview.corpusNames })
   }, [label, request, report])
   return (
     <div className="dataset-heading">

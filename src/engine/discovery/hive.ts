@@ -11,6 +11,7 @@ export const hiveNull = '__HIVE_DEFAULT_PARTITION__'
 
 /** Decodes a hive value like pyarrow's `segment_encoding="uri"`; a malformed escape is kept raw. */
 export function decodeHiveValue(raw: string): string {
+  if (!raw.includes('%')) return raw // nothing to decode (most keys): skips the call and its try
   try {
     return decodeURIComponent(raw)
   } catch {

@@ -8,7 +8,8 @@ import type { OpenDataset } from '../discovery/open.ts'
 import { partitionIdOf, requiredKeys } from '../discovery/hive.ts'
 import { mapLimit } from '../util/map-limit.ts'
 import { hasAudioSize, readFileFacts, type FactsOptions } from './facts.ts'
-import { coverageProblem, tsvCoverage, type SplitHours } from './tsv-coverage.ts'
+import { rememberCoverage } from './coverage-memo.ts'
+import { coverageProblem, tsvCoverage, type PartitionCoverage, type SplitHours } from './tsv-coverage.ts'
 import type { PartitionStats, StatsReport } from './types.ts'
 
 /** Samples per second the stored `audio_size` assumes (the dataprep resamples to 16 kHz). */
@@ -140,8 +141,9 @@ export function statsReport(dataset: Dataset, options: { partial?: boolean } = {
     if (acc.rows === 0) findings.push(finding('warning', 'empty-partition', acc.firstPath, `partition ${id} holds no rows; training gets nothing from it`))
   }
   const samples = out.reduce((n, p) => n + p.samples, 0)
-  if (!options.partial) findings.push(...compareWithSummary(dataset, [...partitions.values()]))
-  return {
+  const compared = options.partial ? null : compareWithSummary(dataset, [...partitions.values()])
+  if (compared) findings.push(...compared.findings)
+  const report: StatsReport = {
     schema_version: 1,
     root: dataset.root,
     partitions: out,
@@ -152,6 +154,8 @@ export function statsReport(dataset: Dataset, options: { partial?: boolean } = {
     },
     findings: sortFindings(uniqueFindings(findings)),
   }
+  if (compared?.coverage) rememberCoverage(report, compared.coverage)
+  return report
 }
 
 export { summaryHoursTolerance } from './tsv-coverage.ts'
@@ -161,9 +165,9 @@ export { summaryHoursTolerance } from './tsv-coverage.ts'
  * of the data's splits adds up to (every split, as the dataprep writes it, the train split alone, or another subset:
  * each is a reading training may be given, so only a TSV matching none of them is reported).
  */
-function compareWithSummary(dataset: Dataset, partitions: Accumulator[]): Finding[] {
+function compareWithSummary(dataset: Dataset, partitions: Accumulator[]): { findings: Finding[]; coverage: PartitionCoverage[] | null } {
   const summary = dataset.summary
-  if (!summary) return []
+  if (!summary) return { findings: [], coverage: null }
   const out: Finding[] = []
   const firstPath = new Map<string, string>()
   const data: SplitHours[] = []
@@ -174,11 +178,12 @@ function compareWithSummary(dataset: Dataset, partitions: Accumulator[]): Findin
     if (!firstPath.has(id)) firstPath.set(id, p.firstPath)
     data.push({ corpus, language, split: split ?? '(none)', hours: hoursOf(p.samples) })
   }
-  for (const c of tsvCoverage(data, summary.rows, 'train')) {
+  const coverage = tsvCoverage(data, summary.rows, 'train')
+  for (const c of coverage) {
     const problem = coverageProblem(c, summary.path)
     if (!problem) continue
     const path = problem.kind === 'missing-from-tsv' ? firstPath.get(JSON.stringify([c.corpus, c.language])) ?? '' : summary.path
     out.push(finding('warning', problem.kind, path, problem.message))
   }
-  return out
+  return { findings: out, coverage }
 }

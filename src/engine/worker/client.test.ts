@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Progress } from '../dataset.ts'
 import { createEngineClient, WorkerRequestError, type WorkerLike } from './client.ts'
+import { splitLongArrays } from './chunking.ts'
 import type { ClientMessage, WorkerMessage } from './protocol.ts'
 import type { OpenResult } from './protocol/dataset.ts'
 
@@ -82,5 +83,35 @@ describe('engine client', () => {
     client.terminate()
     await expect(b).rejects.toMatchObject({ kind: 'worker-terminated' })
     expect(fake.isTerminated()).toBe(true)
+  })
+})
+
+describe('long arrays in slices', () => {
+  test('a result posted as chunks then a shell comes back whole, in order, and only to its own request', async () => {
+    const fake = fakeWorker()
+    const client = createEngineClient(() => fake.worker)
+    const partitions = Array.from({ length: 12_345 }, (_, i) => ({ corpus: `c${i % 7}`, rows: i }))
+    const findings = Array.from({ length: 5_001 }, (_, i) => ({ message: `f${i}` }))
+    const result = { dataset: 1, stats: { partitions, totals: { rows: 1 } }, validation: { findings }, bytes: new Uint8Array(7000) }
+    const a = client.openDataset(demo)
+    const b = client.openDataset(demo)
+    const [ida, idb] = fake.posted.map((m) => m.id)
+    const message = { kind: 'result', id: ida, result } as unknown as WorkerMessage
+    const { shell, chunks } = splitLongArrays(message, 5_000)
+    expect(chunks.map((c) => c.path.join('.'))).toEqual(['result.stats.partitions', 'result.stats.partitions', 'result.stats.partitions', 'result.validation.findings', 'result.validation.findings'])
+    expect((shell as unknown as { result: typeof result }).result.stats.partitions).toEqual([])
+    expect(result.stats.partitions).toHaveLength(12_345) // the original is not changed
+    for (const chunk of chunks) fake.reply({ kind: 'chunk', id: ida, chunk: { path: chunk.path.slice(1), items: chunk.items } })
+    fake.reply({ kind: 'result', id: idb, result: { dataset: 2, stats: { partitions: [] } } } as unknown as WorkerMessage)
+    fake.reply(shell)
+    expect(await a).toEqual(result)
+    expect(((await b) as unknown as { stats: { partitions: unknown[] } }).stats.partitions).toEqual([])
+  })
+
+  test('a short result is posted as it is', async () => {
+    const message = { kind: 'result', id: 1, result: { rows: [1, 2, 3] } }
+    const { shell, chunks } = splitLongArrays(message, 5_000)
+    expect(chunks).toEqual([])
+    expect(shell).toBe(message)
   })
 })

@@ -7,6 +7,7 @@
 import type { Progress } from '../dataset.ts'
 import type { ClientMessage, PartialOf, RequestKind, Requests, WorkerMessage } from './protocol.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from './protocol/dataset.ts'
+import { joinLongArrays, type ArrayChunk } from './chunking.ts'
 
 /** The part of `Worker` the client uses (a fake one in tests). */
 export interface WorkerLike {
@@ -49,6 +50,8 @@ interface Pending {
   reject: (error: unknown) => void
   onProgress?: (progress: Progress) => void
   onPartial?: (partial: never) => void
+  /** Slices of long arrays of the next partial or result (chunking.ts). */
+  chunks?: ArrayChunk[]
 }
 
 /** Starts the real engine worker (Vite bundles it from this `new URL` pattern). */
@@ -72,6 +75,15 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
   function receive(message: WorkerMessage): void {
     const entry = pending.get(message.id)
     if (!entry) return // aborted or unknown: drop
+    if (message.kind === 'chunk') {
+      (entry.chunks ??= []).push(message.chunk)
+      return
+    }
+    if ((message.kind === 'partial' || message.kind === 'result') && entry.chunks) {
+      const payload = message.kind === 'partial' ? message.partial : message.result
+      joinLongArrays(payload, entry.chunks)
+      entry.chunks = undefined
+    }
     if (message.kind === 'progress') {
       entry.onProgress?.(message.progress)
       return
@@ -117,7 +129,19 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
   }
 
   return {
-    openDataset: (source, { summary, ...options } = {}) => request('open', summary ? { source, summary } : { source }, options),
+    openDataset: async (source, { summary, ...options } = {}) => {
+      // the final result may leave out the stats a `validating` partial already carried (OpenResultMessage)
+      let validating: OpenResult | null = null
+      const onPartial = (partial: OpenResult) => {
+        if (partial.provisional?.stage === 'validating') validating = partial
+        options.onPartial?.(partial)
+      }
+      const message = await request('open', summary ? { source, summary } : { source }, { ...options, onPartial })
+      if (message.stats !== null) return message
+      const from = validating as OpenResult | null
+      if (!from) throw new WorkerRequestError('worker: the open result left out its stats, but no validating partial carried them', 'internal')
+      return { ...message, stats: from.stats, overview: from.overview }
+    },
     closeDataset: (dataset) => request('close', { dataset }),
     request,
     terminate() {

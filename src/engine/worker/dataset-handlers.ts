@@ -7,11 +7,12 @@ import { openDataset, type OpenDataset } from '../discovery/open.ts'
 import { buildIndexRows } from '../index/build.ts'
 import { indexFileName, writeIndex } from '../index/format.ts'
 import type { DatasetSource } from '../source/source.ts'
+import { overviewTables } from '../stats/groupings.ts'
 import { statsReport } from '../stats/stats.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
 import { checkDataset, rowChecksDuringOpen } from '../validate/validate.ts'
 import type { RequestMessage } from './protocol.ts'
-import type { DatasetRequests, IndexWriteResult, OpenProvisional, OpenResult } from './protocol/dataset.ts'
+import type { DatasetRequests, IndexWriteResult, OpenProvisional, OpenResult, OpenResultMessage } from './protocol/dataset.ts'
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 
 /**
@@ -20,17 +21,18 @@ import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-
  * described so far (about 20 times), and, when every file is described but row checks are still reading, the final
  * stats with a dataset handle that can be used at once.
  */
-async function open(message: RequestMessage<'open'>, options: HandlerRunOptions, context: HandlerContext): Promise<OpenResult> {
+async function open(message: RequestMessage<'open'>, options: HandlerRunOptions, context: HandlerContext): Promise<OpenResultMessage> {
   const start = context.now()
   let rangeIgnored: OpenResult['rangeIgnored'] = null
   const source = context.makeSource(message.source, { onRangeIgnored: (info) => { rangeIgnored ??= info } })
   const checks = rowChecksDuringOpen({ signal: options.signal })
   const emit = options.onPartial
-  const result = (dataset: Dataset, handle: number, stats: StatsReport, validation: ValidateReport, described: OpenResult['described'], provisional?: OpenProvisional): OpenResult => ({
+  type Described = OpenResult['described']
+  /** Everything of a result but its stats and their groupings. */
+  const resultBase = (dataset: Dataset, handle: number, validation: ValidateReport, described: Described, provisional?: OpenProvisional) => ({
     dataset: handle,
     sourceKind: source.kind,
     root: source.root,
-    stats,
     validation,
     files: filesOf(dataset),
     rangeIgnored,
@@ -38,6 +40,11 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
     elapsedMs: context.now() - start,
     described,
     ...(provisional ? { provisional } : {}),
+  })
+  const result = (dataset: Dataset, handle: number, stats: StatsReport, validation: ValidateReport, described: Described, provisional?: OpenProvisional): OpenResult => ({
+    ...resultBase(dataset, handle, validation, described, provisional),
+    stats,
+    overview: overviewTables(stats),
   })
   let fromIndexSoFar = 0
   const dataset = await openDataset(source, {
@@ -67,15 +74,34 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
   const handle = context.nextHandle()
   context.datasets.set(handle, dataset)
   const remaining = dataset.files.filter((f) => f.readable && !checks.checked.has(f.path)).length
+  let sent: StatsReport | null = null
   if (emit && remaining > 0) {
-    const stats = statsReport(dataset)
+    const stats = sent = statsReport(dataset)
     emit(result(dataset, handle, stats, validationSoFar(dataset, stats, checks.checked), dataset.described, {
       stage: 'validating', filesDone: dataset.files.length, filesTotal: dataset.files.length, fromIndex: dataset.described.fromIndex,
       label: `Exact numbers of all ${dataset.files.length} files${dataset.described.fromIndex > 0 ? ` (${dataset.described.fromIndex} from the dataset index)` : ''}; rows of ${remaining} files are still being checked`,
     }))
   }
   const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked })
+  // the page has these stats (and their groupings) from the `validating` partial already: at 100,000 partitions
+  // cloning them again costs the page's main thread a few hundred ms, so the client takes them from the partial
+  if (sent && sameStats(sent, stats)) return { ...resultBase(dataset, handle, validation, dataset.described), stats: null, overview: null }
   return result(dataset, handle, stats, validation, dataset.described)
+}
+
+/** True when two stats reports hold the same numbers, keys and findings (field by field; no serialization). */
+export function sameStats(a: StatsReport, b: StatsReport): boolean {
+  if (a.partitions.length !== b.partitions.length || a.findings.length !== b.findings.length || a.root !== b.root) return false
+  for (const k of ['files', 'row_groups', 'rows', 'samples', 'hours'] as const) if (!Object.is(a.totals[k], b.totals[k])) return false
+  for (let i = 0; i < a.partitions.length; i++) {
+    const p = a.partitions[i]
+    const q = b.partitions[i]
+    const keys = Object.keys(p)
+    if (keys.length !== Object.keys(q).length) return false
+    for (const k of keys) if (!Object.is(p[k], q[k])) return false
+  }
+  for (let i = 0; i < a.findings.length; i++) if (JSON.stringify(a.findings[i]) !== JSON.stringify(b.findings[i])) return false
+  return JSON.stringify(a.summary) === JSON.stringify(b.summary)
 }
 
 /** Discovery counts: parquet files, readable footers, ignored paths, stray files, Σ parquet bytes. */

@@ -8,6 +8,7 @@
  * nothing from the worker), and the handlers import them from there: the protocol never imports a handler.
  */
 import type { Progress } from '../dataset.ts'
+import type { ArrayChunk } from './chunking.ts'
 import type { AuditRequests } from './protocol/audit.ts'
 import type { DatasetRequests } from './protocol/dataset.ts'
 import type { ExamplesRequests } from './protocol/examples.ts'
@@ -46,5 +47,10 @@ export type PartialOf<K extends RequestKind> = Requests[K] extends { partial: in
 export type WorkerMessage =
   | { kind: 'progress'; id: number; progress: Progress }
   | { kind: 'partial'; id: number; partial: PartialOf<RequestKind> }
+  /**
+   * A slice of a long array of the next `partial` or `result` of this request, which carries that array empty
+   * (chunking.ts: a large result never arrives as one long main-thread task).
+   */
+  | { kind: 'chunk'; id: number; chunk: ArrayChunk }
   | { kind: 'result'; id: number; result: Requests[RequestKind]['result'] }
   | { kind: 'error'; id: number; error: WorkerError }

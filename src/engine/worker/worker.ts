@@ -6,12 +6,19 @@
 import type { ClientMessage, WorkerError, WorkerMessage } from './protocol.ts'
 import { createRequestHandler } from './handlers.ts'
 import { throttleProgress } from './throttle-progress.ts'
+import { splitLongArrays } from './chunking.ts'
 
 const running = new Map<number, AbortController>()
 const handle = createRequestHandler()
 
-/** Posts one typed message to the UI thread. */
+/** Posts one typed message to the UI thread; a partial or result with long arrays goes in slices (chunking.ts). */
 function post(message: WorkerMessage): void {
+  if (message.kind === 'partial' || message.kind === 'result') {
+    const { shell, chunks } = splitLongArrays(message)
+    for (const chunk of chunks) self.postMessage({ kind: 'chunk', id: message.id, chunk: { path: chunk.path.slice(1), items: chunk.items } } satisfies WorkerMessage)
+    self.postMessage(shell)
+    return
+  }
   self.postMessage(message)
 }
 

@@ -46,6 +46,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
   const total = useMemo(() => points.reduce((s, p) => s + p.value, 0), [points])
   const inWindow = useMemo(() => points.slice(range.start, range.end + 1).reduce((s, p) => s + p.value, 0), [points, range.start, range.end])
   const size = range.end - range.start + 1
+  const shown = useMemo(() => points.slice(range.start, range.end + 1), [points, range.start, range.end])
   const logFloor = useMemo(() => {
     const positive = points.filter((p) => p.value > 0).map((p) => p.value)
     return positive.length > 0 ? Math.min(...positive) / 2 : 1
@@ -75,8 +76,10 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
       </div>
       <div className="chart" role="group" data-start={range.start + 1} data-end={range.end + 1}
         aria-label={`${chartLabel}, ranked: ranks ${formatCount(range.start + 1)} to ${formatCount(range.end + 1)} of ${formatCount(n)} ${noun[1]}${log ? ' (log scale)' : ''}; the table lists every value.`}>
-        <ResponsiveContainer width="100%" height={320}>
-          <BarChart data={points} margin={{ top: 8, right: 16, bottom: 4, left: 8 }} barCategoryGap={size > 200 ? 0 : 1}>
+        {/* the bars draw only the ranks in the window: recharts works over all of its data on every render, and
+            1,600–8,000 bars (categorical axis, selectors, text measuring) were seconds of main-thread work */}
+        <ResponsiveContainer width="100%" height={276}>
+          <BarChart data={shown} margin={{ top: 8, right: 16, bottom: 4, left: 8 }} barCategoryGap={size > 200 ? 0 : 1}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
             <XAxis dataKey="key" tick={{ ...tickStyle, fontSize: 11 }} angle={-50} textAnchor="end" height={64} interval={size > namedBars ? 'preserveStartEnd' : 0} />
             {log
@@ -86,8 +89,14 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
               formatter={(v) => [format(Number(v)), metric]} />
             <Bar dataKey="value" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined} shape={shape}
               onClick={(d) => { const p = (d as { payload?: Point }).payload; if (p && onSelect) onSelect(p.key) }} />
-            {/* keyed by the number of bars: recharts' Brush keeps scale state from the previous data for one render
-                when the data changes length under it (a progressive open's snapshots), and draws NaN positions */}
+          </BarChart>
+        </ResponsiveContainer>
+        {/* the brush over every rank, in a chart of its own with nothing else in it (no axis, no bars: cheap at any
+            count; a chart nested inside the brush took over the bars' y axis). Keyed by the number of ranks:
+            recharts' Brush keeps scale state from the previous data for one render when the data changes length
+            under it (a progressive open's snapshots), and draws NaN positions */}
+        <ResponsiveContainer width="100%" height={44}>
+          <BarChart data={points} margin={{ top: 0, right: 16, bottom: 0, left: 80 }}>
             <Brush key={n} dataKey="rank" startIndex={range.start} endIndex={range.end} height={44} travellerWidth={10} stroke="var(--accent)" fill="var(--panel)"
               tickFormatter={(rank: number) => `#${formatCount(rank)}`} ariaLabel={`Rank range ${range.start + 1} to ${range.end + 1}: drag, or arrow keys on a handle`}
               onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== range.start || r.endIndex !== range.end)) move({ start: r.startIndex, end: r.endIndex }) }} />

@@ -126,7 +126,7 @@ export function AuditView() {
   }, [byTriage])
   const rowsOf = useMemo(() => {
     const m = new Map<string, number>()
-    for (const p of report?.stats.partitions ?? []) if (p.language) m.set(p.language, (m.get(p.language) ?? 0) + p.rows)
+    for (const l of report?.overview.languages ?? []) if (l.language !== '(none)') m.set(l.language, l.rows)
     return m
   }, [report])
   const flagged = useMemo(() => flaggedLanguages(result?.report.tables.flagged_by_language ?? [], rowsOf), [result, rowsOf])

@@ -3,7 +3,7 @@
  * pasted recipe YAML. Values go to the config store (the URL keeps preset, split, seed, rank, world size, max batches).
  * Empty inputs mean "as the preset / recipe says"; the placeholder shows that value.
  */
-import { useMemo, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { NumberField, type NumberRule } from '../../components/number-field.tsx'
 import { SplitField } from '../../components/split-field.tsx'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
@@ -12,6 +12,8 @@ import type { ResolvedConfig } from '../../../engine/config/resolve.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
 
 /** Main task fields shown in the form (reference names), with the values the reference accepts. */
+/** Stable empty list (no dataset open). */
+const noNames: string[] = []
 const numberFields: { key: keyof PipelineConfig; label: string; rule: NumberRule }[] = [
   { key: 'min_audio_len', label: 'min_audio_len (samples)', rule: { min: 0, integer: true, optional: true } },
   { key: 'max_audio_len', label: 'max_audio_len (samples)', rule: { min: 1, integer: true, optional: true } },
@@ -27,9 +29,8 @@ export function ConfigForm({ resolved }: { resolved: ResolvedConfig | null }) {
   const config = resolved?.config
   const [recipeText, setRecipeText] = useState('')
   const placeholder = (v: unknown) => (v === undefined || v === null ? '' : String(v))
-  const partitions = useDatasetStore((s) => s.report?.stats.partitions)
-  const splits = useMemo(() => [...new Set((partitions ?? []).map((p) => p.split).filter((x): x is string => x !== null))].sort(), [partitions])
-  const corpora = useMemo(() => [...new Set((partitions ?? []).map((p) => p.corpus).filter((x): x is string => x !== null))].sort(), [partitions])
+  const splits = useDatasetStore((s) => s.report?.overview.splitNames) ?? noNames
+  const corpora = useDatasetStore((s) => s.report?.overview.corpusNames) ?? noNames
   const worldSize = state.worldSize ?? config?.world_size ?? 1
 
   function applyRecipe(event: FormEvent) {

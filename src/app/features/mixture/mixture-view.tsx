@@ -27,6 +27,8 @@ import './mixture.css'
 
 export const mixtureStore = createMixtureStore(engineClient)
 
+/** Stable empty list (no dataset open). */
+const noNames: string[] = []
 const percentTick = (v: number) => formatShare(v)
 /** Two weights read the same on the page (the sampler's 24-bit draws differ from the float64 weight far below that). */
 const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && formatProbability(a) === formatProbability(b))
@@ -137,8 +139,8 @@ export function MixtureView() {
   const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
   const languages = useMemo(() => (result ? hoursPerLanguage(result) : []), [result])
-  const splits = useMemo(() => [...new Set((report?.stats.partitions ?? []).map((p) => p.split).filter((s): s is string => s !== null))].sort(), [report])
-  const corpora = useMemo(() => [...new Set((report?.stats.partitions ?? []).map((p) => p.corpus).filter((s): s is string => s !== null))].sort(), [report])
+  const splits = report?.overview.splitNames ?? noNames
+  const corpora = report?.overview.corpusNames ?? noNames
 
   if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset with a <code>language_distribution_*.tsv</code> to tune its mixture; without one, training reads one stream.</p></div>
   const configured = result?.config

@@ -5,11 +5,12 @@
  * with every language. Clicking a bar or a row focuses languages (every view then filters to them).
  */
 import { useDeferredValue, useMemo } from 'react'
+import { Staged, useStage } from '../../components/staged.tsx'
 import { CoverageCurve, LogHistogram, TopBars } from '../../components/charts/distribution-charts.tsx'
 import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
-import type { LanguageHours } from '../../lib/aggregate.ts'
+import type { LanguageHours } from '../../../engine/stats/groupings.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
@@ -25,6 +26,8 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
   // above paint
   const now = useMemo(() => ({ items, metric, languages }), [items, metric, languages])
   const ranked = useDeferredValue(now, null)
+  // the ranked chart and the table mount after the charts above have painted, one per idle period
+  const stage = useStage(2)
   return (
     <section aria-labelledby="languages-heading">
       <h3 id="languages-heading">{metric === 'hours' ? 'Hours' : 'Rows'} per language ({formatCount(languages.length)} languages)</h3>
@@ -48,12 +51,15 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
       <section className="panel" aria-labelledby="ranked-heading">
         <h4 id="ranked-heading">Every language by {metric === 'hours' ? 'hours' : 'rows'}, ranked: zoom into any rank range</h4>
         <div aria-busy={ranked !== now}>
+          <Staged stage={stage} at={1} minHeight={380}>
           {ranked && <RankedBars items={ranked.items} noun={noun} format={ranked.metric === 'hours' ? formatHours : formatCount} label={languageLabel} metric={ranked.metric}
             chartLabel={`Bar chart of ${ranked.metric} per language`}
             selected={focus} onSelect={toggleFocus} />}
+          </Staged>
         </div>
       </section>
       <div aria-busy={ranked !== now}>
+        <Staged stage={stage} at={2} minHeight={420}>
         {ranked && (
         <LanguageTable rows={ranked.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
           columns={[
@@ -65,6 +71,7 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
             { id: 'splits', header: 'Splits', sortValue: (l) => l.splits.join(','), cell: (l) => <td>{l.splits.join(', ')}</td> },
           ]} />
         )}
+        </Staged>
       </div>
     </section>
   )

@@ -1,7 +1,6 @@
 import { expect, test } from 'vitest'
 import type { PartitionStats } from '../../../engine/stats/types.ts'
-import { hoursBy } from './group-hours.ts'
-import { tsvCoverageOf } from './tsv-comparison-table.tsx'
+import { hoursBy, tsvCoverageOf } from '../../../engine/stats/groupings.ts'
 import { filterPartitions, sortPartitions } from './partition-filter.ts'
 
 const p = (corpus: string, language: string, split: string, rows: number, hours: number): PartitionStats => ({ corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours })

@@ -5,14 +5,16 @@
  * opening, grouped by kind. The language focus (header) filters the tables.
  *
  * The summary and the language charts render first; the sections under them (`OverviewDetails`) render from a
- * deferred copy of the same inputs, in a background pass React can interrupt: at 1,600 languages rendering all of it
- * at once was one main-thread task of seconds before the first chart painted. While that copy is behind, its block
- * is `aria-busy`.
+ * deferred copy of the same inputs, in a background pass React can interrupt, and mount one per idle period
+ * (components/staged.tsx): at 1,600 languages rendering all of it at once was one main-thread task of seconds before
+ * the first chart painted. While that copy is behind, or a section not mounted yet, its block is `aria-busy`. The
+ * groupings of the whole dataset come from the worker with the open result (`overview`).
  */
 import { memo, useDeferredValue, useMemo, useState } from 'react'
+import type { LanguageHours } from '../../../engine/stats/groupings.ts'
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
-import { hoursByLanguage } from '../../lib/aggregate.ts'
+import { Staged, useStage } from '../../components/staged.tsx'
 import { mergeFindings, countBySeverity } from '../../lib/merge-findings.ts'
 import { formatCount } from '../../lib/format.ts'
 import { useFocusSet } from '../../stores/focus-store.ts'
@@ -22,7 +24,7 @@ import { ProvisionalNotice } from './provisional-notice.tsx'
 import { SaveIndex } from './save-index.tsx'
 import { DatasetSummary } from './dataset-summary.tsx'
 import { GroupHoursTable } from './group-hours-table.tsx'
-import { hoursBy } from './group-hours.ts'
+import { hoursBy } from '../../../engine/stats/groupings.ts'
 import { HoursChart } from './hours-chart.tsx'
 import { LanguageSection } from './language-section.tsx'
 import { PartitionsTable } from './partitions-table.tsx'
@@ -30,6 +32,8 @@ import { RangeIgnoredNotice } from './range-ignored-notice.tsx'
 import { SplitHoursTable } from './split-hours-table.tsx'
 import { TsvComparisonTable } from './tsv-comparison-table.tsx'
 import './overview.css'
+
+const noLanguages: LanguageHours[] = []
 
 export function OverviewView() {
   // a progressive open's provisional numbers while it reads, drawn as a deferred (interruptible) render so a snapshot
@@ -43,8 +47,7 @@ export function OverviewView() {
   const focus = useFocusSet()
   const [metric, setMetric] = useState<'hours' | 'rows'>('hours')
   const [log, setLog] = useState(false)
-  const partitions = useMemo(() => report?.stats.partitions ?? [], [report])
-  const languages = useMemo(() => hoursByLanguage(partitions), [partitions])
+  const languages = report?.overview.languages ?? noLanguages
   const inputs = useMemo(() => (report ? { report, focus, metric, log } : null), [report, focus, metric, log])
   const details = useDeferredValue(inputs, null)
 
@@ -79,14 +82,19 @@ export function OverviewView() {
 /** Everything under the language charts: hours per corpus and split, the (corpus, language, split) and TSV tables, partitions, problems. */
 const OverviewDetails = memo(function OverviewDetails({ report, focus, metric, log }: { report: OpenResult; focus: ReadonlySet<string>; metric: 'hours' | 'rows'; log: boolean }) {
   const partitions = report.stats.partitions
+  const { overview } = report
+  // the whole dataset's groupings come from the worker; a focus (a few languages) is grouped here
   const focused = useMemo(() => (focus.size === 0 ? partitions : partitions.filter((p) => p.language !== null && focus.has(p.language))), [partitions, focus])
-  const corpora = useMemo(() => hoursBy(focused, 'corpus'), [focused])
-  const splits = useMemo(() => hoursBy(focused, 'split'), [focused])
+  const corpora = useMemo(() => (focus.size === 0 ? overview.corpora : hoursBy(focused, 'corpus')), [focus, overview, focused])
+  const splits = useMemo(() => (focus.size === 0 ? overview.splits : hoursBy(focused, 'split')), [focus, overview, focused])
   const findings = useMemo(() => mergeFindings(report.stats.findings, report.validation.findings), [report])
   const counts = countBySeverity(findings)
+  // one section per idle period (components/staged.tsx): mounted together they were one task of a second
+  const stage = useStage(4)
   const scope = focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''
   return (
     <>
+      <Staged stage={stage} at={1} minHeight={300}>
       <div className="grid-2">
         <section className="panel" aria-labelledby="corpora-heading">
           <h3 id="corpora-heading">Hours per corpus{scope}</h3>
@@ -103,15 +111,17 @@ const OverviewDetails = memo(function OverviewDetails({ report, focus, metric, l
           </div>
         </section>
       </div>
+      </Staged>
+      <Staged stage={stage} at={2} minHeight={420}>
       <div className="grid-2">
         <section aria-labelledby="splits-heading">
           <h3 id="splits-heading">Hours per corpus, language and split</h3>
-          <SplitHoursTable partitions={partitions} />
+          <SplitHoursTable pivot={overview.splitPivot} />
         </section>
         {report.stats.summary ? (
           <section aria-labelledby="tsv-heading">
             <h3 id="tsv-heading">Stats TSV vs data</h3>
-            <TsvComparisonTable stats={report.stats} tsvPath={report.stats.summary.path} />
+            <TsvComparisonTable rows={overview.tsvCoverage ?? []} tsvPath={report.stats.summary.path} />
           </section>
         ) : (
           <div>
@@ -120,15 +130,20 @@ const OverviewDetails = memo(function OverviewDetails({ report, focus, metric, l
           </div>
         )}
       </div>
+      </Staged>
+      <Staged stage={stage} at={3} minHeight={420}>
       <section aria-labelledby="partitions-heading">
         <h3 id="partitions-heading">Partition folders</h3>
-        <PartitionsTable partitions={focused} />
+        <PartitionsTable partitions={focused} showOther={overview.hasOtherKeys} />
       </section>
+      </Staged>
+      <Staged stage={stage} at={4} minHeight={200}>
       <section aria-labelledby="findings-heading">
         <h3 id="findings-heading">Problems found</h3>
         <p>{formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes while opening; the Audit checks much more.</p>
         <FindingGroups findings={findings} label="Problems found" empty="Nothing found while opening." />
       </section>
+      </Staged>
     </>
   )
 })

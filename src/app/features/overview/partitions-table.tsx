@@ -7,18 +7,14 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { CountCell, HoursCell } from '../../components/num.tsx'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import type { PartitionStats } from '../../../engine/stats/types.ts'
+import { otherKeysText } from '../../../engine/stats/groupings.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
 import { filterPartitions, sortPartitions, type PartitionSortKey } from './partition-filter.ts'
 
-const fixed = new Set(['corpus', 'language', 'split', 'files', 'row_groups', 'rows', 'samples', 'hours'])
 /** Above this many rows the table renders only what is in view. */
 export const virtualizeAbove = 200
 const rowHeight = 29
 
-/** Hive keys other than corpus/language/split (e.g. `version`), as `key=value` text. */
-function otherKeys(p: PartitionStats): string {
-  return Object.entries(p).filter(([k, v]) => !fixed.has(k) && v !== null).map(([k, v]) => `${k}=${v}`).join(' ')
-}
 
 function initialFilter(): string {
   return typeof window === 'undefined' ? '' : new URLSearchParams(window.location.search).get('partition') ?? ''
@@ -30,7 +26,7 @@ function Row({ p, showOther }: { p: PartitionStats; showOther: boolean }) {
       <td dir="auto">{p.corpus ?? '—'}</td>
       {p.language === null ? <td>—</td> : <LanguageCell code={p.language} />}
       <td dir="auto">{p.split ?? '—'}</td>
-      {showOther && <td dir="auto">{otherKeys(p)}</td>}
+      {showOther && <td dir="auto">{otherKeysText(p)}</td>}
       <CountCell value={p.files} />
       <CountCell value={p.row_groups} />
       <CountCell value={p.rows} />
@@ -39,14 +35,14 @@ function Row({ p, showOther }: { p: PartitionStats; showOther: boolean }) {
   )
 }
 
-export function PartitionsTable({ partitions }: { partitions: PartitionStats[] }) {
+/** `showOther`: whether any partition of the dataset has a hive key besides corpus, language and split (a column for them). */
+export function PartitionsTable({ partitions, showOther }: { partitions: PartitionStats[]; showOther: boolean }) {
   const [query, setQuery] = useState(initialFilter)
   const [sort, setSort] = useState<{ key: PartitionSortKey; descending: boolean } | null>(null)
   const shown = useMemo(() => {
     const filtered = filterPartitions(partitions, query)
     return sort ? sortPartitions(filtered, sort.key, sort.descending) : filtered
   }, [partitions, query, sort])
-  const showOther = useMemo(() => partitions.some((p) => otherKeys(p) !== ''), [partitions])
   const totals = useMemo(() => shown.reduce((t, p) => ({ files: t.files + p.files, rows: t.rows + p.rows, hours: t.hours + p.hours }), { files: 0, rows: 0, hours: 0 }), [shown])
   const virtual = shown.length > virtualizeAbove
   const scroller = useRef<HTMLDivElement | null>(null)

@@ -1,12 +1,11 @@
 /** Hours per (corpus, language, split): one row per mixture partition (corpus, language), one column per split. */
-import { useMemo } from 'react'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
-import type { PartitionStats } from '../../../engine/stats/types.ts'
-import { hoursBySplit, type SplitHoursRow } from '../../lib/aggregate.ts'
+import type { SplitHoursRow, SplitPivot } from '../../../engine/stats/groupings.ts'
 
-export function SplitHoursTable({ partitions }: { partitions: readonly PartitionStats[] }) {
-  const { splits, rows } = useMemo(() => hoursBySplit(partitions), [partitions])
+/** `pivot`: `hoursBySplit` of every partition (the open result's `overview.splitPivot`). */
+export function SplitHoursTable({ pivot }: { pivot: SplitPivot }) {
+  const { splits, rows } = pivot
   return (
     <LanguageTable<SplitHoursRow> rows={rows} label="Hours per corpus, language and split" height={320} noun={['partition', 'partitions']}
       rowKey={(r) => `${r.corpus}/${r.language}`} rowData={(r) => ({ corpus: r.corpus })}

@@ -3,9 +3,7 @@
  * `train`, and which splits the TSV's hours count (src/engine/stats/tsv-coverage.ts, the same verdict the audit
  * gives), with one sentence on what training then does.
  */
-import { useMemo } from 'react'
-import type { PartitionStats, StatsReport } from '../../../engine/stats/types.ts'
-import { coverageCounts, coverageVerdict, describeSplits, tsvCoverage, type PartitionCoverage } from '../../../engine/stats/tsv-coverage.ts'
+import { coverageCounts, coverageVerdict, describeSplits, type PartitionCoverage } from '../../../engine/stats/tsv-coverage.ts'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
 import { formatCount } from '../../lib/format.ts'
@@ -15,15 +13,8 @@ const kindWords: Record<PartitionCoverage['kind'], string> = {
   none: 'matches no splits', 'no-tsv-row': 'no TSV row', 'no-data': 'no data',
 }
 
-export function tsvCoverageOf(stats: Pick<StatsReport, 'partitions' | 'summary'>): PartitionCoverage[] {
-  const data = stats.partitions.filter((p): p is PartitionStats & { corpus: string; language: string } => p.corpus !== null && p.language !== null)
-    .map((p) => ({ corpus: p.corpus, language: p.language, split: p.split ?? '(none)', hours: p.hours }))
-  const tsv = (stats.summary?.rows ?? []).map((r) => ({ corpus: r.corpus, language: r.language, hours: r.hours ?? NaN }))
-  return tsvCoverage(data, tsv, 'train')
-}
-
-export function TsvComparisonTable({ stats, tsvPath }: { stats: Pick<StatsReport, 'partitions' | 'summary'>; tsvPath: string }) {
-  const rows = useMemo(() => tsvCoverageOf(stats), [stats])
+/** `rows`: `tsvCoverageOf` the dataset (the open result's `overview.tsvCoverage`, made in the worker). */
+export function TsvComparisonTable({ rows, tsvPath }: { rows: readonly PartitionCoverage[]; tsvPath: string }) {
   const verdict = coverageVerdict(rows, 'train')
   const counts = coverageCounts(rows)
   const problems = counts.none + counts['no-tsv-row'] + counts['no-data']

@@ -4,6 +4,7 @@
  */
 import type { DatasetEstimate } from '../../dataset.ts'
 import type { IoCounters } from '../../source/source.ts'
+import type { OverviewTables } from '../../stats/groupings.ts'
 import type { StatsReport, ValidateReport } from '../../stats/types.ts'
 
 /** Where a dataset's bytes live, in a form `postMessage` can clone. */
@@ -35,6 +36,8 @@ export interface OpenResult {
   /** The root as the source names it. */
   root: string
   stats: StatsReport
+  /** The Overview's groupings of `stats` (hours per language, corpus, split, the TSV comparison), made in the worker. */
+  overview: OverviewTables
   validation: ValidateReport
   /** Discovery counts: parquet files, readable footers, ignored paths, stray files; `bytes`: Σ parquet file sizes. */
   files: { parquet: number; readable: number; ignored: number; stray: number; bytes: number }
@@ -78,6 +81,13 @@ export interface OpenProvisional {
   estimate?: DatasetEstimate
 }
 
+/**
+ * What the worker posts as the final `open` result: the result itself, or, when a `validating` partial came before it
+ * with the same stats, the result without `stats` and `overview` (cloning 100,000 partitions twice costs the page's
+ * main thread); the client (client.ts `openDataset`) fills them in from that partial.
+ */
+export type OpenResultMessage = OpenResult | (Omit<OpenResult, 'stats' | 'overview'> & { stats: null; overview: null })
+
 /** What `index-write` returns. */
 export interface IndexWriteResult {
   /** Where it was written (`_mixscope_index.parquet` in the opened folder), or `null` when it could not be. */
@@ -95,7 +105,7 @@ export interface IndexWriteResult {
 /** Request kinds of the dataset group (protocol.ts joins every group's kinds in `Requests`). */
 export interface DatasetRequests {
   /** Progressive: provisional results (`partial`, with `provisional` set) come before the final one. */
-  open: { params: { source: SourceDescription; summary?: SummaryFile }; result: OpenResult; partial: OpenResult }
+  open: { params: { source: SourceDescription; summary?: SummaryFile }; result: OpenResultMessage; partial: OpenResult }
   /**
    * Writes the dataset index of an open dataset (from what the open read: no further reads) into its folder, when the
    * source is a folder handle the page has been granted read-write access to; otherwise returns its bytes.

@@ -1,0 +1,36 @@
+/**
+ * Mounting a page's sections one at a time. React commits a render in one main-thread task, and a view holding
+ * many charts and virtualized tables (the Overview at 1,600–8,000 languages and 100,000 partitions) committed them
+ * all at once: one task of a second or more, during which the page painted nothing, the first chart included. Here
+ * section `k` mounts in the idle time after section `k − 1` committed, so each is its own task and what is above the
+ * fold paints first. A section not mounted yet holds its place (`min-height`) and is `aria-busy`.
+ */
+import { useEffect, useState, type ReactNode } from 'react'
+
+type Idle = (callback: () => void) => () => void
+
+/** requestIdleCallback where there is one (with a deadline, so a busy page still gets there), else a timeout. */
+const whenIdle: Idle = (callback) => {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(callback, { timeout: 250 })
+    return () => cancelIdleCallback(id)
+  }
+  const id = setTimeout(callback, 16)
+  return () => clearTimeout(id)
+}
+
+/** How many of `total` sections may be mounted: 0 at first, then one more per idle period, up to `total`. */
+export function useStage(total: number): number {
+  const [stage, setStage] = useState(0)
+  useEffect(() => {
+    if (stage >= total) return
+    return whenIdle(() => setStage((s) => s + 1))
+  }, [stage, total])
+  return stage
+}
+
+/** `children` once `stage` reaches `at` (1-based); before that an empty, busy block of `minHeight` px. */
+export function Staged({ stage, at, minHeight, children }: { stage: number; at: number; minHeight: number; children: ReactNode }) {
+  if (stage >= at) return <>{children}</>
+  return <div className="staged-pending" aria-busy="true" style={{ minHeight }} />
+}

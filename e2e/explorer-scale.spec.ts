@@ -128,11 +128,22 @@ test('the language focus filters the other views; the audit finds the planted ro
   })))
   expect(shown.length).toBeGreaterThan(0)
   for (const s of shown) expect(s.rows, s.language).toBeLessThanOrEqual(perLanguage.get(s.language)!.rows)
+  // every flagged language ranked, zoomable: the bars of the first window never grow with rank
+  const auditRanked = page.locator('#view-audit .ranked-bars')
+  await expect(auditRanked.getByRole('group', { name: /^Bar chart of flagged rows per language, ranked: ranks 1 to \d+ of [\d,]+ languages/ })).toBeVisible()
+  const flaggedBars = await auditRanked.locator('.recharts-bar-rectangle').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
+  expect(flaggedBars.length).toBeGreaterThan(0)
+  flaggedBars.forEach((h, i) => { if (i > 0) expect(h).toBeLessThanOrEqual(flaggedBars[i - 1] + 0.5) })
 
   // focus one language from the Mixture's table: the Examples list shows only it
   await page.getByRole('tab', { name: 'Mixture' }).click()
   const weights = page.getByRole('table', { name: 'Mixture weights' })
   await expect(weights).toHaveAttribute('aria-rowcount', /^\d{4}$/, { timeout: 60_000 })
+  // every partition of the split ranked by sampling probability, with the brush and rank fields over all of them
+  const mixtureRanked = page.locator('#view-mixture .ranked-bars')
+  await expect(mixtureRanked.getByRole('group', { name: /sampling probability per partition, ranked: ranks 1 to 40 of [\d,]+ partitions/ })).toBeVisible()
+  await mixtureRanked.getByRole('button', { name: 'Later →' }).click()
+  await expect(mixtureRanked.locator('.chart')).toHaveAttribute('data-start', '41')
   await page.getByRole('region', { name: 'Mixture weights', exact: true }).getByLabel('Find language').fill(code)
   await weights.locator(`tr[data-language="${code}"]`).first().click()
   await expect(page.getByRole('region', { name: 'Language focus' })).toContainText(code)

@@ -1,10 +1,11 @@
 /**
  * Per-language pictures of the audit: flagged rows per language (each row once: `flagged_by_language`, with the
- * findings those rows carry) as the top languages and the "Find language" table, and what the length filter drops.
+ * findings those rows carry) as every language ranked (zoomable to any rank range) and the "Find language" table, and
+ * what the length filter drops.
  */
 import { useMemo } from 'react'
 import type { TableRow } from '../../../engine/audit/types.ts'
-import { TopBars } from '../../components/charts/distribution-charts.tsx'
+import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
 import { formatCount, formatSamples } from '../../lib/format.ts'
@@ -33,14 +34,16 @@ export function flaggedLanguages(table: readonly TableRow[], rowsOf: ReadonlyMap
   }))
 }
 
+const toggleFocus = (key: string) => focusStore.getState().toggle(key)
+
 export function FlaggedByLanguage({ rows }: { rows: FlaggedLanguage[] }) {
   const focus = useFocusSet()
   const items = useMemo(() => rows.map((r) => ({ key: r.language, value: r.rows })), [rows])
   if (rows.length === 0) return <p className="hint">No row is flagged.</p>
   return (
     <>
-      <TopBars items={items} n={10} noun={['language', 'languages']} format={formatCount} label={(k) => `${languageLabel(k)} (${k})`}
-        chartLabel="Bar chart of flagged rows per language" selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
+      <RankedBars items={items} noun={['language', 'languages']} format={formatCount} label={languageLabel} metric="flagged rows"
+        chartLabel="Bar chart of flagged rows per language" selected={focus} onSelect={toggleFocus} />
       <LanguageTable<FlaggedLanguage> rows={rows} label="Flagged rows per language" height={300} initialSort={{ id: 'rows', descending: true }}
         columns={[
           { id: 'rows', header: 'Flagged rows', numeric: true, sortValue: (r) => r.rows, cell: (r) => <NumCell value={r.rows} kind="count" />, title: 'Rows with at least one row finding, each counted once' },

@@ -17,7 +17,9 @@ import { NumCell } from '../../components/num.tsx'
 import { SplitField } from '../../components/split-field.tsx'
 import { formatCount, formatProbability, formatSeconds, formatShare } from '../../lib/format.ts'
 import { configSpec, configStore, useConfigStore } from '../../stores/config-store.ts'
-import { useFocusSet } from '../../stores/focus-store.ts'
+import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
+import { RankedBars } from '../../components/charts/ranked-bars.tsx'
+import { languageLabel } from '../../lib/language-names.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { BetaControl } from './beta-control.tsx'
 import { createMixtureStore } from './mixture-store.ts'
@@ -95,6 +97,24 @@ function Charts({ rows }: { rows: MixtureRow[] }) {
   )
 }
 
+/** Every partition of the split by sampling probability, ranked, zoomable: the tail a top-N chart never shows. */
+function RankedProbabilities({ rows }: { rows: MixtureRow[] }) {
+  const focus = useFocusSet()
+  const items = useMemo(() => rows.filter((r) => r.sampling_probability !== null).map((r) => ({ key: `${r.corpus}/${r.language}`, value: r.sampling_probability as number })), [rows])
+  const languageOf = useMemo(() => new Map(rows.map((r) => [`${r.corpus}/${r.language}`, r.language])), [rows])
+  const selected = useMemo(() => new Set(focus.size === 0 ? [] : items.filter((i) => focus.has(languageOf.get(i.key)!)).map((i) => i.key)), [items, focus, languageOf])
+  if (items.length === 0) return null
+  return (
+    <section className="panel" aria-labelledby="ranked-p-heading">
+      <h4 id="ranked-p-heading">Every partition by sampling probability, ranked: zoom into any rank range</h4>
+      <RankedBars items={items} noun={['partition', 'partitions']} format={formatShare} metric="sampling probability"
+        label={(key) => { const language = languageOf.get(key) ?? ''; return `${key.slice(0, key.length - language.length - 1)} · ${languageLabel(language)}` }}
+        chartLabel="Bar chart of sampling probability per partition" selected={selected}
+        onSelect={(key) => { const language = languageOf.get(key); if (language) focusStore.getState().toggle(language) }} />
+    </section>
+  )
+}
+
 function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: number; steps: number }) {
   const showWeight = rows.some((r) => !same(r.weight, r.sampling_probability))
   return (
@@ -165,6 +185,7 @@ export function MixtureView() {
       {result && (
         <div className={stale ? 'stale' : undefined} aria-busy={stale}>
           <Charts rows={inSplit} />
+          <RankedProbabilities rows={inSplit} />
           <section aria-labelledby="weights-heading">
             <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''}</h3>
             <WeightsTable rows={shown} draws={result.draws} steps={result.steps} />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { toMono } from '../../src/engine/audio/mono.ts'
 import { toWav16, toWavFloat32 } from '../../src/engine/audio/wav-encode.ts'
-import { decodeWav } from '../../src/engine/audio/wav.ts'
+import { decodeWav, decodeWavMono16 } from '../../src/engine/audio/wav.ts'
 import { fixtureBytes, fixtures, referencePlanar } from './fixtures.ts'
 
 describe('toMono (reference §11: sum left to right in float32, then divide by C)', () => {
@@ -23,6 +23,42 @@ describe('toMono (reference §11: sum left to right in float32, then divide by C
     const a = new Float32Array([0.5])
     expect(toMono([a])).toBe(a)
     expect(() => toMono([])).toThrow(/mono: no channels/)
+  })
+})
+
+describe('16-bit PCM WAV decode', () => {
+  it('reads the same samples from bytes at an odd offset (copied) as aligned (a view) as libsndfile does', () => {
+    const f = fixtures.find((x) => x.file === 'speech-44k-stereo-s16.wav')!
+    const original = fixtureBytes(f.file)
+    const shifted = new Uint8Array(original.length + 1)
+    shifted.set(original, 1)
+    const odd = decodeWav(shifted.subarray(1), 'odd', 1e9)
+    const aligned = decodeWav(original, 'aligned', 1e9)
+    expect(odd.channels).toEqual(aligned.channels)
+    expect(aligned.channels).toEqual(referencePlanar(f))
+  })
+})
+
+describe('decodeWavMono16: 16-bit PCM straight to the mono mix', () => {
+  const walk = (n: number, seed: number) => { let s = seed, v = 0; return Float32Array.from({ length: n }, () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; v = 0.97 * v + 0.1 * (s / 2 ** 32 - 0.5); return Math.max(-1, Math.min(1, v)) }) }
+  it('equals toMono(decodeWav(…).channels) for 1, 2, 3 and 6 channels, into a reused buffer or not', () => {
+    const scratch = new Float32Array(50_000)
+    for (const count of [1, 2, 3, 6]) {
+      const wav = toWav16(Array.from({ length: count }, (_, c) => walk(20_000 + count, c + 1)), 22050)
+      const expected = toMono(decodeWav(wav, 'x', 1e9).channels)
+      const fresh = decodeWavMono16(wav, 'x', 1e9)!
+      const reused = decodeWavMono16(wav, 'x', 1e9, scratch)!
+      expect(fresh.samples).toEqual(expected)
+      expect(reused.samples).toEqual(expected)
+      expect(reused.samples.buffer).toBe(scratch.buffer)
+      expect([fresh.channels, fresh.frames, fresh.sampleRate]).toEqual([count, 20_000 + count, 22050])
+    }
+  })
+  it('null for other formats; the same errors as decodeWav', () => {
+    const f = fixtures.find((x) => x.file === 'speech-44k-stereo-s16.wav')!
+    expect(decodeWavMono16(toWavFloat32(referencePlanar(f), 44100), 'x', 1e9)).toBeNull()
+    const cut = fixtureBytes(f.file).slice(0, 30)
+    expect(() => decodeWavMono16(cut, 'x', 1e9)).toThrow(String((() => { try { decodeWav(cut, 'x', 1e9) } catch (e) { return (e as Error).message } })()))
   })
 })
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { assembleFbankWasm, fbankWasmBytesModule, fbankWasmBytesPath, fbankWasmPath } from '../../scripts/build-fbank-wasm.ts'
+import { assembleWasm, wasmBytesModule, wasmKernels } from '../../scripts/build-wasm.ts'
 import { FbankComputer } from '../../src/engine/dsp/fbank.ts'
 import { fbankWasmBytes } from '../../src/engine/dsp/fbank-wasm.ts'
 import { readFeaturesMeta, readWav16 } from './helpers.ts'
@@ -24,10 +24,11 @@ function noise(samples: number, seed: number): Float32Array {
 }
 
 describe('fbank WebAssembly kernel (src/engine/dsp/wasm/fbank.wat)', () => {
-  it('fbank.wasm and fbank-wasm-bytes.ts are what scripts/build-fbank-wasm.ts assembles from fbank.wat', async () => {
-    const bytes = await assembleFbankWasm()
-    expect(Buffer.from(readFileSync(fbankWasmPath)).equals(Buffer.from(bytes)), 'run: npx tsx scripts/build-fbank-wasm.ts').toBe(true)
-    expect(readFileSync(fbankWasmBytesPath, 'utf8')).toBe(fbankWasmBytesModule(bytes))
+  it('fbank.wasm and fbank-wasm-bytes.ts are what scripts/build-wasm.ts assembles from fbank.wat', async () => {
+    const k = wasmKernels.fbank
+    const bytes = await assembleWasm(k)
+    expect(Buffer.from(readFileSync(k.wasmPath)).equals(Buffer.from(bytes)), 'run: npx tsx scripts/build-wasm.ts').toBe(true)
+    expect(readFileSync(k.bytesPath, 'utf8')).toBe(wasmBytesModule(k, bytes))
     expect(Buffer.from(fbankWasmBytes()).equals(Buffer.from(bytes))).toBe(true)
     // browsers compile modules synchronously on the main thread only below 4 KiB (FbankComputer's constructor is sync)
     expect(bytes.length).toBeLessThan(4096)

@@ -82,6 +82,39 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
   return { sniff: checkSane(s), layout }
 }
 
+/** A WAV file's data, checked: what both decoders read. */
+interface WavData {
+  sniff: AudioSniff
+  layout: WavLayout
+  channels: number
+  bits: number
+  frames: number
+  warnings: string[]
+}
+
+function wavData(bytes: Uint8Array, id: string | undefined, maxSamples: number): WavData {
+  const { sniff, layout } = sniffWavLayout(bytes)
+  const fail = (what: string) => audioError(id, 'wav', sniff.codec, what)
+  const fatal = blockingProblems(sniff)
+  if (!layout || fatal.length || !sniff.codec) throw fail(fatal.join('; ') || 'no data chunk')
+  const channels = sniff.channels!
+  const available = Math.min(layout.dataSize, bytes.length - layout.dataOffset)
+  const frames = Math.floor(available / layout.blockAlign)
+  if (frames * channels > maxSamples) throw fail(`${frames} frames × ${channels} channels is over the limit of ${maxSamples} samples`)
+  const warnings = sniff.problems.filter((p) => !fatal.includes(p))
+  if (available % layout.blockAlign) warnings.push(`data ends with a partial frame (${available % layout.blockAlign} bytes ignored)`)
+  return { sniff, layout, channels, bits: sniff.bitsPerSample!, frames, warnings }
+}
+
+/** The 16-bit PCM samples of `data` as an Int16Array (a view, or a copy when not 2-byte aligned); null for any other format. */
+function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
+  if (d.sniff.codec !== 'pcm' || d.bits !== 16 || d.layout.blockAlign !== 2 * d.channels || !littleEndian) return null
+  const start = bytes.byteOffset + d.layout.dataOffset
+  return start % 2 === 0
+    ? new Int16Array(bytes.buffer, start, d.frames * d.channels)
+    : new Int16Array(bytes.slice(d.layout.dataOffset, d.layout.dataOffset + d.frames * d.layout.blockAlign).buffer)
+}
+
 /**
  * Decodes a RIFF/WAVE file.
  *
@@ -91,29 +124,61 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
  * @throws MixscopeError `audio: <id> (wav): ...` for unsupported formats, missing chunks or absurd headers
  */
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
-  const { sniff, layout } = sniffWavLayout(bytes)
-  const fail = (what: string) => audioError(id, 'wav', sniff.codec, what)
-  const fatal = blockingProblems(sniff)
-  if (!layout || fatal.length || !sniff.codec) throw fail(fatal.join('; ') || 'no data chunk')
-  const channels = sniff.channels!
-  const bits = sniff.bitsPerSample!
-  const bytesPer = bits / 8
-  const available = Math.min(layout.dataSize, bytes.length - layout.dataOffset)
-  const frames = Math.floor(available / layout.blockAlign)
-  if (frames * channels > maxSamples) throw fail(`${frames} frames × ${channels} channels is over the limit of ${maxSamples} samples`)
-  const warnings = sniff.problems.filter((p) => !fatal.includes(p))
-  if (available % layout.blockAlign) warnings.push(`data ends with a partial frame (${available % layout.blockAlign} bytes ignored)`)
-  const view = new DataView(bytes.buffer, bytes.byteOffset + layout.dataOffset, frames * layout.blockAlign)
+  const d = wavData(bytes, id, maxSamples)
+  const { sniff, layout, channels, bits, frames } = d
   const out = Array.from({ length: channels }, () => new Float32Array(frames))
-  const read = sampleReader(sniff.codec, bits, view)
-  for (let c = 0; c < channels; c++) {
-    const ch = out[c]
-    let at = c * bytesPer
-    for (let i = 0; i < frames; i++, at += layout.blockAlign) ch[i] = read(at)
+  const pcm = pcm16Of(bytes, d)
+  if (pcm) {
+    // the common case through an Int16Array (the same values: v / 32768 is exact in float32), a few times faster
+    // than a DataView read per sample
+    for (let c = 0; c < channels; c++) {
+      const ch = out[c]
+      for (let i = 0, at = c; i < frames; i++, at += channels) ch[i] = pcm[at] / 32768
+    }
+  } else {
+    const view = new DataView(bytes.buffer, bytes.byteOffset + layout.dataOffset, frames * layout.blockAlign)
+    const read = sampleReader(sniff.codec!, bits, view)
+    const bytesPer = bits / 8
+    for (let c = 0; c < channels; c++) {
+      const ch = out[c]
+      let at = c * bytesPer
+      for (let i = 0; i < frames; i++, at += layout.blockAlign) ch[i] = read(at)
+    }
   }
   // libsndfile reads a WAV cut inside its data chunk up to the last whole frame, as here: training reads it too
-  return { sampleRate: sniff.sampleRate!, channels: out, frames, decoder: 'wav', container: 'wav', codec: sniff.codec, warnings, trainable: true, untrainable: null }
+  return { sampleRate: sniff.sampleRate!, channels: out, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
 }
+
+/**
+ * A 16-bit PCM WAV file straight to its mono mix, as `toMono(decodeWav(…).channels)` computes it (channels summed
+ * left to right in float32, then divided by their count, in float32), without the per-channel arrays: the dataprep's
+ * most common input, where allocating them cost more than the arithmetic. Writes into `into` when it is long enough
+ * (a buffer the caller reuses; the result is then a view of it). Null for any other WAV format (use `decodeWav`).
+ * @returns `[frames]` mono samples, the rate and the channel count
+ * @throws as `decodeWav`
+ */
+export function decodeWavMono16(bytes: Uint8Array, id: string | undefined, maxSamples: number, into?: Float32Array): { samples: Float32Array; sampleRate: number; channels: number; frames: number } | null {
+  const d = wavData(bytes, id, maxSamples)
+  const pcm = pcm16Of(bytes, d)
+  if (!pcm) return null
+  const { channels, frames } = d
+  const out = into && into.length >= frames ? into.subarray(0, frames) : new Float32Array(frames)
+  if (channels === 1) {
+    for (let i = 0; i < frames; i++) out[i] = pcm[i] / 32768
+  } else if (channels === 2) {
+    for (let i = 0, at = 0; i < frames; i++, at += 2) out[i] = Math.fround(pcm[at] / 32768 + pcm[at + 1] / 32768) / 2
+  } else {
+    for (let i = 0, at = 0; i < frames; i++, at += channels) {
+      let sum = pcm[at] / 32768
+      for (let c = 1; c < channels; c++) sum = Math.fround(sum + pcm[at + c] / 32768)
+      out[i] = sum / channels
+    }
+  }
+  return { samples: out, sampleRate: d.sniff.sampleRate!, channels, frames }
+}
+
+/** Whether typed arrays are little-endian here (WAV's byte order); every platform JS runs on in practice is. */
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 
 function sampleReader(codec: 'pcm' | 'float' | string, bits: number, v: DataView): (at: number) => number {
   if (codec === 'float') return bits === 32 ? (at) => v.getFloat32(at, true) : (at) => v.getFloat64(at, true)

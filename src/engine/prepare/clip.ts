@@ -4,7 +4,10 @@
  * `torchaudio.functional.resample`, `audio_size` = samples at 16 kHz, encode (16-bit FLAC or Ogg Vorbis).
  * Runs wherever it is called: the CLI's worker threads, the browser's helper Workers, or in-thread.
  */
+import { ascii } from '../audio/bytes.ts'
 import { decodeAudio } from '../audio/decode.ts'
+import { defaultMaxSamples } from '../audio/types.ts'
+import { decodeWavMono16 } from '../audio/wav.ts'
 import { toMono } from '../audio/mono.ts'
 import { createFlacEncoder, type Flac } from './encode/flac.ts'
 import type { AudioFormat, ClipEncoder } from './encode/types.ts'
@@ -49,8 +52,26 @@ export function referenceMono(channels: Float32Array[]): Float32Array {
   return toMono(channels)
 }
 
+/** Mono samples of this thread's last 16-bit WAV clip, reused (each clip copies or resamples them before it awaits anything). */
+let monoScratch: Float32Array = new Float32Array(0)
+
+function isWav(bytes: Uint8Array): boolean {
+  return bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WAVE'
+}
+
 /** 16 kHz mono float32 of one input file, as the reference's `_post_process` leaves it. */
 export async function clipWaveform(bytes: Uint8Array, id: string): Promise<{ samples: Float32Array; rate: number; channels: number; frames: number }> {
+  if (isWav(bytes)) {
+    // 16-bit PCM WAV, the usual raw corpus: decoded straight to the mono mix, into a buffer reused clip after clip
+    // (the same values as decodeAudio + referenceMono; a clip with no more frames than channels takes that path)
+    const mono = decodeWavMono16(bytes, id, defaultMaxSamples, monoScratch)
+    if (mono && (mono.channels === 1 || mono.frames > mono.channels)) {
+      if (mono.samples.buffer !== monoScratch.buffer) monoScratch = mono.samples // a longer clip: keep its buffer
+      // never hand out the buffer itself: the clip's encoding awaits, and this thread's next clip may refill it
+      const samples = mono.sampleRate === PREPARE_RATE ? mono.samples.slice() : resampleTorchaudio(mono.samples, mono.sampleRate, PREPARE_RATE)
+      return { samples, rate: mono.sampleRate, channels: mono.channels, frames: mono.frames }
+    }
+  }
   const audio = await decodeAudio(bytes, { id })
   const mono = referenceMono(audio.channels)
   return { samples: resampleTorchaudio(mono, audio.sampleRate, PREPARE_RATE), rate: audio.sampleRate, channels: audio.channels.length, frames: audio.frames }

@@ -9,8 +9,13 @@
  * own order), and the taps the kernel clamps to the window's edge (|value| < 1e-12, where torch multiplies by
  * cos²(±π/2) ≈ 1.9e-15) are skipped.
  *
+ * Whole pairs of frames run in a WebAssembly SIMD kernel (resample-wasm.ts, wasm/resample.wat) with the same
+ * arithmetic in the same order, so the bits are the same either way.
+ *
  * This is not the playback resampler (src/engine/audio/resample.ts, Kaiser polyphase): that one serves listening.
  */
+
+import { resampleFramePairsWasm } from './resample-wasm.ts'
 
 /** One phase of the kernel: the taps that matter, starting at `offset` within the padded window. */
 interface Phase { offset: number; taps: Float32Array }
@@ -104,21 +109,29 @@ export function torchaudioResampledLength(frames: number, origFreq: number, newF
 /**
  * Resamples one channel as `torchaudio.functional.resample(x, origFreq, newFreq)` does.
  * @param samples `[frames]` float32 at `origFreq`
+ * @param engine `wasm` (default: the SIMD kernel, resample-wasm.ts, where it runs) or `js`; both give the same bits
  * @returns `[ceil(newFreq · frames / origFreq)]` float32 at `newFreq` (the input itself when the rates are equal)
  */
-export function resampleTorchaudio(samples: Float32Array, origFreq: number, newFreq: number): Float32Array {
+export function resampleTorchaudio(samples: Float32Array, origFreq: number, newFreq: number, engine: 'wasm' | 'js' = 'wasm'): Float32Array {
   if (origFreq === newFreq) return samples
   const { orig, newFreq: nw, width, flat } = torchaudioKernel(origFreq, newFreq)
   const n = samples.length
   const outLength = torchaudioResampledLength(n, origFreq, newFreq)
   const out = new Float32Array(outLength)
-  // the padded input, as float64 (no conversion in the inner loop): `width` zeros, the samples, `width + orig` zeros
-  const padded = new Float64Array(n + 2 * width + orig)
-  for (let i = 0; i < n; i++) padded[width + i] = samples[i]
+  // whole pairs of frames in WebAssembly (two outputs per SIMD lane pair), the rest here
+  const pairs = Math.floor(outLength / (2 * nw))
+  const fast = engine === 'wasm' ? resampleFramePairsWasm(samples, flat, nw, orig, width, pairs) : null
+  if (fast) out.set(fast)
+  const firstFrame = fast ? 2 * pairs : 0
+  // the padded input from the first frame left on, as float64 (no conversion in the inner loop): the padded input is
+  // `width` zeros, the samples, `width + orig` zeros; `from` is where this copy starts in it
+  const from = firstFrame * orig
+  const padded = new Float64Array(Math.max(0, n + 2 * width + orig - from))
+  for (let i = Math.max(0, from - width); i < n; i++) padded[width + i - from] = samples[i]
   const { taps, start, length, offset } = flat
   // frame by frame (each reads a short run of the input; all phases' taps, a few KB, stay in cache): out[j·new + i]
-  for (let j = 0, o = 0; o < outLength; j++) {
-    const frameBase = j * orig
+  for (let j = firstFrame, o = firstFrame * nw; o < outLength; j++) {
+    const frameBase = j * orig - from
     for (let i = 0; i < nw && o < outLength; i++, o++) {
       const t0 = start[i]
       const len = length[i]

@@ -7,7 +7,7 @@
 ;; order (radix-4 of fft-radix.ts on the half-size complex frame, then the split step of fft.ts); ln is the host's
 ;; Math.log, imported.
 ;;
-;; Assembled by scripts/build-fbank-wasm.ts (wabt) into fbank.wasm and fbank-wasm-bytes.ts; a test checks that both
+;; Assembled by scripts/build-wasm.ts (wabt) into fbank.wasm and fbank-wasm-bytes.ts; a test checks that both
 ;; match this file. Memory layout (byte offsets) is set by the host (fbank-wasm.ts) in a config block at offset 0:
 ;;    0 frame_length L      4 frame_shift        8 half = padded/2      12 first_radix (4, 2 or 1)
 ;;   16 num_bins           20 first_bin         24 window f32[L]       28 reversed i32[half]

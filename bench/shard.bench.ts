@@ -3,13 +3,15 @@
  * - deep-audit throughput of N shards on this machine (N = 1 … cores): each shard a `mixscope audit --deep
  *   --workers 1 --shard i/N` process, as a job array's tasks are; first every shard alone (one shard's rate), then
  *   all N at once. Target: N at once ≥ 0.9 × N × one shard's rate. Dataset: the demo's FLAC corpora (mls, fleurs)
- *   copied 40× and rewritten with snappy by DuckDB (`bench/.cache/shard-flac`).
+ *   copied 40× and rewritten with snappy by DuckDB (`<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-flac`).
  * - `mixscope merge` of 1,000 audit parts of the 100,000-file synthetic dataset (bench/shard-synthetic.ts,
  *   1,000,000 rows): parts made once by the shards' own code (`auditShard`, one shard after another on one open of
- *   the dataset) and kept in `bench/.cache/shard-100k-parts`; the merge timed in its own process, peak RSS from
+ *   the dataset) and kept in `<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-100k-parts`; the merge timed in its own process, peak RSS from
  *   GNU time. Targets: < 30 s, < 1 GB. Reference in the same run: the unsharded metadata audit of the same dataset,
  *   and whether the two documents are identical.
  * - the wall time of a 50,000-hour deep audit on a 64-task array, projected from the measured one-shard rate.
+ * `MIXSCOPE_SHARD_BENCH=deep` or `merge` runs one half (the projection needs both); `MIXSCOPE_BENCH_DATA` puts the data
+ * outside the repository.
  */
 import { execFile } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs'
@@ -23,12 +25,12 @@ import { openDataset } from '../src/engine/discovery/open.ts'
 import { createFsSource } from '../src/engine/node/fs-source.ts'
 import { stringifyPart } from '../src/engine/shard/part.ts'
 import type { DatasetSource } from '../src/engine/source/source.ts'
-import { ensureShard100k } from './shard-synthetic.ts'
+import { ensureShard100k, shardBenchData } from './shard-synthetic.ts'
 import type { BenchRow } from './table.ts'
 
 const repo = join(import.meta.dirname, '..')
 const bin = join(repo, 'bin', 'mixscope.js')
-const cache = join(import.meta.dirname, '.cache')
+const cache = shardBenchData
 const demoRoot = join(repo, 'public', 'demo', 'version=0')
 const flacCopies = 40
 const flacRoot = join(cache, 'shard-flac', 'version=0')
@@ -128,28 +130,34 @@ export async function runShardBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
   const cores = availableParallelism()
 
-  // deep-audit throughput, N shards on one machine
-  const root = await ensureFlacDataset()
+  const only = process.env.MIXSCOPE_SHARD_BENCH ?? ''
+  if (only !== '' && only !== 'deep' && only !== 'merge') throw new Error(`bench shard: MIXSCOPE_SHARD_BENCH is deep or merge, got ${only}`)
   const tmp = join(cache, 'shard-runs')
   await rm(tmp, { recursive: true, force: true })
   await mkdir(tmp, { recursive: true })
-  await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
+
+  // deep-audit throughput, N shards on one machine
   let perShard = NaN
-  for (let n = 1; n <= cores; n++) {
-    const alone: { seconds: number; hours: number }[] = []
-    for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
-    const started = performance.now()
-    const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
-    const wall = (performance.now() - started) / 1000
-    const oneRate = alone.reduce((h, a) => h + a.hours, 0) / (alone.reduce((s, a) => s + a.seconds, 0) / 60)
-    const hours = together.reduce((h, t) => h + t.hours, 0)
-    const rate = hours / (wall / 60)
-    if (n === 1) perShard = oneRate
-    rows.push({
-      benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
-      'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
-    })
+  if (only !== 'merge') {
+    const root = await ensureFlacDataset()
+    await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
+    for (let n = 1; n <= cores; n++) {
+      const alone: { seconds: number; hours: number }[] = []
+      for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
+      const started = performance.now()
+      const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
+      const wall = (performance.now() - started) / 1000
+      const oneRate = alone.reduce((h, a) => h + a.hours, 0) / (alone.reduce((s, a) => s + a.seconds, 0) / 60)
+      const hours = together.reduce((h, t) => h + t.hours, 0)
+      const rate = hours / (wall / 60)
+      if (n === 1) perShard = oneRate
+      rows.push({
+        benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
+        'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
+      })
+    }
   }
+  if (only === 'deep') return rows
 
   // merge of 1,000 parts of a 100,000-file dataset
   const big = ensureShard100k()
@@ -176,7 +184,7 @@ export async function runShardBench(): Promise<BenchRow[]> {
   // projection: a 50,000-hour deep audit on a 64-task array
   const tasks = 64
   const mergePerRow = merge.seconds / big.rows
-  for (const cpus of [1, 4]) {
+  for (const cpus of only === 'merge' ? [] : [1, 4]) {
     const efficiency = (rows.find((r) => r.benchmark.startsWith(`deep audit, ${cores} shards`))?.['vs N × one'] as number | undefined) ?? 1
     const rate = perShard * cpus * (cpus > 1 ? efficiency : 1)
     const minutes = 50_000 / (tasks * rate)

@@ -8,7 +8,8 @@
  *   1,000,000 rows): parts made once by the shards' own code (`auditShard`, one shard after another on one open of
  *   the dataset) and kept in `<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-100k-parts`; the merge timed in its own process, peak RSS from
  *   GNU time. Targets: < 30 s, < 1 GB. Reference in the same run: the unsharded metadata audit of the same dataset,
- *   and whether the two documents are identical.
+ *   and whether the two documents are identical. Then one shard task of the 1,000 without and with the dataset index
+ *   (written by `mixscope index`, removed again), and whether the two parts are the same.
  * - the wall time of a 50,000-hour deep audit on a 64-task array, projected from the measured one-shard rate.
  * `MIXSCOPE_SHARD_BENCH=deep` or `merge` runs one half (the projection needs both); `MIXSCOPE_BENCH_DATA` puts the data
  * outside the repository.
@@ -22,6 +23,7 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { auditShard } from '../src/engine/audit/partial/shard.ts'
 import type { AuditPart } from '../src/engine/audit/partial/types.ts'
 import { openDataset } from '../src/engine/discovery/open.ts'
+import { indexFileName } from '../src/engine/index/format.ts'
 import { createFsSource } from '../src/engine/node/fs-source.ts'
 import { stringifyPart } from '../src/engine/shard/part.ts'
 import type { DatasetSource } from '../src/engine/source/source.ts'
@@ -180,6 +182,23 @@ export async function runShardBench(): Promise<BenchRow[]> {
       'merge / audit': merge.seconds / whole.seconds, ok: document === whole.stdout ? 'identical documents' : 'DOCUMENTS DIFFER',
     })
   }
+
+  // one shard's task of the 1,000: without the dataset index (every footer read to make the cut), then with one
+  const indexPath = join(big.root, indexFileName)
+  rmSync(indexPath, { force: true })
+  const shardArgs = ['audit', big.root, '--no-audio-check', '--shard', '3/1000', '--out', join(tmp, 'shard-3.json')]
+  const withoutIndex = await measured(shardArgs)
+  if (withoutIndex.code !== 0) throw new Error(`bench shard: shard 3/1000 exited ${withoutIndex.code}: ${withoutIndex.stderr.slice(-2000)}`)
+  const withoutPart = (await readFile(join(tmp, 'shard-3.json'), 'utf8')).replace(/"timing":\{[^}]*\}/, '')
+  const index = await measured(['index', big.root])
+  if (index.code > 1) throw new Error(`bench shard: index exited ${index.code}: ${index.stderr.slice(-2000)}`)
+  const withIndex = await measured(shardArgs)
+  rmSync(indexPath, { force: true })
+  if (withIndex.code !== 0) throw new Error(`bench shard: shard 3/1000 with the index exited ${withIndex.code}: ${withIndex.stderr.slice(-2000)}`)
+  const samePart = (await readFile(join(tmp, 'shard-3.json'), 'utf8')).replace(/"timing":\{[^}]*\}/, '') === withoutPart
+  rows.push({ benchmark: `one shard task (3/1000, metadata), ${big.files} files, no index`, 'wall s': withoutIndex.seconds, 'peak RSS MB': withoutIndex.rss / 1e6, note: 'reads every footer to cut its range' })
+  rows.push({ benchmark: '  the same with the dataset index', 'wall s': withIndex.seconds, 'peak RSS MB': withIndex.rss / 1e6, 'vs no index': withIndex.seconds / withoutIndex.seconds,
+    ok: samePart ? 'same part' : 'PARTS DIFFER', note: `index written once by "mixscope index" in ${index.seconds.toFixed(1)} s` })
 
   // projection: a 50,000-hour deep audit on a 64-task array
   const tasks = 64

@@ -285,8 +285,8 @@ export class AuditMerger {
       })
     }
     const unread = part.units.filter((u) => !u[4]).length
-    // the rows' columns and measures now live in `rows`/`measured`; drop them from the kept header
-    const header: AuditPart = { ...part, rows: { audio_size: [], chars: [], transcript: [] }, audio: null }
+    // the rows' columns, files, units and measures now live in `rows`/`measured`; drop them from the kept header
+    const header: AuditPart = { ...part, files: [], units: [], rows: { audio_size: [], chars: [], transcript: [] }, audio: null }
     this.kept.push({ name, header, rows, chars: Int32Array.from(part.rows.chars), transcripts: TranscriptKeys.of(part.rows.transcript), measured, unread })
   }
 

@@ -17,7 +17,7 @@
 import { execFile } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs'
 import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { auditShard } from '../src/engine/audit/partial/shard.ts'
@@ -75,10 +75,12 @@ function partHours(part: AuditPart): number {
   return part.rows.audio_size.reduce<number>((h, n) => h + (n ?? 0), 0) / 16000 / 3600
 }
 
-async function shardRun(root: string, index: number, count: number, out: string): Promise<{ seconds: number; hours: number }> {
-  const r = await spawnRun('node', [bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out])
+/** One deep shard in its own process: wall seconds, CPU seconds (user + system, from GNU time), hours decoded. */
+async function shardRun(root: string, index: number, count: number, out: string): Promise<{ seconds: number; cpu: number; hours: number }> {
+  const r = await spawnRun('/usr/bin/time', ['-v', 'node', bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out])
   if (r.code !== 0) throw new Error(`bench shard: shard ${index}/${count} exited ${r.code}: ${r.stderr}`)
-  return { seconds: r.seconds, hours: partHours(JSON.parse(await readFile(out, 'utf8')) as AuditPart) }
+  const time = (what: string) => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN)
+  return { seconds: r.seconds, cpu: time('User') + time('System'), hours: partHours(JSON.parse(await readFile(out, 'utf8')) as AuditPart) }
 }
 
 /**
@@ -144,7 +146,7 @@ export async function runShardBench(): Promise<BenchRow[]> {
     const root = await ensureFlacDataset()
     await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
     for (let n = 1; n <= cores; n++) {
-      const alone: { seconds: number; hours: number }[] = []
+      const alone: { seconds: number; cpu: number; hours: number }[] = []
       for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
       const started = performance.now()
       const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
@@ -156,6 +158,11 @@ export async function runShardBench(): Promise<BenchRow[]> {
       rows.push({
         benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
         'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
+        // CPU per hour decoded: equal alone and together when the shards do not slow each other down, so that a
+        // shortfall above is cores the shared machine did not give (the load average is printed with the table)
+        'CPU s/h alone': alone.reduce((c, a) => c + a.cpu, 0) / alone.reduce((h, a) => h + a.hours, 0),
+        'CPU s/h together': together.reduce((c, t) => c + t.cpu, 0) / hours,
+        'load avg': loadavg()[0],
       })
     }
   }

@@ -8,7 +8,8 @@
  * code points, the leakage check a key per row that compares as the normalized transcript does (its hash); the audio
  * check runs on the parts' measures. Only the script and token checks, which need the characters, ran in the
  * shards: their per-language tables and findings are added up here. Parts are added one at a time and kept as typed
- * arrays (about 30 bytes per row), so memory grows with the rows by that much, never with the parts' text.
+ * arrays (33 bytes of columns per row; 57 bytes kept per row in all, measured on 1,000 parts of 1,000 rows), so
+ * memory grows with the rows by that much, never with the parts' text; the peak is the findings and the report.
  */
 import { parseSplit } from '../../config/split.ts'
 import { compareUtf8, finding, MixscopeError } from '../../findings.ts'

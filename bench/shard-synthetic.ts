@@ -1,5 +1,5 @@
 /**
- * The 100,000-file synthetic dataset of the shard benchmark (`bench/.cache/shard-100k/version=0`): 1,000 languages
+ * The 100,000-file synthetic dataset of the shard benchmark (`<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-100k/version=0`): 1,000 languages
  * × 2 corpora × 2 splits × 25 files, each one row group of 10 rows (1,000,000 rows): a transcript of 4–12 words
  * from a per-language vocabulary (some dev rows repeat a train row's, some are empty), `audio_size` 1–20 s,
  * `audio_bytes` a 32-byte placeholder (`binary`; the merge benchmark audits metadata, which never reads it), and
@@ -11,7 +11,9 @@ import { join } from 'node:path'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import { mulberry32 } from '../src/engine/util/mulberry32.ts'
 
-export const shard100kDir = join(import.meta.dirname, '.cache', 'shard-100k')
+/** Where the shard benchmark's data lives: `MIXSCOPE_BENCH_DATA` (a folder outside the repository, e.g. `/work/bench-data`), else `bench/.cache`. */
+export const shardBenchData = process.env.MIXSCOPE_BENCH_DATA ?? join(import.meta.dirname, '.cache')
+export const shard100kDir = join(shardBenchData, 'shard-100k')
 const marker = join(shard100kDir, '.complete.json')
 
 const languages = 1000

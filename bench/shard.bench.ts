@@ -3,32 +3,36 @@
  * - deep-audit throughput of N shards on this machine (N = 1 … cores): each shard a `mixscope audit --deep
  *   --workers 1 --shard i/N` process, as a job array's tasks are; first every shard alone (one shard's rate), then
  *   all N at once. Target: N at once ≥ 0.9 × N × one shard's rate. Dataset: the demo's FLAC corpora (mls, fleurs)
- *   copied 40× and rewritten with snappy by DuckDB (`bench/.cache/shard-flac`).
+ *   copied 40× and rewritten with snappy by DuckDB (`<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-flac`).
  * - `mixscope merge` of 1,000 audit parts of the 100,000-file synthetic dataset (bench/shard-synthetic.ts,
  *   1,000,000 rows): parts made once by the shards' own code (`auditShard`, one shard after another on one open of
- *   the dataset) and kept in `bench/.cache/shard-100k-parts`; the merge timed in its own process, peak RSS from
+ *   the dataset) and kept in `<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-100k-parts`; the merge timed in its own process, peak RSS from
  *   GNU time. Targets: < 30 s, < 1 GB. Reference in the same run: the unsharded metadata audit of the same dataset,
- *   and whether the two documents are identical.
+ *   and whether the two documents are identical. Then one shard task of the 1,000 without and with the dataset index
+ *   (written by `mixscope index`, removed again), and whether the two parts are the same.
  * - the wall time of a 50,000-hour deep audit on a 64-task array, projected from the measured one-shard rate.
+ * `MIXSCOPE_SHARD_BENCH=deep` or `merge` runs one half (the projection needs both); `MIXSCOPE_BENCH_DATA` puts the data
+ * outside the repository.
  */
 import { execFile } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs'
 import { cp, mkdir, readdir, readFile, rm } from 'node:fs/promises'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { auditShard } from '../src/engine/audit/partial/shard.ts'
 import type { AuditPart } from '../src/engine/audit/partial/types.ts'
 import { openDataset } from '../src/engine/discovery/open.ts'
+import { indexFileName } from '../src/engine/index/format.ts'
 import { createFsSource } from '../src/engine/node/fs-source.ts'
 import { stringifyPart } from '../src/engine/shard/part.ts'
 import type { DatasetSource } from '../src/engine/source/source.ts'
-import { ensureShard100k } from './shard-synthetic.ts'
+import { ensureShard100k, shardBenchData } from './shard-synthetic.ts'
 import type { BenchRow } from './table.ts'
 
 const repo = join(import.meta.dirname, '..')
 const bin = join(repo, 'bin', 'mixscope.js')
-const cache = join(import.meta.dirname, '.cache')
+const cache = shardBenchData
 const demoRoot = join(repo, 'public', 'demo', 'version=0')
 const flacCopies = 40
 const flacRoot = join(cache, 'shard-flac', 'version=0')
@@ -71,10 +75,12 @@ function partHours(part: AuditPart): number {
   return part.rows.audio_size.reduce<number>((h, n) => h + (n ?? 0), 0) / 16000 / 3600
 }
 
-async function shardRun(root: string, index: number, count: number, out: string): Promise<{ seconds: number; hours: number }> {
-  const r = await spawnRun('node', [bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out])
+/** One deep shard in its own process: wall seconds, CPU seconds (user + system, from GNU time), hours decoded. */
+async function shardRun(root: string, index: number, count: number, out: string): Promise<{ seconds: number; cpu: number; hours: number }> {
+  const r = await spawnRun('/usr/bin/time', ['-v', 'node', bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out])
   if (r.code !== 0) throw new Error(`bench shard: shard ${index}/${count} exited ${r.code}: ${r.stderr}`)
-  return { seconds: r.seconds, hours: partHours(JSON.parse(await readFile(out, 'utf8')) as AuditPart) }
+  const time = (what: string) => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN)
+  return { seconds: r.seconds, cpu: time('User') + time('System'), hours: partHours(JSON.parse(await readFile(out, 'utf8')) as AuditPart) }
 }
 
 /**
@@ -128,28 +134,39 @@ export async function runShardBench(): Promise<BenchRow[]> {
   const rows: BenchRow[] = []
   const cores = availableParallelism()
 
-  // deep-audit throughput, N shards on one machine
-  const root = await ensureFlacDataset()
+  const only = process.env.MIXSCOPE_SHARD_BENCH ?? ''
+  if (only !== '' && only !== 'deep' && only !== 'merge') throw new Error(`bench shard: MIXSCOPE_SHARD_BENCH is deep or merge, got ${only}`)
   const tmp = join(cache, 'shard-runs')
   await rm(tmp, { recursive: true, force: true })
   await mkdir(tmp, { recursive: true })
-  await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
+
+  // deep-audit throughput, N shards on one machine
   let perShard = NaN
-  for (let n = 1; n <= cores; n++) {
-    const alone: { seconds: number; hours: number }[] = []
-    for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
-    const started = performance.now()
-    const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
-    const wall = (performance.now() - started) / 1000
-    const oneRate = alone.reduce((h, a) => h + a.hours, 0) / (alone.reduce((s, a) => s + a.seconds, 0) / 60)
-    const hours = together.reduce((h, t) => h + t.hours, 0)
-    const rate = hours / (wall / 60)
-    if (n === 1) perShard = oneRate
-    rows.push({
-      benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
-      'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
-    })
+  if (only !== 'merge') {
+    const root = await ensureFlacDataset()
+    await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
+    for (let n = 1; n <= cores; n++) {
+      const alone: { seconds: number; cpu: number; hours: number }[] = []
+      for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
+      const started = performance.now()
+      const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
+      const wall = (performance.now() - started) / 1000
+      const oneRate = alone.reduce((h, a) => h + a.hours, 0) / (alone.reduce((s, a) => s + a.seconds, 0) / 60)
+      const hours = together.reduce((h, t) => h + t.hours, 0)
+      const rate = hours / (wall / 60)
+      if (n === 1) perShard = oneRate
+      rows.push({
+        benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
+        'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
+        // CPU per hour decoded: equal alone and together when the shards do not slow each other down, so that a
+        // shortfall above is cores the shared machine did not give (the load average is printed with the table)
+        'CPU s/h alone': alone.reduce((c, a) => c + a.cpu, 0) / alone.reduce((h, a) => h + a.hours, 0),
+        'CPU s/h together': together.reduce((c, t) => c + t.cpu, 0) / hours,
+        'load avg': loadavg()[0],
+      })
+    }
   }
+  if (only === 'deep') return rows
 
   // merge of 1,000 parts of a 100,000-file dataset
   const big = ensureShard100k()
@@ -173,10 +190,27 @@ export async function runShardBench(): Promise<BenchRow[]> {
     })
   }
 
+  // one shard's task of the 1,000: without the dataset index (every footer read to make the cut), then with one
+  const indexPath = join(big.root, indexFileName)
+  rmSync(indexPath, { force: true })
+  const shardArgs = ['audit', big.root, '--no-audio-check', '--shard', '3/1000', '--out', join(tmp, 'shard-3.json')]
+  const withoutIndex = await measured(shardArgs)
+  if (withoutIndex.code !== 0) throw new Error(`bench shard: shard 3/1000 exited ${withoutIndex.code}: ${withoutIndex.stderr.slice(-2000)}`)
+  const withoutPart = (await readFile(join(tmp, 'shard-3.json'), 'utf8')).replace(/"timing":\{[^}]*\}/, '')
+  const index = await measured(['index', big.root])
+  if (index.code > 1) throw new Error(`bench shard: index exited ${index.code}: ${index.stderr.slice(-2000)}`)
+  const withIndex = await measured(shardArgs)
+  rmSync(indexPath, { force: true })
+  if (withIndex.code !== 0) throw new Error(`bench shard: shard 3/1000 with the index exited ${withIndex.code}: ${withIndex.stderr.slice(-2000)}`)
+  const samePart = (await readFile(join(tmp, 'shard-3.json'), 'utf8')).replace(/"timing":\{[^}]*\}/, '') === withoutPart
+  rows.push({ benchmark: `one shard task (3/1000, metadata), ${big.files} files, no index`, 'wall s': withoutIndex.seconds, 'peak RSS MB': withoutIndex.rss / 1e6, note: 'reads every footer to cut its range' })
+  rows.push({ benchmark: '  the same with the dataset index', 'wall s': withIndex.seconds, 'peak RSS MB': withIndex.rss / 1e6, 'vs no index': withIndex.seconds / withoutIndex.seconds,
+    ok: samePart ? 'same part' : 'PARTS DIFFER', note: `index written once by "mixscope index" in ${index.seconds.toFixed(1)} s` })
+
   // projection: a 50,000-hour deep audit on a 64-task array
   const tasks = 64
   const mergePerRow = merge.seconds / big.rows
-  for (const cpus of [1, 4]) {
+  for (const cpus of only === 'merge' ? [] : [1, 4]) {
     const efficiency = (rows.find((r) => r.benchmark.startsWith(`deep audit, ${cores} shards`))?.['vs N × one'] as number | undefined) ?? 1
     const rate = perShard * cpus * (cpus > 1 ? efficiency : 1)
     const minutes = 50_000 / (tasks * rate)

@@ -11,7 +11,7 @@ import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
 import { createAuditState } from '../../engine/audit/state.ts'
 import { contentHash } from '../../engine/audit/hash.ts'
-import { auditShard } from '../../engine/audit/partial/shard.ts'
+import { auditShard, shardCutFromIndex } from '../../engine/audit/partial/shard.ts'
 import { stringifyPart } from '../../engine/shard/part.ts'
 import { describeShard, shardFrom, wholeShard, type ShardSpec } from '../../engine/shard/select.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/types.ts'
@@ -19,7 +19,7 @@ import { MixscopeError } from '../../engine/findings.ts'
 import { loadSpmTokenizer } from '../../engine/text/spm-tokenizer.ts'
 import { createAuditPool } from '../audit-pool.ts'
 import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
+import { isUrl, openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
 export const auditHelp = `Usage: mixscope audit <folder|url> [options]
@@ -113,8 +113,23 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const tokenizer = model ? await loadSpmTokenizer(model) : undefined
   const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
   if (summary.note) io.stderr(`mixscope audit: ${summary.note}\n`)
-  // never the dataset index: the audit reads the data itself (docs/conventions.md "Dataset index")
-  const dataset = await openDatasetArg(positionals[0], { summary: summary.path, open: { useIndex: false } })
+  // the audit reads the data itself (docs/conventions.md "Dataset index"); a shard of a local root cuts its range from
+  // a fresh index when there is one (every footer otherwise), then reads its own files only
+  let dataset = shard && !isUrl(positionals[0]) ? await openDatasetArg(positionals[0], { summary: summary.path }) : null
+  if (dataset) {
+    const cut = shardCutFromIndex(dataset)
+    if (cut) {
+      dataset = cut.dataset
+      const shown = cut.notes.slice(0, 5)
+      for (const f of shown) io.stderr(`mixscope audit: ${f.severity}: ${f.kind}: ${f.message}\n`)
+      if (cut.notes.length > shown.length) io.stderr(`mixscope audit: … and ${cut.notes.length - shown.length} more ${cut.notes[0].kind} findings about the index\n`)
+    } else {
+      io.stderr(`mixscope audit: the dataset index lacks row-group sizes (an older index): every footer is read; rewrite it with "mixscope index <root>"\n`)
+      dataset.source.close?.()
+      dataset = null
+    }
+  }
+  dataset ??= await openDatasetArg(positionals[0], { summary: summary.path, open: { useIndex: false } })
   if (!values.json) io.stderr(`mixscope audit: ${summaryLine(dataset)}\n`)
   const state = await stateOf(values.state)
   const audio = !!values.deep || sample !== undefined
@@ -134,7 +149,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
       await rename(`${out}.partial`, out)
       const rows = part.rows.audio_size.length
       io.stderr(`mixscope audit: shard ${describeShard(shard)}: row groups ${part.range.first}–${part.range.end} of ${part.dataset.units}, ${rows} rows` +
-        `${part.audio ? `, ${part.audio.measures.length} decoded` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+        `${part.audio ? `, ${part.audio.measures.length} decoded` : ''}${dataset.described.fromIndex > 0 ? `, cut from ${dataset.described.index} (${dataset.described.read} footers read)` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
       return exitCodes.ok
     }
     report = await auditDataset(dataset, options)

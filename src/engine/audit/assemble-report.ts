@@ -2,11 +2,11 @@
  * The audit report from the checks' results: one assembly for the unsharded audit (audit.ts) and the merge of shard
  * parts (partial/merge.ts), so the two documents cannot drift apart (the merge is byte-identical by construction).
  */
-import { sortFindings, uniqueFindings, type Finding } from '../findings.ts'
+import { sortFindings, type Finding } from '../findings.ts'
 import type { MeasuredRow } from './checks/audio.ts'
 import { rowHours } from './rows.ts'
 import { summarizeItems } from './summary.ts'
-import type { AuditReport, AuditItem, AuditRow, CheckResult } from './types.ts'
+import type { AuditReport, AuditItem, CheckResult } from './types.ts'
 
 /** What the report is made of besides the checks' results. */
 export interface ReportInputs {
@@ -15,8 +15,9 @@ export interface ReportInputs {
   /** Parquet files and row groups of the dataset. */
   files: number
   rowGroups: number
-  /** Every row the audit read (its `audio_size` gives the hours). */
-  rows: readonly AuditRow[]
+  /** Rows the audit read, and Σ of their `audio_size` (nulls 0; the hours). */
+  rowCount: number
+  samples: number
   /** Rows the deep pass decoded (empty without `--deep`/`--sample`). */
   measured: readonly MeasuredRow[]
   /** Rows the cheap audio check read (0 when it did not run). */
@@ -29,7 +30,7 @@ export interface ReportInputs {
 
 /** Joins the checks' items and tables into the report: summary per kind, per-language tables, totals, sorted findings. */
 export function assembleReport(inputs: ReportInputs): AuditReport {
-  const { rows, measured } = inputs
+  const { measured } = inputs
   const items: AuditItem[] = inputs.datasetFindings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
   const tables: AuditReport['tables'] = {}
   for (const r of inputs.results) {
@@ -39,18 +40,31 @@ export function assembleReport(inputs: ReportInputs): AuditReport {
   const { summary, byLanguage, flagged } = summarizeItems(items)
   tables.kinds_by_partition = byLanguage
   tables.flagged_by_language = flagged
-  const samples = rows.reduce((n, r) => n + (r.audioSize ?? 0), 0)
   return {
     schema_version: 1,
     root: inputs.root,
     options: inputs.options,
     totals: {
-      files: inputs.files, row_groups: inputs.rowGroups, rows: rows.length, hours: rowHours(samples),
+      files: inputs.files, row_groups: inputs.rowGroups, rows: inputs.rowCount, hours: rowHours(inputs.samples),
       rows_decoded: measured.length, rows_audio_checked: inputs.rowsAudioChecked, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
       flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
     },
     summary,
-    findings: sortFindings(uniqueFindings(items.map((i) => i.finding))),
+    findings: sortedUniqueFindings(items.map((i) => i.finding)),
     tables,
   }
+}
+
+/**
+ * `sortFindings(uniqueFindings(findings))` without a JSON key per finding (10^5 findings at scale): sorted first, the
+ * duplicates (equal in every field) are then neighbours, and the sort is stable, so the one kept is the same.
+ */
+function sortedUniqueFindings(findings: Finding[]): Finding[] {
+  const out: Finding[] = []
+  let last: Finding | undefined
+  for (const f of sortFindings(findings)) {
+    if (last && f.path === last.path && f.row === last.row && f.row_group === last.row_group && f.kind === last.kind && f.severity === last.severity && f.message === last.message) continue
+    out.push(last = f)
+  }
+  return out
 }

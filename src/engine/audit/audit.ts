@@ -12,17 +12,19 @@ import type { PipelineConfig } from '../config/types.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import { mapLimit } from '../util/map-limit.ts'
 import { checkAudio, type MeasuredRow } from './checks/audio.ts'
-import { checkLeakage } from './checks/leakage.ts'
-import { checkLength } from './checks/length.ts'
-import { checkMixture } from './checks/mixture.ts'
+import { checkLeakageTable, normalizeTranscript } from './checks/leakage.ts'
+import { checkLengthTable } from './checks/length.ts'
+import { checkMixtureTable } from './checks/mixture.ts'
 import { checkRanks } from './checks/ranks.ts'
 import { checkScript } from './checks/script.ts'
-import { checkSplits } from './checks/splits.ts'
-import { checkText } from './checks/text.ts'
+import { checkSplitsTable } from './checks/splits.ts'
+import { checkTextTable } from './checks/text.ts'
 import { checkTokens, type AuditTokenizer } from './checks/tokens.ts'
 import { measureAudioTask } from './measure.ts'
 import { quickAudioCheckOnce } from './quick-audio.ts'
-import { readAuditRows } from './rows.ts'
+import { readAuditRows, samplesOf } from './rows.ts'
+import { rowTableOf } from './row-table.ts'
+import { codePointLength } from '../text/unicode.ts'
 import { assembleReport } from './assemble-report.ts'
 import { selectAudioRows } from './sample.ts'
 import { adoptAuditState, auditFingerprint, groupKey } from './state.ts'
@@ -72,14 +74,18 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
 
   const read = await readAuditRows(dataset, { signal, onRowGroup: (d, t) => progress('stats', d, t) })
   const { rows } = read
+  // the dataset-level checks run on the rows as columns, as the merge of shard parts runs them (partial/merge.ts)
+  const table = rowTableOf(rows)
+  const chars = new Int32Array(rows.length)
+  rows.forEach((r, i) => { chars[i] = r.text === null ? -1 : codePointLength(r.text) })
   const results: CheckResult[] = [
     { items: read.items, tables: {} },
-    checkSplits(rows),
-    checkMixture(rows, dataset.summary, trainSplit),
-    checkLength(rows, config, trainSplit),
-    checkText(rows, config.min_samples_per_char),
+    checkSplitsTable(table),
+    checkMixtureTable(table, dataset.summary, trainSplit),
+    checkLengthTable(table, config, trainSplit),
+    checkTextTable(table, chars, config.min_samples_per_char),
     checkScript(rows),
-    checkLeakage(rows, trainSplit),
+    checkLeakageTable(table, trainSplit, (i) => { const text = rows[i].text; return text ? normalizeTranscript(text) : undefined }),
     checkRanks(dataset.files, config),
   ]
   if (options.tokenizer) results.push(checkTokens(rows, options.tokenizer))
@@ -101,7 +107,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
       deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
       min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
     },
-    files: dataset.files.length, rowGroups: read.rowGroups, rows, measured, rowsAudioChecked: quickRows,
+    files: dataset.files.length, rowGroups: read.rowGroups, rowCount: rows.length, samples: samplesOf(rows), measured, rowsAudioChecked: quickRows,
     datasetFindings: dataset.findings, results,
   })
 }

@@ -14,7 +14,10 @@ const severityRank = { error: 0, warning: 1, info: 2 } as const
  */
 export function summarizeItems(items: readonly AuditItem[]): { summary: Record<string, KindSummary>; byLanguage: TableRow[]; flagged: TableRow[] } {
   const kinds = new Map<string, KindSummary & { samples: number }>()
-  const cells = new Map<string, { kind: string; corpus: string | null; language: string | null; count: number; rows: number; samples: number }>()
+  type Cell = { kind: string; corpus: string | null; language: string | null; count: number; rows: number; samples: number }
+  // kind → corpus → language (null as its own key) → cell; each cell's JSON id (its sort key) made once
+  const cells = new Map<string, Cell>()
+  const byKind = new Map<string, Map<string | null, Map<string | null, Cell>>>()
   for (const item of items) {
     const { kind, severity } = item.finding
     let k = kinds.get(kind)
@@ -23,9 +26,15 @@ export function summarizeItems(items: readonly AuditItem[]): { summary: Record<s
     k.count++
     k.rows += item.rows
     k.samples += item.samples
-    const id = JSON.stringify([kind, item.corpus, item.language])
-    let c = cells.get(id)
-    if (!c) cells.set(id, c = { kind, corpus: item.corpus, language: item.language, count: 0, rows: 0, samples: 0 })
+    let byCorpus = byKind.get(kind)
+    if (!byCorpus) byKind.set(kind, byCorpus = new Map())
+    let byLanguage = byCorpus.get(item.corpus)
+    if (!byLanguage) byCorpus.set(item.corpus, byLanguage = new Map())
+    let c = byLanguage.get(item.language)
+    if (!c) {
+      byLanguage.set(item.language, c = { kind, corpus: item.corpus, language: item.language, count: 0, rows: 0, samples: 0 })
+      cells.set(JSON.stringify([kind, item.corpus, item.language]), c)
+    }
     c.count++
     c.rows += item.rows
     c.samples += item.samples

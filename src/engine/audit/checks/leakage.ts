@@ -2,7 +2,7 @@
  * Leakage check: held-out rows (dev, test, ...) whose normalized transcript also occurs in the training split of
  * the same language. Normalized = NFC, lower-cased, whitespace runs collapsed to one space, trimmed.
  */
-import { exampleId, rowItem } from '../rows.ts'
+import { exampleIdAt, fileAt, rowItemAt, rowTableOf, type RowTable } from '../row-table.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
 
 /** The transcript as the leakage check compares it. */
@@ -16,31 +16,50 @@ export function normalizeTranscript(text: string): string {
  *   table `leakage` per language and held-out split
  */
 export function checkLeakage(rows: readonly AuditRow[], trainSplit: string): CheckResult {
-  const train = new Map<string, AuditRow[]>()
-  for (const r of rows) {
-    if (r.split !== trainSplit || !r.text) continue
-    const key = `${r.language}\u0000${normalizeTranscript(r.text)}`
-    if (key.endsWith('\u0000')) continue
-    const list = train.get(key)
-    if (list) list.push(r)
-    else train.set(key, [r])
+  return checkLeakageTable(rowTableOf(rows), trainSplit, (i) => {
+    const text = rows[i].text
+    return text ? normalizeTranscript(text) : undefined
+  })
+}
+
+/**
+ * `checkLeakage` over a row table.
+ * @param keyOf per row: `undefined` when it has no transcript (null or empty), `''` when it is empty once
+ *   normalized, else a string equal for two rows exactly when their normalized transcripts are (the normalized
+ *   transcript, or its hash in a merge of shard parts)
+ */
+export function checkLeakageTable(t: RowTable, trainSplit: string, keyOf: (i: number) => string | undefined): CheckResult {
+  // per language, key → the train rows holding it: the first one and how many
+  const train = new Map<string, Map<string, { first: number; count: number }>>()
+  for (let i = 0; i < t.length; i++) {
+    const { split, language } = fileAt(t, i)
+    if (split !== trainSplit) continue
+    const key = keyOf(i)
+    if (!key) continue
+    let byKey = train.get(language)
+    if (!byKey) train.set(language, byKey = new Map())
+    const seen = byKey.get(key)
+    if (seen) seen.count++
+    else byKey.set(key, { first: i, count: 1 })
   }
   const items: AuditItem[] = []
   const counts = new Map<string, { language: string; split: string; rows: number; leaked: number }>()
-  for (const r of rows) {
-    if (r.split === trainSplit || !r.text) continue
-    const id = `${r.language}\u0000${r.split}`
+  for (let i = 0; i < t.length; i++) {
+    const { split, language } = fileAt(t, i)
+    if (split === trainSplit) continue
+    const key = keyOf(i)
+    if (key === undefined) continue
+    const id = `${language}\u0000${split}`
     let c = counts.get(id)
-    if (!c) counts.set(id, c = { language: r.language, split: r.split, rows: 0, leaked: 0 })
+    if (!c) counts.set(id, c = { language, split, rows: 0, leaked: 0 })
     c.rows++
-    const normalized = normalizeTranscript(r.text)
-    if (!normalized) continue
-    const matches = train.get(`${r.language}\u0000${normalized}`)
+    if (!key) continue
+    const matches = train.get(language)?.get(key)
     if (!matches) continue
     c.leaked++
-    const more = matches.length > 1 ? ` and ${matches.length - 1} more train row${matches.length > 2 ? 's' : ''}` : ''
-    items.push(rowItem(r, 'warning', 'transcript-leakage',
-      `${exampleId(r)} (${r.split}) has the same normalized transcript as train row ${exampleId(matches[0])}${more} (${r.language}): held-out scores on it are inflated`))
+    const more = matches.count > 1 ? ` and ${matches.count - 1} more train row${matches.count > 2 ? 's' : ''}` : ''
+    items.push(rowItemAt(t, i, 'warning', 'transcript-leakage',
+      `${exampleIdAt(t, i)} (${split}) has the same normalized transcript as train row ${exampleIdAt(t, matches.first)}${more} (${language}): held-out scores on it are inflated`))
   }
   const table: TableRow[] = [...counts.values()]
     .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : a.split < b.split ? -1 : a.split > b.split ? 1 : 0))

@@ -6,7 +6,8 @@
 import { compareUtf8, finding } from '../../findings.ts'
 import { taskBucketSizes, type LengthBucketConfig } from '../../pipeline/buckets.ts'
 import { storedSampleRate } from '../../stats/stats.ts'
-import { exampleId, groupRows, rowHours, rowItem, samplesOf } from '../rows.ts'
+import { rowHours } from '../rows.ts'
+import { exampleIdAt, fileAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, samplesAt, type RowTable } from '../row-table.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
 
 /** Upper edges of the duration histogram's bins, in seconds (the last bin is open). */
@@ -35,45 +36,53 @@ function binOf(seconds: number): number {
  *   `bucket_occupancy` (occupied LENGTH buckets of the training split)
  */
 export function checkLength(rows: readonly AuditRow[], config: LengthCheckConfig, trainSplit: string): CheckResult {
+  return checkLengthTable(rowTableOf(rows), config, trainSplit)
+}
+
+/** `checkLength` over a row table. */
+export function checkLengthTable(t: RowTable, config: LengthCheckConfig, trainSplit: string): CheckResult {
   const items: AuditItem[] = []
   const { min_audio_len: min, max_audio_len: max } = config
   const histogram: TableRow[] = []
   const cutoffs: TableRow[] = []
-  const byLanguage = groupRows(rows, (r) => r.language)
-  for (const language of [...byLanguage.keys()].sort(compareUtf8)) {
-    const list = byLanguage.get(language)!.filter((r) => r.audioSize !== null)
+  const byLanguage = groupTable(t, (f) => f.language)
+  const order = byLanguage.keys.map((language, g) => ({ language, g })).sort((a, b) => compareUtf8(a.language, b.language))
+  for (const { language, g } of order) {
+    const list = groupRowsOf(byLanguage, g).filter((i) => !Number.isNaN(t.audioSize[i]))
     const bins = durationBinEdges.map(() => ({ rows: 0, samples: 0 })).concat([{ rows: 0, samples: 0 }])
-    const below: AuditRow[] = []
-    const above: AuditRow[] = []
-    for (const r of list) {
-      const n = r.audioSize!
+    const below: number[] = []
+    const above: number[] = []
+    for (const i of list) {
+      const n = t.audioSize[i]
       const bin = bins[binOf(n / storedSampleRate)]
       bin.rows++
       bin.samples += n
-      if (n < min) below.push(r)
-      else if (n > max) above.push(r)
+      if (n < min) below.push(i)
+      else if (n > max) above.push(i)
     }
     bins.forEach((b, i) => histogram.push({ language, bin: binLabel(i), rows: b.rows, hours: rowHours(b.samples) }))
     cutoffs.push({
-      language, rows: list.length, hours: rowHours(samplesOf(list)),
-      rows_below_min: below.length, hours_below_min: rowHours(samplesOf(below)),
-      rows_above_max: above.length, hours_above_max: rowHours(samplesOf(above)),
+      language, rows: list.length, hours: rowHours(samplesAt(t, list)),
+      rows_below_min: below.length, hours_below_min: rowHours(samplesAt(t, below)),
+      rows_above_max: above.length, hours_above_max: rowHours(samplesAt(t, above)),
     })
-    for (const r of below) {
-      items.push(rowItem(r, 'warning', 'below-min-audio-len',
-        `${exampleId(r)} has audio_size ${r.audioSize} (${(r.audioSize! / storedSampleRate).toFixed(2)} s), below min_audio_len ${min}: the length filter drops it`))
+    for (const i of below) {
+      const n = t.audioSize[i]
+      items.push(rowItemAt(t, i, 'warning', 'below-min-audio-len',
+        `${exampleIdAt(t, i)} has audio_size ${n} (${(n / storedSampleRate).toFixed(2)} s), below min_audio_len ${min}: the length filter drops it`))
     }
-    for (const r of above) {
-      items.push(rowItem(r, 'warning', 'above-max-audio-len',
-        `${exampleId(r)} has audio_size ${r.audioSize} (${(r.audioSize! / storedSampleRate).toFixed(2)} s), above max_audio_len ${max}: the length filter drops it`))
+    for (const i of above) {
+      const n = t.audioSize[i]
+      items.push(rowItemAt(t, i, 'warning', 'above-max-audio-len',
+        `${exampleIdAt(t, i)} has audio_size ${n} (${(n / storedSampleRate).toFixed(2)} s), above max_audio_len ${max}: the length filter drops it`))
     }
   }
-  const occupancy = config.batching_strategy === 'LENGTH' ? bucketOccupancy(rows.filter((r) => r.split === trainSplit), config, items) : []
+  const occupancy = config.batching_strategy === 'LENGTH' ? bucketOccupancy(t, trainSplit, config, items) : []
   return { items, tables: { length_histogram: histogram, length_cutoffs: cutoffs, bucket_occupancy: occupancy } }
 }
 
 /** Rows of the kept training examples per LENGTH bucket (first bucket whose length ≥ the example's), occupied buckets only. */
-function bucketOccupancy(rows: readonly AuditRow[], config: LengthCheckConfig, items: AuditItem[]): TableRow[] {
+function bucketOccupancy(t: RowTable, trainSplit: string, config: LengthCheckConfig, items: AuditItem[]): TableRow[] {
   let sizes
   try {
     sizes = taskBucketSizes(config).sizes
@@ -83,9 +92,10 @@ function bucketOccupancy(rows: readonly AuditRow[], config: LengthCheckConfig, i
     return []
   }
   const counts = sizes.map(() => ({ rows: 0, samples: 0 }))
-  for (const r of rows) {
-    const n = r.audioSize
-    if (n === null || n < config.min_audio_len || n > config.max_audio_len) continue
+  for (let i = 0; i < t.length; i++) {
+    if (fileAt(t, i).split !== trainSplit) continue
+    const n = t.audioSize[i]
+    if (Number.isNaN(n) || n < config.min_audio_len || n > config.max_audio_len) continue
     let lo = 0
     let hi = sizes.length - 1
     if (n > sizes[hi].seqLen) continue

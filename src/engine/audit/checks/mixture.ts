@@ -6,7 +6,8 @@
  */
 import { finding } from '../../findings.ts'
 import type { SummaryTsv } from '../../dataset.ts'
-import { groupRows, rowHours, samplesOf } from '../rows.ts'
+import { rowHours } from '../rows.ts'
+import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../row-table.ts'
 import { coverageProblem, coverageVerdict, describeSplits, hoursText, tsvCoverage, type PartitionCoverage } from '../../stats/tsv-coverage.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
 
@@ -24,21 +25,30 @@ export const heldOutShareWarning = 0.25
  *   partition has held-out data), `no-summary-tsv` (info); table `mixture` per partition
  */
 export function checkMixture(rows: readonly AuditRow[], summary: SummaryTsv | null, trainSplit: string): CheckResult {
+  return checkMixtureTable(rowTableOf(rows), summary, trainSplit)
+}
+
+/** `checkMixture` over a row table. */
+export function checkMixtureTable(t: RowTable, summary: SummaryTsv | null, trainSplit: string): CheckResult {
   const items: AuditItem[] = []
-  const keyed = rows.filter((r) => r.corpus && r.language)
-  const byPartition = groupRows(keyed, (r) => `${r.corpus}\u0000${r.language}`)
-  const splitRows = groupRows(keyed, (r) => `${r.corpus}\u0000${r.language}\u0000${r.split}`)
-  const data = [...splitRows.values()].map((list) => ({ corpus: list[0].corpus, language: list[0].language, split: list[0].split, hours: rowHours(samplesOf(list)) }))
+  const byPartition = groupTable(t, (f) => (f.corpus && f.language ? `${f.corpus}\u0000${f.language}` : null))
+  const partitionOf = new Map(byPartition.keys.map((k, g) => [k, g]))
+  const splitRows = groupTable(t, (f) => (f.corpus && f.language ? `${f.corpus}\u0000${f.language}\u0000${f.split}` : null))
+  const data = splitRows.keys.map((_, g) => {
+    const list = groupRowsOf(splitRows, g)
+    const { corpus, language, split } = fileAt(t, list[0])
+    return { corpus, language, split, hours: rowHours(samplesAt(t, list)) }
+  })
   const coverage = tsvCoverage(data, summary?.rows ?? [], trainSplit)
   const table: TableRow[] = []
   for (const c of coverage) {
-    const list = byPartition.get(`${c.corpus}\u0000${c.language}`)
-    if (!list) continue // a TSV row without data: reported below
+    const g = partitionOf.get(`${c.corpus}\u0000${c.language}`)
+    if (g === undefined) continue // a TSV row without data: reported below
     table.push({
       corpus: c.corpus, language: c.language, data_hours: c.dataHours, train_hours: c.trainHours, held_out_hours: c.dataHours - c.trainHours,
       tsv_hours: c.tsvHours, tsv_counts: summary ? describeSplits(c) : null,
     })
-    if (summary) items.push(...partitionItems(c, list, summary.path, trainSplit))
+    if (summary) items.push(...partitionItems(t, c, groupRowsOf(byPartition, g), summary.path, trainSplit))
   }
   if (!summary) {
     items.push({ rows: 0, samples: 0, corpus: null, language: null, finding: finding('info', 'no-summary-tsv', '',
@@ -58,15 +68,15 @@ export function checkMixture(rows: readonly AuditRow[], summary: SummaryTsv | nu
 }
 
 /** The findings about one partition with data: missing TSV row, hours that match no splits, held-out hours counted. */
-function partitionItems(c: PartitionCoverage, list: readonly AuditRow[], tsvPath: string, trainSplit: string): AuditItem[] {
-  const at = { rows: list.length, samples: samplesOf(list), corpus: c.corpus, language: c.language }
+function partitionItems(t: RowTable, c: PartitionCoverage, list: Int32Array, tsvPath: string, trainSplit: string): AuditItem[] {
+  const at = { rows: list.length, samples: samplesAt(t, list), corpus: c.corpus, language: c.language }
   const name = `(corpus ${c.corpus}, language ${c.language})`
   const problem = coverageProblem(c, tsvPath)
-  if (problem) return [{ ...at, finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? list[0].path : tsvPath, problem.message) }]
+  if (problem) return [{ ...at, finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? fileAt(t, list[0]).path : tsvPath, problem.message) }]
   if (c.heldOutCounted <= 0 || c.tsvHours === null || c.tsvHours <= 0) return []
-  const heldOut = list.filter((r) => r.split !== trainSplit && c.splits?.includes(r.split))
+  const heldOut = list.filter((i) => { const { split } = fileAt(t, i); return split !== trainSplit && !!c.splits?.includes(split) })
   const share = c.heldOutCounted / c.tsvHours
-  return [{ rows: heldOut.length, samples: samplesOf(heldOut), corpus: c.corpus, language: c.language,
+  return [{ rows: heldOut.length, samples: samplesAt(t, heldOut), corpus: c.corpus, language: c.language,
     finding: finding(share >= heldOutShareWarning ? 'warning' : 'info', 'tsv-held-out-hours', tsvPath,
       `${(100 * share).toFixed(1)}% of the TSV hours of ${name} are held-out data (the TSV counts ${describeSplits(c)}: ${hoursText(c.heldOutCounted)} of ${hoursText(c.tsvHours)} are not ${trainSplit}); training weights the partition by them, so held-out data raises its weight`) }]
 }

@@ -6,7 +6,7 @@
 import { compareUtf8 } from '../../findings.ts'
 import { storedSampleRate } from '../../stats/stats.ts'
 import { codePointLength } from '../../text/unicode.ts'
-import { exampleId, rowItem } from '../rows.ts'
+import { exampleIdAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, type RowTable } from '../row-table.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
 
 /** |robust z| above which a speaking rate is an outlier (Iglewicz & Hoaglin's 3.5). */
@@ -42,45 +42,55 @@ export function robustZ(x: number, median: number, mad: number): number {
  *   table `speaking_rate` per language (characters per second of the stored length)
  */
 export function checkText(rows: readonly AuditRow[], minSamplesPerChar: number): CheckResult {
+  const chars = new Int32Array(rows.length)
+  rows.forEach((r, i) => { chars[i] = r.text === null ? -1 : codePointLength(r.text) })
+  return checkTextTable(rowTableOf(rows), chars, minSamplesPerChar)
+}
+
+/**
+ * `checkText` over a row table.
+ * @param chars per row: the transcript's length in code points (Python's `len`), `-1` when it has none
+ */
+export function checkTextTable(t: RowTable, chars: Int32Array, minSamplesPerChar: number): CheckResult {
   const items: AuditItem[] = []
-  const rated: { row: AuditRow; rate: number }[] = []
-  for (const r of rows) {
-    if (r.text === null) continue
-    const chars = codePointLength(r.text)
-    if (chars === 0) {
-      items.push(rowItem(r, 'warning', 'empty-text', `${exampleId(r)} has an empty transcript: the empty-text filter drops it`))
+  // per row: its speaking rate (characters per second), NaN when it is not rated
+  const rates = new Float64Array(t.length).fill(NaN)
+  for (let i = 0; i < t.length; i++) {
+    const n = chars[i]
+    if (n < 0) continue
+    if (n === 0) {
+      items.push(rowItemAt(t, i, 'warning', 'empty-text', `${exampleIdAt(t, i)} has an empty transcript: the empty-text filter drops it`))
       continue
     }
-    if (r.audioSize === null || r.audioSize <= 0) continue
-    const perChar = r.audioSize / chars
+    const size = t.audioSize[i]
+    if (Number.isNaN(size) || size <= 0) continue
+    const perChar = size / n
     if (perChar < minSamplesPerChar) {
-      items.push(rowItem(r, 'warning', 'fast-speech',
-        `${exampleId(r)} has ${perChar.toFixed(1)} samples per character (${r.audioSize} samples, ${chars} characters), below min_samples_per_char ${minSamplesPerChar}: the fast-speech filter drops it`))
+      items.push(rowItemAt(t, i, 'warning', 'fast-speech',
+        `${exampleIdAt(t, i)} has ${perChar.toFixed(1)} samples per character (${size} samples, ${n} characters), below min_samples_per_char ${minSamplesPerChar}: the fast-speech filter drops it`))
     }
-    rated.push({ row: r, rate: chars / (r.audioSize / storedSampleRate) })
+    rates[i] = n / (size / storedSampleRate)
   }
   const table: TableRow[] = []
-  const byLanguage = new Map<string, { row: AuditRow; rate: number }[]>()
-  for (const x of rated) {
-    const list = byLanguage.get(x.row.language)
-    if (list) list.push(x)
-    else byLanguage.set(x.row.language, [x])
-  }
-  for (const language of [...byLanguage.keys()].sort(compareUtf8)) {
-    const list = byLanguage.get(language)!
-    const rates = list.map((x) => x.rate)
-    const { median, mad } = medianMad(rates)
+  const byLanguage = groupTable(t, (f) => f.language)
+  const order = byLanguage.keys.map((language, g) => ({ language, g })).sort((a, b) => compareUtf8(a.language, b.language))
+  for (const { language, g } of order) {
+    const list = groupRowsOf(byLanguage, g).filter((i) => !Number.isNaN(rates[i]))
+    if (list.length === 0) continue
+    const listRates = Array.from(list, (i) => rates[i])
+    const { median, mad } = medianMad(listRates)
     let outliers = 0
     if (list.length >= speakingRateMinRows && mad > 0) {
-      for (const { row, rate } of list) {
+      for (const i of list) {
+        const rate = rates[i]
         const z = robustZ(rate, median, mad)
         if (Math.abs(z) <= speakingRateZ) continue
         outliers++
-        items.push(rowItem(row, 'warning', 'speaking-rate-outlier',
-          `${exampleId(row)} is spoken at ${rate.toFixed(1)} characters/s, robust z ${z.toFixed(1)} against ${language}'s median ${median.toFixed(1)} (MAD ${mad.toFixed(2)}); expected |z| ≤ ${speakingRateZ}: transcript and audio may not match`))
+        items.push(rowItemAt(t, i, 'warning', 'speaking-rate-outlier',
+          `${exampleIdAt(t, i)} is spoken at ${rate.toFixed(1)} characters/s, robust z ${z.toFixed(1)} against ${language}'s median ${median.toFixed(1)} (MAD ${mad.toFixed(2)}); expected |z| ≤ ${speakingRateZ}: transcript and audio may not match`))
       }
     }
-    table.push({ language, rows: list.length, median_chars_per_s: median, mad, min: rates.reduce((m, r) => Math.min(m, r), Infinity), max: rates.reduce((m, r) => Math.max(m, r), -Infinity), outliers })
+    table.push({ language, rows: list.length, median_chars_per_s: median, mad, min: listRates.reduce((m, r) => Math.min(m, r), Infinity), max: listRates.reduce((m, r) => Math.max(m, r), -Infinity), outliers })
   }
   return { items, tables: { speaking_rate: table } }
 }

@@ -8,6 +8,7 @@
 import { defaultPipelineConfig } from '../../config/defaults.ts'
 import type { PipelineConfig } from '../../config/types.ts'
 import type { OpenDataset } from '../../discovery/open.ts'
+import type { Finding } from '../../findings.ts'
 import { rowGroupUnits, shardRange } from '../../shard/balance.ts'
 import type { ShardSpec } from '../../shard/select.ts'
 import { codePointLength } from '../../text/unicode.ts'
@@ -59,6 +60,25 @@ function datasetFingerprint(dataset: OpenDataset): string {
     dataset.files.map((f) => [f.path, f.size, f.rows, f.readable ? f.rowGroups.length : -1]),
     dataset.summary ? [dataset.summary.path, dataset.summary.rows] : null,
   ]))
+}
+
+/** Findings that come from the dataset index itself, not from the data (docs/conventions.md "Dataset index"). */
+const indexKinds: ReadonlySet<string> = new Set(['stale-index', 'bad-index'])
+
+/**
+ * A dataset opened with its index (`openDataset`'s default), made ready for a shard to cut its range from: the
+ * index lists every file's row groups and their compressed bytes, so the shard reads no footer but those of its
+ * own files (docs/conventions.md "Dataset index": files the index no longer matches were read again by the open).
+ * The audit reads the rows themselves from the data, as always; only the cut comes from the index.
+ * @returns the dataset without the index's own findings (`stale-index`, `bad-index`: the unsharded audit, which
+ *   never reads the index, has none, and the merge must give its document), and those findings for the caller to
+ *   show; `null` when the index lacks a row group's compressed bytes (an older index): open without it instead
+ */
+export function shardCutFromIndex(dataset: OpenDataset): { dataset: OpenDataset; notes: Finding[] } | null {
+  if (dataset.files.some((f) => f.readable && f.rowGroups.some((g) => g.compressedBytes === undefined))) return null
+  const notes = dataset.findings.filter((f) => indexKinds.has(f.kind))
+  if (notes.length === 0) return { dataset, notes }
+  return { dataset: { ...dataset, findings: dataset.findings.filter((f) => !indexKinds.has(f.kind)) }, notes }
 }
 
 /** The transcript as the leakage check compares it, or a stand-in with the same behaviour (see `AuditPart.rows`). */

@@ -55,7 +55,8 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   if (shard && values.json) throw new UsageError(`index: shard ${describeShard(shard)} writes a part: --json belongs to "mixscope merge parts… --out FILE --json"`)
   const started = performance.now()
   if (shard) {
-    // every shard reads every footer (the cut is made from them), then the facts of its own files only
+    // every shard describes every file (the cut is made from them; a local root's previous index describes the files
+    // it still matches), then reads the facts of its own files only
     const dataset = await openDatasetArg(root, { open: { useIndex: !values.full && !isUrl(root) } })
     const part = await indexShard(dataset, shard)
     dataset.source.close?.()

@@ -105,5 +105,7 @@ test('a server that ignores Range: the user is asked, then whole files are read'
   await expect(notice).toContainText(`downloading all ${demoFiles.length} files whole`)
   await notice.getByRole('button', { name: 'Read whole files' }).click()
   await expect(notice).toHaveCount(0)
+  // the notice goes as soon as the reopen starts: wait for it to finish before reading the numbers
+  await waitForDataset(page, root)
   await expectLanguageHours(page, totalsBy(demoFiles, (f) => f.keys.language))
 })

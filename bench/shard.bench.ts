@@ -2,7 +2,8 @@
  * Shard benchmark (issue 14), `npm run bench -- shard`:
  * - deep-audit throughput of N shards on this machine (N = 1 … cores): each shard a `mixscope audit --deep
  *   --workers 1 --shard i/N` process, as a job array's tasks are; first every shard alone (one shard's rate), then
- *   all N at once. Target: N at once ≥ 0.9 × N × one shard's rate. Dataset: the demo's FLAC corpora (mls, fleurs)
+ *   all N at once. Target: N at once ≥ 0.9 × N × one shard's rate. Twice: unpinned, and with every shard pinned to one
+ *   CPU (`taskset`; alone on CPU 0, together shard i on CPU i), as a job array task given one CPU runs. Dataset: the demo's FLAC corpora (mls, fleurs)
  *   copied 40× and rewritten with snappy by DuckDB (`<MIXSCOPE_BENCH_DATA or bench/.cache>/shard-flac`).
  * - `mixscope merge` of 1,000 audit parts of the 100,000-file synthetic dataset (bench/shard-synthetic.ts,
  *   1,000,000 rows): parts made once by the shards' own code (`auditShard`, one shard after another on one open of
@@ -75,9 +76,15 @@ function partHours(part: AuditPart): number {
   return part.rows.audio_size.reduce<number>((h, n) => h + (n ?? 0), 0) / 16000 / 3600
 }
 
-/** One deep shard in its own process: wall seconds, CPU seconds (user + system, from GNU time), hours decoded. */
-async function shardRun(root: string, index: number, count: number, out: string): Promise<{ seconds: number; cpu: number; hours: number }> {
-  const r = await spawnRun('/usr/bin/time', ['-v', 'node', bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out])
+/**
+ * One deep shard in its own process: wall seconds, CPU seconds (user + system, from GNU time), hours decoded. With
+ * `cpu`, the process is pinned to that CPU (`taskset`), as a job array task given one CPU is (Slurm
+ * `--cpus-per-task=1` with task/affinity or cgroups): unpinned, one shard alone spreads its main thread and its
+ * decode worker over every core, so "N × one shard" counts more than N cores.
+ */
+async function shardRun(root: string, index: number, count: number, out: string, cpu?: number): Promise<{ seconds: number; cpu: number; hours: number }> {
+  const audit = ['node', bin, 'audit', root, '--deep', '--workers', '1', '--shard', `${index}/${count}`, '--out', out]
+  const r = await spawnRun('/usr/bin/time', ['-v', ...(cpu === undefined ? audit : ['taskset', '-c', String(cpu), ...audit])])
   if (r.code !== 0) throw new Error(`bench shard: shard ${index}/${count} exited ${r.code}: ${r.stderr}`)
   const time = (what: string) => Number(new RegExp(`${what} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN)
   return { seconds: r.seconds, cpu: time('User') + time('System'), hours: partHours(JSON.parse(await readFile(out, 'utf8')) as AuditPart) }
@@ -145,18 +152,18 @@ export async function runShardBench(): Promise<BenchRow[]> {
   if (only !== 'merge') {
     const root = await ensureFlacDataset()
     await shardRun(root, 0, 8, join(tmp, 'warm.json')) // page cache, tsx's transform cache
-    for (let n = 1; n <= cores; n++) {
+    for (const pinned of [false, true]) for (let n = 1; n <= cores; n++) {
       const alone: { seconds: number; cpu: number; hours: number }[] = []
-      for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`)))
+      for (let i = 0; i < n; i++) alone.push(await shardRun(root, i, n, join(tmp, `alone-${n}-${i}.json`), pinned ? 0 : undefined))
       const started = performance.now()
-      const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`))))
+      const together = await Promise.all(Array.from({ length: n }, (_, i) => shardRun(root, i, n, join(tmp, `together-${n}-${i}.json`), pinned ? i : undefined)))
       const wall = (performance.now() - started) / 1000
       const oneRate = alone.reduce((h, a) => h + a.hours, 0) / (alone.reduce((s, a) => s + a.seconds, 0) / 60)
       const hours = together.reduce((h, t) => h + t.hours, 0)
       const rate = hours / (wall / 60)
-      if (n === 1) perShard = oneRate
+      if (n === 1 && !pinned) perShard = oneRate
       rows.push({
-        benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each)`, 'hours decoded': hours, 'wall s': wall,
+        benchmark: `deep audit, ${n} shard${n > 1 ? 's' : ''} at once (1 worker each${pinned ? ', pinned to 1 CPU each' : ''})`, 'hours decoded': hours, 'wall s': wall,
         'h/min': rate, 'one shard h/min': oneRate, 'vs N × one': rate / (n * oneRate), target: '≥ 0.9', ok: rate / (n * oneRate) >= 0.9 ? 'yes' : 'NO',
         // CPU per hour decoded: equal alone and together when the shards do not slow each other down, so that a
         // shortfall above is cores the shared machine did not give (the load average is printed with the table)

@@ -19,13 +19,16 @@ const whenIdle: Idle = (callback) => {
   return () => clearTimeout(id)
 }
 
-/** How many of `total` sections may be mounted: 0 at first, then one more per idle period, up to `total`. */
-export function useStage(total: number): number {
+/**
+ * How many of `total` sections may be mounted: 0 at first, then one more per idle period, up to `total`. With
+ * `start` false the count waits (a view whose sections need a result that has not come yet).
+ */
+export function useStage(total: number, start = true): number {
   const [stage, setStage] = useState(0)
   useEffect(() => {
-    if (stage >= total) return
+    if (!start || stage >= total) return
     return whenIdle(() => setStage((s) => s + 1))
-  }, [stage, total])
+  }, [stage, total, start])
   return stage
 }
 

@@ -19,6 +19,7 @@ import { formatCount, formatProbability, formatSeconds, formatShare } from '../.
 import { configSpec, configStore, useConfigStore } from '../../stores/config-store.ts'
 import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
 import { RankedBars } from '../../components/charts/ranked-bars.tsx'
+import { Staged, useStage } from '../../components/staged.tsx'
 import { languageLabel } from '../../lib/language-names.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { BetaControl } from './beta-control.tsx'
@@ -159,6 +160,7 @@ export function MixtureView() {
   const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
   const languages = useMemo(() => (result ? hoursPerLanguage(result) : []), [result])
+  const stage = useStage(3, m.report !== null)
   const splits = report?.overview.splitNames ?? noNames
   const corpora = report?.overview.corpusNames ?? noNames
 
@@ -185,11 +187,16 @@ export function MixtureView() {
       {result && (
         <div className={stale ? 'stale' : undefined} aria-busy={stale}>
           <Charts rows={inSplit} />
-          <RankedProbabilities rows={inSplit} />
+          {/* the sections under the charts mount one per idle period (components/staged.tsx): at 1,600 languages the
+              whole view mounted at once was one task of about a second */}
+          <Staged stage={stage} at={1} minHeight={380}><RankedProbabilities rows={inSplit} /></Staged>
+          <Staged stage={stage} at={2} minHeight={420}>
           <section aria-labelledby="weights-heading">
             <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''}</h3>
             <WeightsTable rows={shown} draws={result.draws} steps={result.steps} />
           </section>
+          </Staged>
+          <Staged stage={stage} at={3} minHeight={360}>
           <section aria-labelledby="hours-steps-heading">
             <h3 id="hours-steps-heading">Hours per language in {formatCount(result.steps)} training steps</h3>
             <p className="hint">
@@ -205,6 +212,7 @@ export function MixtureView() {
                 ]} />
             )}
           </section>
+          </Staged>
           <section aria-labelledby="export-heading">
             <h3 id="export-heading">Export</h3>
             <pre className="yaml" aria-label="Recipe block (YAML)" dir="ltr">{yaml}</pre>

@@ -4,24 +4,7 @@ import { assembleWasm, wasmBytesModule, wasmKernels } from '../../scripts/build-
 import { FbankComputer } from '../../src/engine/dsp/fbank.ts'
 import { fbankWasmBytes } from '../../src/engine/dsp/fbank-wasm.ts'
 import { readFeaturesMeta, readWav16 } from './helpers.ts'
-
-/** Positions where two feature matrices differ bit for bit (NaN equals NaN), at most `limit` of them. */
-function differences(a: Float32Array, b: Float32Array, limit = 5): string[] {
-  const out: string[] = []
-  if (a.length !== b.length) return [`lengths ${a.length} vs ${b.length}`]
-  for (let i = 0; i < a.length && out.length < limit; i++) if (!Object.is(a[i], b[i])) out.push(`[${i}] ${a[i]} vs ${b[i]}`)
-  return out
-}
-
-/** Speech-like noise: a random walk, deterministic. */
-function noise(samples: number, seed: number): Float32Array {
-  let s = seed, v = 0
-  return Float32Array.from({ length: samples }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    v = 0.95 * v + 0.05 * (s / 2 ** 32 - 0.5)
-    return Math.fround(v)
-  })
-}
+import { bitDifferences as differences, randomWalk as noise } from '../helpers/signals.ts'
 
 describe('fbank WebAssembly kernel (src/engine/dsp/wasm/fbank.wat)', () => {
   it('fbank.wasm and fbank-wasm-bytes.ts are what scripts/build-wasm.ts assembles from fbank.wat', async () => {

@@ -8,22 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { assembleWasm, wasmBytesModule, wasmKernels } from '../../scripts/build-wasm.ts'
 import { resampleTorchaudio, torchaudioKernel } from '../../src/engine/prepare/resample-torchaudio.ts'
 import { resampleWasmAvailable } from '../../src/engine/prepare/resample-wasm.ts'
-
-/** Speech-like noise: a random walk, deterministic. */
-function noise(samples: number, seed: number): Float32Array {
-  let s = seed, v = 0
-  return Float32Array.from({ length: samples }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
-    v = 0.95 * v + 0.05 * (s / 2 ** 32 - 0.5)
-    return Math.fround(v)
-  })
-}
-
-function firstDifference(a: Float32Array, b: Float32Array): string | null {
-  if (a.length !== b.length) return `lengths ${a.length} vs ${b.length}`
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return `[${i}] ${a[i]} vs ${b[i]}`
-  return null
-}
+import { bitDifferences, randomWalk as noise } from '../helpers/signals.ts'
 
 describe('resample WebAssembly kernel', () => {
   it('resample.wasm and resample-wasm-bytes.ts are what scripts/build-wasm.ts assembles from resample.wat', async () => {
@@ -44,7 +29,7 @@ describe('resample WebAssembly kernel', () => {
         const x = noise(frames, rate + frames)
         const wasm = resampleTorchaudio(x, rate, 16000, 'wasm')
         const js = resampleTorchaudio(x, rate, 16000, 'js')
-        expect(firstDifference(wasm, js), `${rate} Hz × ${frames}`).toBeNull()
+        expect(bitDifferences(wasm, js), `${rate} Hz × ${frames}`).toEqual([])
       }
     }
   })
@@ -53,7 +38,7 @@ describe('resample WebAssembly kernel', () => {
     const short = noise(4410, 1)
     const long = noise(44100 * 90, 2)
     for (const [x, rate] of [[short, 44100], [long, 44100], [noise(48000, 3), 48000], [short, 44100]] as const) {
-      expect(firstDifference(resampleTorchaudio(x, rate, 16000, 'wasm'), resampleTorchaudio(x, rate, 16000, 'js'))).toBeNull()
+      expect(bitDifferences(resampleTorchaudio(x, rate, 16000, 'wasm'), resampleTorchaudio(x, rate, 16000, 'js'))).toEqual([])
     }
   })
 })

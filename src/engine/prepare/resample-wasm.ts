@@ -64,8 +64,8 @@ export function resampleFramePairsWasm(samples: Float32Array, flat: FlatTaps, nw
   const outLength = pairs * 2 * nw
   const needed = outAt + outLength * 4
   if (needed > k.memory.buffer.byteLength) {
+    // growing keeps the memory's contents (the tables stay); the views below are made after it
     k.memory.grow(Math.ceil((needed - k.memory.buffer.byteLength) / PAGE))
-    k.loaded = null // growing detached the old views; the tables are still there, but write them with fresh views
   }
   const buffer = k.memory.buffer
   if (k.loaded !== flat) {

@@ -30,8 +30,32 @@ function cspAtBuild(): Plugin {
   }
 }
 
+/**
+ * Preloads the views' chunk (src/app/mount.tsx) from index.html: the entry evaluates it only once the engine worker
+ * runs (src/app/start.ts), and by then its bytes should be here already, not one more round trip away.
+ */
+function preloadViewsChunk(): Plugin {
+  let base = '/'
+  return {
+    name: 'mixscope-preload-views',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (context.path !== '/index.html') return html // the app's page, not the e2e harness
+        const chunk = Object.values(context.bundle ?? {}).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/app/mount.tsx'))
+        if (!chunk) throw new Error('vite: no chunk for src/app/mount.tsx to preload')
+        return html.replace('</head>', `  <link rel="modulepreload" crossorigin href="${base}${chunk.fileName}">\n  </head>`)
+      },
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [react(), cspAtBuild()],
+  plugins: [react(), cspAtBuild(), preloadViewsChunk()],
   worker: { format: 'es' },
   build: {
     target: 'es2023',

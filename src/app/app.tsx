@@ -1,8 +1,8 @@
 /**
  * The app shell: one compact header (the dataset's name, how to open another, the training config, the language
- * focus), the loading line, the tabs and the current view. A folder dropped anywhere on the page opens.
+ * focus), the loading line, the tabs and the current view. A folder dropped anywhere on the page opens. The first open
+ * starts before the app renders (start.ts).
  */
-import { useEffect } from 'react'
 import { OpenBar, openRequest } from './features/open/open-bar.tsx'
 import { DropZone } from './features/open/drop-zone.tsx'
 import { LoadStatus } from './features/overview/load-status.tsx'
@@ -11,23 +11,8 @@ import { DatasetHeading } from './shell/dataset-heading.tsx'
 import { FocusBar } from './shell/focus-bar.tsx'
 import { StatusBar } from './features/status/status-bar.tsx'
 import { ViewTabs } from './shell/view-tabs.tsx'
-import { syncViewToPageUrl } from './stores/use-view-store.ts'
-import { initialRequest } from './lib/demo.ts'
-import { syncDatasetToPageUrl } from './lib/url-state.ts'
-import { datasetStore } from './stores/use-dataset-store.ts'
 
 export function App() {
-  useEffect(() => {
-    // the demo (or ?dataset=) opens by default; a second StrictMode run supersedes the first
-    void datasetStore.getState().open(initialRequest())
-    const stopDataset = syncDatasetToPageUrl(datasetStore)
-    const stopView = syncViewToPageUrl()
-    return () => {
-      stopDataset()
-      stopView()
-    }
-  }, [])
-
   return (
     <DropZone onOpen={openRequest}>
       <div className="app">

@@ -41,6 +41,11 @@ export interface EngineClient {
   closeDataset(dataset: number): Promise<null>
   /** Any request kind of `Requests` (protocol.ts), typed by its kind: the way later views call the engine. */
   request<K extends RequestKind>(kind: K, params: Requests[K]['params'], options?: RequestOptions<PartialOf<K>>): Promise<Requests[K]['result']>
+  /**
+   * Resolves once the worker thread runs (its `started` message), before its engine has loaded: the first request
+   * starts the worker. The page waits for it before evaluating its own bundle (src/app/main.tsx).
+   */
+  started(): Promise<void>
   /** Stops the worker; pending requests reject. */
   terminate(): void
 }
@@ -71,8 +76,14 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
   const pending = new Map<number, Pending>()
   let worker: WorkerLike | null = null
   let nextId = 1
+  let markStarted: () => void = () => undefined
+  let started = new Promise<void>((resolve) => { markStarted = resolve })
 
   function receive(message: WorkerMessage): void {
+    if (message.kind === 'started') {
+      markStarted()
+      return
+    }
     const entry = pending.get(message.id)
     if (!entry) return // aborted or unknown: drop
     if (message.kind === 'chunk') {
@@ -144,9 +155,11 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
     },
     closeDataset: (dataset) => request('close', { dataset }),
     request,
+    started: () => started,
     terminate() {
       worker?.terminate()
       worker = null
+      started = new Promise<void>((resolve) => { markStarted = resolve })
       failAll(new WorkerRequestError('worker: engine worker terminated', 'worker-terminated'))
     },
   }

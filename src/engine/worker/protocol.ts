@@ -45,6 +45,8 @@ export type PartialOf<K extends RequestKind> = Requests[K] extends { partial: in
  * `partial` (a provisional result, for kinds that declare one: the progressive `open`).
  */
 export type WorkerMessage =
+  /** The worker thread runs (its first message, before the engine has loaded; worker.ts). */
+  | { kind: 'started'; id: 0 }
   | { kind: 'progress'; id: number; progress: Progress }
   | { kind: 'partial'; id: number; partial: PartialOf<RequestKind> }
   /**

@@ -1,52 +1,23 @@
 /**
- * The engine worker's entry: one `self.onmessage` that switches on `kind`. Each request gets its own
- * AbortController, keyed by id, so an `abort` message stops exactly that request. Parquet and audio are only
- * ever read here, never on the UI thread. Errors surface as one `error` message per failed request.
+ * The engine worker's entry, kept tiny: it says `started` at once, holds the requests that arrive while the engine
+ * (serve.ts and everything it runs) loads, then hands them over in order. The page waits for `started` before it
+ * evaluates its own bundle (src/app/main.tsx): Chromium starts a worker only once the page's main thread has been
+ * free for a moment, so a page busy evaluating and rendering would otherwise hold the worker back by that long.
  */
-import type { ClientMessage, WorkerError, WorkerMessage } from './protocol.ts'
-import { createRequestHandler } from './handlers.ts'
-import { throttleProgress } from './throttle-progress.ts'
-import { splitLongArrays } from './chunking.ts'
+import type { ClientMessage, WorkerMessage } from './protocol.ts'
 
-const running = new Map<number, AbortController>()
-const handle = createRequestHandler()
+const queued: ClientMessage[] = []
+self.onmessage = (event: MessageEvent<ClientMessage>) => { queued.push(event.data) }
+self.postMessage({ kind: 'started', id: 0 } satisfies WorkerMessage)
 
-/** Posts one typed message to the UI thread; a partial or result with long arrays goes in slices (chunking.ts). */
-function post(message: WorkerMessage): void {
-  if (message.kind === 'partial' || message.kind === 'result') {
-    const { shell, chunks } = splitLongArrays(message)
-    for (const chunk of chunks) self.postMessage({ kind: 'chunk', id: message.id, chunk: { path: chunk.path.slice(1), items: chunk.items } } satisfies WorkerMessage)
-    self.postMessage(shell)
-    return
-  }
-  self.postMessage(message)
-}
-
-/** Turns anything thrown into the plain error that crosses the boundary. */
-function toWorkerError(error: unknown, signal: AbortSignal): WorkerError {
-  if (signal.aborted || (error instanceof Error && error.name === 'AbortError')) return { message: 'request aborted', kind: 'aborted' }
-  if (error instanceof Error) {
-    const kind = (error as Error & { kind?: unknown }).kind
-    return { message: error.message, kind: typeof kind === 'string' ? kind : 'internal' }
-  }
-  return { message: String(error), kind: 'internal' }
-}
-
-self.onmessage = (event: MessageEvent<ClientMessage>) => {
-  const message = event.data
-  if (message.kind === 'abort') {
-    running.get(message.id)?.abort()
-    return
-  }
-  const { id } = message
-  const controller = new AbortController()
-  running.set(id, controller)
-  const onProgress = throttleProgress((progress) => post({ kind: 'progress', id, progress }))
-  const onPartial = (partial: unknown) => post({ kind: 'partial', id, partial } as WorkerMessage)
-  handle(message, { signal: controller.signal, onProgress, onPartial })
-    .then(
-      (result) => post({ kind: 'result', id, result }),
-      (error: unknown) => post({ kind: 'error', id, error: toWorkerError(error, controller.signal) }),
-    )
-    .finally(() => running.delete(id))
-}
+import('./serve.ts').then(
+  ({ serveRequests }) => serveRequests(queued),
+  (error: unknown) => {
+    // the engine could not load: every request, held or later, fails with why (an abort has nothing to answer)
+    const fail = (message: ClientMessage) => {
+      if (message.kind !== 'abort') self.postMessage({ kind: 'error', id: message.id, error: { message: `worker: the engine failed to load (${String(error)})`, kind: 'worker-failed' } } satisfies WorkerMessage)
+    }
+    queued.forEach(fail)
+    self.onmessage = (event: MessageEvent<ClientMessage>) => fail(event.data)
+  },
+)

@@ -9,10 +9,8 @@ import type { EngineStatusResult } from '../../../engine/worker/protocol/inspect
 import { engineClient } from '../../engine-client.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
-import { activityStore, instrumentClient } from './activity.ts'
+import { activityStore } from './activity.ts'
 import './status.css'
-
-instrumentClient(engineClient)
 
 export function StatusBar() {
   const dataset = useDatasetStore((s) => s.report?.dataset ?? null)

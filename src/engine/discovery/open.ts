@@ -90,7 +90,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   const stray: string[] = []
   const parquet: SourceFile[] = []
   const otherFiles: SourceFile[] = []
-  for (const file of [...listed].sort((a, b) => compareUtf8(a.path, b.path))) {
+  for (const file of inPathOrder(listed)) {
     if (isIgnoredPath(file.path)) {
       ignored.push(file.path)
       if (file.path !== manifestName && file.path !== indexFileName) {
@@ -209,6 +209,14 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     root: source.root, source, files, ignored, stray, otherFiles, summary, findings: sortFindings(findings), parquet: parquetReader,
     described: { fromIndex, read: toRead.length, index: index?.where ?? null },
   }
+}
+
+/** The listing in UTF-8 byte order of paths: as it is when it is in that order already (a listing from the index). */
+function inPathOrder(listed: readonly SourceFile[]): readonly SourceFile[] {
+  for (let i = 1; i < listed.length; i++) {
+    if (compareUtf8(listed[i - 1].path, listed[i].path) > 0) return [...listed].sort((a, b) => compareUtf8(a.path, b.path))
+  }
+  return listed
 }
 
 const clock = (): number => globalThis.performance?.now() ?? Date.now()

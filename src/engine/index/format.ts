@@ -9,6 +9,7 @@ import { parquetMetadata, parquetRead } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import type { BasicType } from 'hyparquet-writer/src/types.js'
 import { MixscopeError } from '../findings.ts'
+import { fastStringParsers } from '../parquet/strings.ts'
 
 /** The index's file name in the dataset root (the leading `_` keeps the reference from reading it). */
 export { indexFileName } from './names.ts'
@@ -177,6 +178,7 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
       file: { byteLength: buffer.byteLength, slice: (start: number, end?: number) => buffer.slice(start, end) },
       metadata: meta,
       columns: read.map((c) => c.name),
+      parsers: fastStringParsers,
       onChunk: ({ columnName, columnData, rowStart }) => {
         const out = columns.get(columnName)
         if (!out) return
@@ -186,25 +188,34 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
   } catch (error) {
     throw fail(`does not decode (${(error as Error).message})`)
   }
-  const rows: IndexRow[] = new Array(n)
-  const get = indexColumns.map((c) => ({ ...c, values: columns.get(c.name)! }))
-  for (let i = 0; i < n; i++) {
-    const row = {} as Record<string, unknown>
-    for (const { name, kind, nullable, values } of get) {
+  // checked and normalized column by column (each loop sees one type), then rows made with one literal shape: at
+  // 100,000 files, rows built key by key cost the open several hundred ms, mostly in the garbage collector
+  for (const { name, kind, nullable } of indexColumns) {
+    const values = columns.get(name)!
+    for (let i = 0; i < n; i++) {
       const v = values[i]
       if (v === null || v === undefined) {
         if (!nullable) throw fail(`row ${i} has no ${name}`)
-        row[name] = null
+        values[i] = null
       } else if (kind === 'string') {
         if (typeof v !== 'string') throw fail(`row ${i} has ${name} of type ${typeof v}, expected a string`)
-        row[name] = v
       } else {
         const num = typeof v === 'bigint' ? Number(v) : v
         if (typeof num !== 'number' || !Number.isSafeInteger(num)) throw fail(`row ${i} has ${name} ${String(v)}, expected an integer`)
-        row[name] = num
+        values[i] = num
       }
     }
-    rows[i] = row as unknown as IndexRow
+  }
+  const c = Object.fromEntries(columns) as { [K in keyof IndexRow]: IndexRow[K][] }
+  const rows: IndexRow[] = new Array(n)
+  for (let i = 0; i < n; i++) {
+    rows[i] = {
+      path: c.path[i], size: c.size[i], mtime_ms: c.mtime_ms[i], row_group: c.row_group[i], rows: c.rows[i],
+      audio_size_sum: c.audio_size_sum[i], audio_size_min: c.audio_size_min[i], audio_size_max: c.audio_size_max[i],
+      error: c.error[i], first_row: c.first_row[i], compressed_bytes: c.compressed_bytes[i], audio_size_nulls: c.audio_size_nulls[i],
+      read_error: c.read_error[i], needs_read: c.needs_read[i], partition: c.partition[i], corpus: c.corpus[i], split: c.split[i],
+      language: c.language[i], columns: c.columns[i],
+    }
   }
   return { rows, metadata }
 }

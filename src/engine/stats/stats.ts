@@ -60,6 +60,25 @@ export async function computeStats(dataset: OpenDataset, options: StatsOptions =
   return statsReport(dataset)
 }
 
+/**
+ * Adds a file that has row groups, an `audio_size` column and readable facts with keys from its folder (no findings,
+ * one partition) to its partition, as the general loop of `statsReport` would, and says whether it did.
+ */
+function addPlainFile(partitions: Map<string, Accumulator>, file: DatasetFile): boolean {
+  const groups = file.facts?.groups
+  if (!groups || groups.length === 0 || file.rowGroups.length === 0 || !hasAudioSize(file)) return false
+  for (const g of groups) if (g.error !== null || g.byKeys) return false
+  let acc = partitions.get(file.partition)
+  if (!acc) partitions.set(file.partition, acc = { keys: file.keys, firstPath: file.path, files: 0, rowGroups: 0, rows: 0, samples: 0 })
+  acc.files++
+  acc.rowGroups += groups.length
+  for (const g of groups) {
+    acc.rows += g.rows
+    acc.samples += g.sum
+  }
+  return true
+}
+
 /** What one file adds to the partitions, and its findings. */
 function contribution(file: DatasetFile): { entries: { keys: Record<string, string>; rowGroup: number; rows: number; samples: number }[]; findings: Finding[] } {
   const entries: { keys: Record<string, string>; rowGroup: number; rows: number; samples: number }[] = []
@@ -93,11 +112,22 @@ export function statsReport(dataset: Dataset, options: { partial?: boolean } = {
   const findings: Finding[] = options.partial ? [] : [...dataset.findings]
   const partitions = new Map<string, Accumulator>()
   const keyNames = new Set<string>(requiredKeys)
-  for (const f of dataset.files) for (const k of Object.keys(f.keys)) keyNames.add(k)
+  const keysSeen = new Set<Record<string, string>>() // the files of a folder share one keys object
+  for (const f of dataset.files) {
+    if (keysSeen.has(f.keys)) continue
+    keysSeen.add(f.keys)
+    for (const k of Object.keys(f.keys)) keyNames.add(k)
+  }
   let totalFiles = 0
   let totalGroups = 0
   for (const file of dataset.files) {
     if (!file.readable || (options.partial && !file.facts)) continue
+    if (addPlainFile(partitions, file)) {
+      // the common case, taken without building entries: the same sums in the same order as below
+      totalFiles++
+      totalGroups += file.facts!.groups.length
+      continue
+    }
     const { entries, findings: fileFindings } = contribution(file)
     findings.push(...fileFindings)
     if (entries.length > 0) totalFiles++

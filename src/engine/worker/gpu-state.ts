@@ -4,7 +4,7 @@
  * WebGPU is missing (no `navigator.gpu`, no adapter) the reason is kept and callers run the CPU path.
  */
 import { describeAdapter, getGpu, type Gpu } from '../gpu/device.ts'
-import { FeaturePipeline } from '../gpu/feature-pipeline.ts'
+import type { FeaturePipeline } from '../gpu/feature-pipeline.ts'
 import type { FeatureBackend, FeatureDevice } from '../features/model-input.ts'
 import type { ModelInputTarget } from '../features/model-input-details.ts'
 
@@ -70,7 +70,8 @@ async function workerGpu(): Promise<Gpu | string> {
 export async function workerFeaturePipeline(): Promise<FeaturePipeline | string> {
   const gpu = await workerGpu()
   if (typeof gpu === 'string') return gpu
-  if (pipeline?.gpu !== gpu) pipeline = { gpu, pipeline: new FeaturePipeline(gpu) }
+  // the kernels' module is loaded on first use: the status bar's `engine-status` imports this file during every open
+  if (pipeline?.gpu !== gpu) pipeline = { gpu, pipeline: new (await import('../gpu/feature-pipeline.ts')).FeaturePipeline(gpu) }
   return pipeline.pipeline
 }
 

@@ -2,7 +2,7 @@
  * The Inspector's handlers, for one example: decode (WebCodecs first where the runtime has it), a 16-bit WAV for the
  * `<audio>` element, the mono display waveform and display spectrogram, the model input explained
  * (`modelInputDetails`, src/engine/features/) on the worker's GPU or the CPU, transcript tokens (char vocabulary or a
- * loaded SentencePiece model), the example's findings; and the status bar's `engine-status` (GPU, I/O counters).
+ * loaded SentencePiece model), the example's findings.
  */
 import type { OpenDataset } from '../discovery/open.ts'
 import { decodeAudio } from '../audio/decode.ts'
@@ -18,7 +18,7 @@ import { modelInputDetails } from '../features/model-input-details.ts'
 import { finding, MixscopeError, sortFindings, type Finding } from '../findings.ts'
 import { buildCharVocabulary, charTokenize } from '../text/char-tokenizer.ts'
 import { loadSpmTokenizer, type SpmTokenizer } from '../text/spm-tokenizer.ts'
-import { backendFor, featureTarget, gpuStatus, workerFeaturePipeline } from './gpu-state.ts'
+import { backendFor, featureTarget, gpuStatus } from './gpu-state.ts'
 import type { HandlerTable } from './handler-types.ts'
 import type { InspectParams, InspectRequests, InspectResult, InspectTokens } from './protocol/inspect.ts'
 
@@ -126,8 +126,8 @@ async function inspect(params: InspectParams, dataset: OpenDataset, signal?: Abo
   }
 }
 
-/** Handlers of the Inspector's kinds and the status bar's `engine-status`. */
-export const inspectHandlers: HandlerTable<keyof InspectRequests> = {
+/** Handlers of the Inspector's kinds (the status bar's `engine-status` is status-handlers.ts'). */
+export const inspectHandlers: HandlerTable<Exclude<keyof InspectRequests, 'engine-status'>> = {
   'inspect-example': (message, options, context) => inspect(message, context.dataset(message.dataset), options.signal),
   'inspect-spectrogram': async (message, options, context) => {
     const { audio } = await decodeExample(context.dataset(message.dataset), message.exampleId, options.signal)
@@ -141,10 +141,5 @@ export const inspectHandlers: HandlerTable<keyof InspectRequests> = {
     const handle = nextTokenizer++
     tokenizers.set(handle, { name: message.name, tokenizer })
     return { handle, name: message.name, vocabSize: tokenizer.vocabSize, unkId: tokenizer.unkId }
-  },
-  'engine-status': async (message, _options, context) => {
-    if (message.requestGpu) await workerFeaturePipeline()
-    const dataset = message.dataset === null ? null : context.datasets.get(message.dataset) ?? null
-    return { counters: dataset ? { ...dataset.source.counters } : null, gpu: gpuStatus() }
   },
 }

@@ -1,5 +1,5 @@
 /**
- * Handlers of the explorer's planning kinds (protocol/plan.ts): `config-resolve` (`resolveConfig`), `mixture`
+ * Handlers of the explorer's planning kinds (protocol/plan.ts; `config-resolve` is config-handlers.ts'): `mixture`
  * (`mixtureReport`), and the batch-streaming session `plan-start` → `plan-next`… → `plan-close`, with `plan-batch`
  * (one batch's examples), `plan-export` (JSONL / Arrow IPC, the same bytes as `mixscope batches --jsonl` / `--arrow`)
  * and `plan-featurize`.
@@ -167,8 +167,7 @@ async function planFeaturize(message: RequestMessage<'plan-featurize'>, options:
   return featurizePlannedBatches(session.dataset, batches, session.plan.config, message.device, options.signal)
 }
 
-export const planHandlers: HandlerTable<keyof PlanRequests> = {
-  'config-resolve': (message) => resolveConfig(message.spec),
+export const planHandlers: HandlerTable<Exclude<keyof PlanRequests, 'config-resolve'>> = {
   'mixture': async (message, options, context) => {
     const dataset = context.dataset(message.dataset)
     const resolved = resolveConfig(message.spec)

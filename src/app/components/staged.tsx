@@ -6,6 +6,7 @@
  * fold paints first. A section not mounted yet holds its place (`min-height`) and is `aria-busy`.
  */
 import { useEffect, useState, type ReactNode } from 'react'
+import { useViewShownUntil } from '../stores/view-active.ts'
 
 type Idle = (callback: () => void) => () => void
 
@@ -21,14 +22,17 @@ const whenIdle: Idle = (callback) => {
 
 /**
  * How many of `total` sections may be mounted: 0 at first, then one more per idle period, up to `total`. With
- * `start` false the count waits (a view whose sections need a result that has not come yet).
+ * `start` false the count waits (a view whose sections need a result that has not come yet); so it does while the
+ * view is hidden (another tab shown: a section mounting there was a task of half a second in the middle of the
+ * next tab's switch).
  */
 export function useStage(total: number, start = true): number {
   const [stage, setStage] = useState(0)
+  const active = useViewShownUntil(stage >= total)
   useEffect(() => {
-    if (!start || stage >= total) return
+    if (!start || !active || stage >= total) return
     return whenIdle(() => setStage((s) => s + 1))
-  }, [stage, total, start])
+  }, [stage, total, start, active])
   return stage
 }
 

@@ -52,13 +52,22 @@ export function paddingHeat(batches: readonly BatchSummary[], sizes: readonly { 
   return { buckets: used, counts, max, top }
 }
 
+/** Batches drawn at once in the stacked bars (a brush under them moves the window along the rest). */
+const stackWindow = 120
+
 function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: (index: number) => void }) {
   const { languages, rows } = useMemo(() => languageStacks(batches), [batches])
-  const shown = Math.min(rows.length, 120)
+  const n = rows.length
+  const [asked, setAsked] = useState({ start: 0, end: stackWindow - 1 })
+  const start = Math.max(0, Math.min(asked.start, n - 1))
+  const end = Math.max(start, Math.min(asked.end, n - 1))
+  // the bars draw only the window: recharts measures every tick label and runs its selectors over all of its data,
+  // and thousands of streamed batches made the view's first render a main-thread task of 0.4 s
+  const shown = useMemo(() => rows.slice(start, end + 1), [rows, start, end])
   return (
-    <div className="chart" role="img" aria-label={`Stacked bars of examples per language in each of ${batches.length} batches (top ${languages.length} languages); the Batches table lists every batch.`}>
-      <ResponsiveContainer width="100%" height={260}>
-        <BarChart data={rows} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap={1}
+    <div className="chart" role="img" aria-label={`Stacked bars of examples per language in batches ${start} to ${end} of ${n} (top ${languages.length} languages); the Batches table lists every batch.`}>
+      <ResponsiveContainer width="100%" height={n > stackWindow ? 242 : 260}>
+        <BarChart data={shown} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap={1}
           onClick={(state) => { const i = Number(state?.activeLabel); if (Number.isInteger(i)) onOpen(i) }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
           <XAxis dataKey="index" tick={tickStyle} />
@@ -66,9 +75,19 @@ function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: 
           <Tooltip {...tooltipProps} labelFormatter={(i) => `Batch ${i}`} />
           <Legend {...legendProps} />
           {languages.map((l, i) => <Bar key={l} dataKey={l} stackId="a" fill={l === 'other' ? 'var(--cat-8)' : categorical(i)} isAnimationActive={false} />)}
-          {rows.length > shown && <Brush dataKey="index" height={18} startIndex={0} endIndex={shown - 1} stroke="var(--accent)" fill="var(--panel)" travellerWidth={8} />}
         </BarChart>
       </ResponsiveContainer>
+      {/* the brush over every batch streamed so far, in a chart of its own with nothing else in it (as RankedBars);
+          keyed by the count, since recharts' Brush keeps the previous data's scale for a render when it grows */}
+      {n > stackWindow && (
+        <ResponsiveContainer width="100%" height={18}>
+          <BarChart data={rows} margin={{ top: 0, right: 12, bottom: 0, left: 40 }}>
+            <Brush key={n} dataKey="index" height={18} startIndex={start} endIndex={end} stroke="var(--accent)" fill="var(--panel)" travellerWidth={8}
+              ariaLabel={`Batches ${start} to ${end}: drag, or arrow keys on a handle`}
+              onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== start || r.endIndex !== end)) setAsked({ start: r.startIndex, end: r.endIndex }) }} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
     </div>
   )
 }

@@ -4,7 +4,7 @@
  * examples, and decode + featurize it and the next batches (what the data loader costs on this machine); export
  * the plan as JSONL (`mixscope batches --jsonl`, byte for byte) or Arrow IPC.
  */
-import { useEffect, useMemo, useState } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react'
 import { engineClient } from '../../engine-client.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { configSpec, useConfigStore, useResolvedConfig } from '../../stores/config-store.ts'
@@ -17,6 +17,7 @@ import { downloadBytes } from '../../lib/download.ts'
 import { BucketTable, DropsTable, MixtureTable, RankDiagnostics } from './plan-tables.tsx'
 import { BatchPictures } from './batch-pictures.tsx'
 import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
+import type { BatchesState } from '../../stores/batches-store.ts'
 import { useViewActive } from '../../stores/view-active.ts'
 import './batches.css'
 
@@ -28,7 +29,10 @@ export function BatchesView() {
   const spec = useMemo(() => configSpec(configState), [configState])
   const maxBatches = configState.maxBatches
   const resolved = useResolvedConfig(engineClient)
+  // the status line follows the store at once; the pictures, lists and tables draw from a deferred copy, so a chunk
+  // of batches landing (a synchronous store update) re-renders one line, not every chart and table of the view
   const s = useBatchesStore((x) => x)
+  const shown = useDeferredValue(s)
   const [exportError, setExportError] = useState<string | null>(null)
   const dataset = report?.dataset ?? null
 
@@ -42,7 +46,6 @@ export function BatchesView() {
   useEffect(() => batchesStore.getState().setVisible(active), [active])
 
   if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset to see the batches one rank of training draws from it, exactly as the reference builds them.</p></div>
-  const selectedSummary = s.selected === null ? null : s.batches[s.selected] ?? null
   const totalWaste = s.batches.reduce((a, b) => a + b.padded, 0)
   const totalSamples = s.batches.reduce((a, b) => a + b.samples, 0)
 
@@ -82,24 +85,36 @@ export function BatchesView() {
         <button type="button" disabled={s.batches.length === 0} onClick={() => void exportAs('arrow')}>Export Arrow IPC</button>
         {exportError && <span className="field-problem" role="alert">{exportError}</span>}
       </div>
-      {s.start && <BatchPictures batches={s.batches} start={s.start} onOpen={(i) => void batchesStore.getState().select(i)} />}
-      <div className="batches-main">
-        <BatchList batches={s.batches} selected={s.selected} onSelect={(i) => void batchesStore.getState().select(i)} />
-        {selectedSummary ? <BatchDetail summary={selectedSummary} batch={s.selectedBatch} /> : <p className="hint">Open a batch (click, or Enter) to list its examples.</p>}
+      <div aria-busy={shown !== s}>
+        <BatchesBody state={shown} />
       </div>
-      {selectedSummary && <LoaderCost from={selectedSummary.index} streamed={s.batches.length} />}
-      {s.start && (
-        <div className="plan-tables">
-          <section aria-labelledby="buckets-heading"><h3 id="buckets-heading">Length buckets</h3><BucketTable start={s.start} /></section>
-          <section aria-labelledby="mixture-streams-heading">
-            <h3 id="mixture-streams-heading">Mixture streams</h3>
-            {s.start.mixture ? <MixtureTable mixture={s.live?.mixture ?? s.start.mixture} /> : <p>No mixture: one stream{s.start.summaryPath ? '' : ' (no language_distribution TSV)'}.</p>}
-            {s.start.unweighted.length > 0 && <p>Left out (no TSV row): {s.start.unweighted.map((u) => `${u.corpus}/${u.language}`).join(', ')}</p>}
-          </section>
-          <section aria-labelledby="drops-heading"><h3 id="drops-heading">Dropped so far</h3><DropsTable drops={s.live?.drops ?? []} /></section>
-          <section aria-labelledby="ranks-heading"><h3 id="ranks-heading">Rank diagnostics</h3><RankDiagnostics start={s.start} /></section>
-        </div>
-      )}
     </section>
   )
 }
+
+/** The view below its status line, from the deferred copy of the store (memoized: an equal copy skips it). */
+const BatchesBody = memo(function BatchesBody({ state }: { state: BatchesState }) {
+  const selectedSummary = state.selected === null ? null : state.batches[state.selected] ?? null
+  return (
+    <>
+      {state.start && <BatchPictures batches={state.batches} start={state.start} onOpen={(i) => void batchesStore.getState().select(i)} />}
+      <div className="batches-main">
+        <BatchList batches={state.batches} selected={state.selected} onSelect={(i) => void batchesStore.getState().select(i)} />
+        {selectedSummary ? <BatchDetail summary={selectedSummary} batch={state.selectedBatch} /> : <p className="hint">Open a batch (click, or Enter) to list its examples.</p>}
+      </div>
+      {selectedSummary && <LoaderCost from={selectedSummary.index} streamed={state.batches.length} />}
+      {state.start && (
+        <div className="plan-tables">
+          <section aria-labelledby="buckets-heading"><h3 id="buckets-heading">Length buckets</h3><BucketTable start={state.start} /></section>
+          <section aria-labelledby="mixture-streams-heading">
+            <h3 id="mixture-streams-heading">Mixture streams</h3>
+            {state.start.mixture ? <MixtureTable mixture={state.live?.mixture ?? state.start.mixture} /> : <p>No mixture: one stream{state.start.summaryPath ? '' : ' (no language_distribution TSV)'}.</p>}
+            {state.start.unweighted.length > 0 && <p>Left out (no TSV row): {state.start.unweighted.map((u) => `${u.corpus}/${u.language}`).join(', ')}</p>}
+          </section>
+          <section aria-labelledby="drops-heading"><h3 id="drops-heading">Dropped so far</h3><DropsTable drops={state.live?.drops ?? []} /></section>
+          <section aria-labelledby="ranks-heading"><h3 id="ranks-heading">Rank diagnostics</h3><RankDiagnostics start={state.start} /></section>
+        </div>
+      )}
+    </>
+  )
+})

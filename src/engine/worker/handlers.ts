@@ -1,5 +1,5 @@
 /**
- * What the worker does for each request kind. Kept apart from worker.ts (which only wires `self.onmessage`)
+ * What the worker does for each request kind. Kept apart from serve.ts (which only wires `self.onmessage`)
  * so the dispatch reads as "one small function per kind" and can run in Node tests.
  */
 import type { OpenDataset } from '../discovery/open.ts'

@@ -29,8 +29,9 @@ export function BatchesView() {
   const spec = useMemo(() => configSpec(configState), [configState])
   const maxBatches = configState.maxBatches
   const resolved = useResolvedConfig(engineClient)
-  // the status line follows the store at once; the pictures, lists and tables draw from a deferred copy, so a chunk
-  // of batches landing (a synchronous store update) re-renders one line, not every chart and table of the view
+  // the status line, pictures, lists and tables draw from a deferred copy of the stream, so a chunk of batches landing
+  // (a synchronous store update) re-renders next to nothing at once, and the status line never says more than the
+  // list shows ("Done" once the list has every batch); the buttons follow the store itself
   const s = useBatchesStore((x) => x)
   const shown = useDeferredValue(s)
   const [exportError, setExportError] = useState<string | null>(null)
@@ -46,8 +47,8 @@ export function BatchesView() {
   useEffect(() => batchesStore.getState().setVisible(active), [active])
 
   if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset to see the batches one rank of training draws from it, exactly as the reference builds them.</p></div>
-  const totalWaste = s.batches.reduce((a, b) => a + b.padded, 0)
-  const totalSamples = s.batches.reduce((a, b) => a + b.samples, 0)
+  const totalWaste = shown.batches.reduce((a, b) => a + b.padded, 0)
+  const totalSamples = shown.batches.reduce((a, b) => a + b.samples, 0)
 
   async function exportAs(format: 'jsonl' | 'arrow') {
     setExportError(null)
@@ -69,12 +70,12 @@ export function BatchesView() {
         </ul>
       )}
       <div className="stream-status" role="status" aria-live="polite">
-        <strong data-status={s.status}>{statusText[s.status]}</strong>
-        {' '}{formatCount(s.batches.length)} batch{s.batches.length === 1 ? '' : 'es'}
-        {s.start?.limit !== null && s.start?.limit !== undefined && ` of ${formatCount(s.start.limit)}`}
-        {s.start && ` · split ${s.start.config.split}, rank ${s.start.config.rank}/${s.start.config.world_size}, seed ${s.start.config.seed}${s.start.trainStreaming ? ' (train stream: infinite, cut at max batches)' : ' (one pass)'}`}
-        {s.rate !== null && ` · ${s.rate.toFixed(0)} batches/s`}
-        {s.live && ` · ${formatCount(s.live.io.rows)} rows read`}
+        <strong data-status={shown.status}>{statusText[shown.status]}</strong>
+        {' '}{formatCount(shown.batches.length)} batch{shown.batches.length === 1 ? '' : 'es'}
+        {shown.start?.limit !== null && shown.start?.limit !== undefined && ` of ${formatCount(shown.start.limit)}`}
+        {shown.start && ` · split ${shown.start.config.split}, rank ${shown.start.config.rank}/${shown.start.config.world_size}, seed ${shown.start.config.seed}${shown.start.trainStreaming ? ' (train stream: infinite, cut at max batches)' : ' (one pass)'}`}
+        {shown.rate !== null && ` · ${shown.rate.toFixed(0)} batches/s`}
+        {shown.live && ` · ${formatCount(shown.live.io.rows)} rows read`}
         {totalWaste > 0 && ` · padding ${formatShare(1 - totalSamples / totalWaste)}`}
       </div>
       {s.error && <p className="field-problem" role="alert">{s.error}</p>}

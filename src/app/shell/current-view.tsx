@@ -13,7 +13,7 @@ import { useStore } from 'zustand'
 import { views } from './views.tsx'
 import { viewStore } from '../stores/use-view-store.ts'
 import type { ViewId } from '../stores/view-store.ts'
-import { ViewActiveContext, ViewIdContext } from '../stores/view-active.ts'
+import { ViewIdContext } from '../stores/view-active.ts'
 
 const kept: ReadonlySet<ViewId> = new Set(['overview', 'audit', 'mixture', 'batches'])
 /** The views memoized: showing one does not re-render the hidden ones (they take no props). */
@@ -29,7 +29,7 @@ export function CurrentView() {
         const View = memoized.get(v.id)!
         return (
           <section key={v.id} id={`view-${v.id}`} className="view-panel" role="tabpanel" aria-labelledby={`tab-${v.id}`} hidden={v.id !== current} inert={v.id !== current}>
-            <ViewIdContext value={v.id}><ViewActiveContext value={v.id === current}><View /></ViewActiveContext></ViewIdContext>
+            <ViewIdContext value={v.id}><View /></ViewIdContext>
           </section>
         )
       })}

@@ -1,18 +1,12 @@
 /**
- * Whether the view a component belongs to is the one shown. The shell (src/app/shell/current-view.tsx) provides it
- * per tab panel; views kept mounted while hidden read it to stop background work (the Batches stream pauses).
+ * Whether the view a component belongs to is the one shown. The shell (src/app/shell/current-view.tsx) gives each
+ * tab panel its view id; views kept mounted while hidden read whether it is shown to stop background work (the
+ * Batches stream pauses, staged sections wait).
  */
 import { createContext, useContext } from 'react'
 import { useStore } from 'zustand'
 import { viewStore } from './use-view-store.ts'
 import type { ViewId } from './view-store.ts'
-
-export const ViewActiveContext = createContext(true)
-
-/** `true` while this component's view is shown (and outside any view). */
-export function useViewActive(): boolean {
-  return useContext(ViewActiveContext)
-}
 
 /** The id of the view a component belongs to (`null` outside any view); it never changes for a mounted view. */
 export const ViewIdContext = createContext<ViewId | null>(null)
@@ -25,4 +19,9 @@ export const ViewIdContext = createContext<ViewId | null>(null)
 export function useViewShownUntil(done: boolean): boolean {
   const id = useContext(ViewIdContext)
   return useStore(viewStore, (s) => done || id === null || s.view === id)
+}
+
+/** `true` while this component's view is shown (and outside any view); re-renders on every switch of its view. */
+export function useViewActive(): boolean {
+  return useViewShownUntil(false)
 }

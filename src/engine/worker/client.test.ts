@@ -42,23 +42,17 @@ describe('engine client', () => {
   test('started() resolves on the worker\'s `started` message, not before, and again for a worker started after terminate', async () => {
     const fake = fakeWorker()
     const client = createEngineClient(() => fake.worker)
-    let seen = 0
-    void client.started().then(() => { seen++ })
-    void client.openDataset(demo).catch(() => undefined)
-    await Promise.resolve()
-    expect(seen).toBe(0)
-    fake.reply({ kind: 'started', id: 0 })
-    await Promise.resolve()
-    expect(seen).toBe(1)
-    client.terminate()
-    let again = 0
-    void client.started().then(() => { again++ })
-    void client.openDataset(demo).catch(() => undefined)
-    await Promise.resolve()
-    expect(again).toBe(0)
-    fake.reply({ kind: 'started', id: 0 })
-    await Promise.resolve()
-    expect(again).toBe(1)
+    for (const round of ['first worker', 'after terminate']) {
+      let seen = 0
+      void client.started().then(() => { seen++ })
+      void client.openDataset(demo).catch(() => undefined)
+      await Promise.resolve()
+      expect(seen, round).toBe(0)
+      fake.reply({ kind: 'started', id: 0 })
+      await Promise.resolve()
+      expect(seen, round).toBe(1)
+      client.terminate()
+    }
   })
 
   test('keeps concurrent requests apart by id', async () => {

@@ -77,7 +77,9 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
   let worker: WorkerLike | null = null
   let nextId = 1
   let markStarted: () => void = () => undefined
-  let started = new Promise<void>((resolve) => { markStarted = resolve })
+  /** Settles on the next worker's `started` message. */
+  const nextStart = () => new Promise<void>((resolve) => { markStarted = resolve })
+  let started = nextStart()
 
   function receive(message: WorkerMessage): void {
     if (message.kind === 'started') {
@@ -159,7 +161,7 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
     terminate() {
       worker?.terminate()
       worker = null
-      started = new Promise<void>((resolve) => { markStarted = resolve })
+      started = nextStart()
       failAll(new WorkerRequestError('worker: engine worker terminated', 'worker-terminated'))
     },
   }

@@ -65,7 +65,8 @@ function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: 
   // and thousands of streamed batches made the view's first render a main-thread task of 0.4 s
   const shown = useMemo(() => rows.slice(start, end + 1), [rows, start, end])
   return (
-    <div className="chart" role="img" aria-label={`Stacked bars of examples per language in batches ${start} to ${end} of ${n} (top ${languages.length} languages); the Batches table lists every batch.`}>
+    <div className="chart">
+      <div role="img" aria-label={`Stacked bars of examples per language in batches ${start} to ${end} of ${n} (top ${languages.length} languages); the Batches table lists every batch.`}>
       <ResponsiveContainer width="100%" height={n > stackWindow ? 242 : 260}>
         <BarChart data={shown} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap={1}
           onClick={(state) => { const i = Number(state?.activeLabel); if (Number.isInteger(i)) onOpen(i) }}>
@@ -77,8 +78,10 @@ function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: 
           {languages.map((l, i) => <Bar key={l} dataKey={l} stackId="a" fill={l === 'other' ? 'var(--cat-8)' : categorical(i)} isAnimationActive={false} />)}
         </BarChart>
       </ResponsiveContainer>
-      {/* the brush over every batch streamed so far, in a chart of its own with nothing else in it (as RankedBars);
-          keyed by the count, since recharts' Brush keeps the previous data's scale for a render when it grows */}
+      </div>
+      {/* the brush over every batch streamed so far, in a chart of its own with nothing else in it (as RankedBars),
+          outside the picture (its handles are controls); keyed by the count, since recharts' Brush keeps the
+          previous data's scale for a render when it grows */}
       {n > stackWindow && (
         <ResponsiveContainer width="100%" height={18}>
           <BarChart data={rows} margin={{ top: 0, right: 12, bottom: 0, left: 40 }}>

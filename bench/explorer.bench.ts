@@ -15,7 +15,7 @@
  * `npm run bench -- explorer`.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { build } from 'vite'
 import { chromium, type Page } from 'playwright-core'
@@ -25,6 +25,7 @@ import { startStaticServer } from '../test/helpers/static-server.ts'
 import { ensureSyntheticDataset } from './make-synthetic.ts'
 import { ensureManyLanguagesDataset } from '../scripts/many-languages.ts'
 import type { BenchRow } from './table.ts'
+import { hasCurrentIndex, markIndexCurrent } from './index-stamp.ts'
 import { indexFileName } from '../src/engine/index/format.ts'
 
 const repo = resolve(import.meta.dirname, '..')
@@ -106,10 +107,11 @@ function partitionFilterRow(): BenchRow {
 function ensureIndexedCopy(root: string): string {
   const copy = join(import.meta.dirname, '.cache', `${basename(dirname(root))}-indexed`)
   const copiedRoot = join(copy, basename(root))
-  if (existsSync(join(copiedRoot, indexFileName))) return copiedRoot
+  if (hasCurrentIndex(copiedRoot)) return copiedRoot
   rmSync(copy, { recursive: true, force: true })
   execFileSync('cp', ['-al', dirname(root), copy])
   execFileSync('node', ['bin/mixscope.js', 'index', copiedRoot], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'], timeout: 1_800_000 })
+  markIndexCurrent(copiedRoot)
   return copiedRoot
 }
 

@@ -15,12 +15,13 @@
  */
 import { execFile } from 'node:child_process'
 import { fork, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { build } from 'vite'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { indexFileName } from '../src/engine/index/format.ts'
 import { selfSignedCertificate, startStaticServer, type StaticServer } from '../test/helpers/static-server.ts'
+import { hasCurrentIndex, markIndexCurrent } from './index-stamp.ts'
 import { ensureScaleDataset, scaleSizes, type ScaleDataset } from './make-scale.ts'
 import type { RunJob, RunResult, ServerJob } from './scale-child.ts'
 import type { BenchRow } from './table.ts'
@@ -100,11 +101,15 @@ async function certificate(): Promise<{ keyFile: string; certFile: string; key: 
   return { keyFile, certFile, ...cert }
 }
 
-/** Writes the dataset index into the root once (what `mixscope index` writes), so the index runs find it. */
+/**
+ * Writes the dataset index into the root (what `mixscope index` writes), so the index runs find it: once, and again
+ * when the index code changed since (index-stamp.ts).
+ */
 async function ensureIndex(d: ScaleDataset): Promise<void> {
-  if (existsSync(join(d.root, indexFileName))) return
+  if (hasCurrentIndex(d.root)) return
   const code = await new Promise<number>((ok) => execFile('node', ['bin/mixscope.js', 'index', d.root], { cwd: repo, timeout: 1_800_000 }, (e) => ok(e ? 1 : 0)))
   if (code !== 0) throw new Error(`bench scale: mixscope index ${d.root} failed`)
+  markIndexCurrent(d.root)
 }
 
 async function nodeRows(datasets: ScaleDataset[], cert: { keyFile: string; certFile: string }): Promise<BenchRow[]> {

@@ -75,8 +75,12 @@ test.describe('100,000 partition folders, with an index', () => {
     await page.goto(`/?view=overview&dataset=${encodeURIComponent(url)}`)
     // every number from the index; the open then checks rows, which reads the data (not written here): cancel it
     await expect(page.locator('[data-provisional="validating"]')).toBeVisible({ timeout: 60_000 })
-    const chartAt = await page.evaluate(() => (window as unknown as { chartAt: number }).chartAt)
+    const { chartAt, stages } = await page.evaluate(() => window as unknown as { chartAt: number; stages: string[] })
     expect(chartAt).toBeGreaterThan(0)
+    // the first numbers come from the index alone (before the listing and the TSV), then the final ones (a page busy
+    // drawing may go straight to those: the order itself is the engine's test, test/index/progressive-open.test.ts)
+    expect(stages.at(-1)).toBe('validating')
+    expect(stages.every((s) => s === 'stats' || s === 'validating')).toBe(true)
     // the open's own requests (index, TSV, …) before the chart, and the row checks' (data files; they start as soon
     // as the worker has sent the final numbers, while the page draws them)
     const before = arrivals.filter((a) => a.at <= chartAt && (!a.path.endsWith('.parquet') || a.path.endsWith('_mixscope_index.parquet'))).length

@@ -27,6 +27,24 @@ describe('parquet string values', () => {
     for (const bytes of cases) expect(stringFromBytes(bytes)).toBe(decoder.decode(bytes))
   })
 
+  test('values that are views into one buffer, between length prefixes of any byte, as a parquet page holds them', () => {
+    const parts = [new TextEncoder().encode('corpus=a/language=eng_Latn/part-0.parquet'), new TextEncoder().encode('語/ñ'), Uint8Array.of(0x41, 0xff),
+      new Uint8Array(0), ...Array.from({ length: 60 }, (_, i) => randomBytes(i + 7, (i * 13) % 200, i % 3 === 0 ? 0xff : 0x7f))]
+    const page = new Uint8Array(parts.reduce((n, p) => n + 4 + p.length, 0))
+    const views: Uint8Array[] = []
+    let at = 0
+    parts.forEach((p, i) => {
+      page.set([0x80 + (i % 0x80), 0xc2, 0x9d, 0xff], at) // bytes a UTF-8 or Latin-1 reading would merge or shift on
+      page.set(p, at + 4)
+      views.push(page.subarray(at + 4, at + 4 + p.length))
+      at += 4 + p.length
+    })
+    const other = page.slice() // a second buffer, then back to the first
+    for (const view of [...views, new Uint8Array(other.buffer, views[0].byteOffset, views[0].length), ...views.reverse()]) {
+      expect(stringFromBytes(view)).toBe(decoder.decode(view))
+    }
+  })
+
   test('a missing value stays missing', () => {
     expect(stringFromBytes(undefined)).toBeUndefined()
   })

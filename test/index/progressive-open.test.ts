@@ -108,12 +108,21 @@ describe('progressive open', () => {
         if (p.provisional?.stage === 'validating') controller.abort()
       })
       await expect(result).rejects.toMatchObject({ name: 'AbortError' })
-      expect(partials.map((p) => p.provisional?.stage)).toEqual(['validating'])
-      const [validating] = partials
+      expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'validating'])
+      const [indexed, validating] = partials
       expect(validating.provisional).toMatchObject({ filesDone: validating.files.parquet, fromIndex: validating.files.parquet })
       expect(validating.counters.requests).toBe(2) // the index and the TSV
       const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))
       expect(validating.stats).toEqual(plain)
+      // first, the numbers of the index alone (one request, before the listing and the TSV): the same partitions and totals
+      expect(indexed.counters.requests).toBe(1)
+      expect(indexed.provisional).toMatchObject({ stage: 'stats', filesDone: validating.files.parquet, filesTotal: validating.files.parquet, fromIndex: validating.files.parquet })
+      expect(indexed.provisional?.label).toMatch(/^Exact numbers of the \d+ files the dataset index describes, before/)
+      expect(indexed.stats.partitions).toEqual(plain.partitions)
+      expect(indexed.stats.totals).toEqual(plain.totals)
+      expect(indexed.stats.summary).toBeNull()
+      expect(indexed.overview.languages).toEqual(overviewTables(plain).languages)
+      expect(indexed.dataset).toBe(-1)
       // the dataset stays usable after the cancel: the handle the validating stage gave still answers
       const written = await handle({ kind: 'index-write', id: 2, dataset: validating.dataset }, {}) as IndexWriteResult
       expect(written.written).toBeNull()
@@ -121,6 +130,31 @@ describe('progressive open', () => {
       expect(written.bytes).toEqual(new Uint8Array(await readFile(join(root, indexFileName))))
     } finally {
       await rm(join(root, indexFileName))
+    }
+  })
+})
+
+describe('progressive open with a stale index', () => {
+  it('the index\'s numbers first, labelled as the index\'s; then those of the data, with the stale-index warning', async () => {
+    const top = await mkdtemp(join(tmpdir(), 'mixscope-stale-'))
+    try {
+      await cp(join(import.meta.dirname, '../fixtures/parquet/dataprep'), top, { recursive: true })
+      const staleRoot = join(top, 'version=0')
+      expect(await main(['index', staleRoot], { stdout: () => {}, stderr: () => {} })).toBe(0)
+      const gone = (await readdir(staleRoot, { recursive: true })).find((p) => p.endsWith('.parquet') && !p.startsWith('_'))!
+      await rm(join(staleRoot, gone))
+      const { partials, result } = await openThrough(await createFsSource(staleRoot))
+      await result
+      expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'validating'])
+      const [indexed, validating] = partials
+      expect(indexed.provisional?.label).toMatch(/dataset index describes, before the index is checked against the listing/)
+      expect(indexed.stats.totals.files).toBe(validating.stats.totals.files + 1)
+      const plain = await computeStats(await openDataset(await createFsSource(staleRoot), { useIndex: false }))
+      expect(validating.stats.partitions).toEqual(plain.partitions)
+      expect(validating.stats.totals).toEqual(plain.totals)
+      expect(validating.stats.findings.some((f) => f.kind === 'stale-index' && f.path === gone)).toBe(true)
+    } finally {
+      await rm(top, { recursive: true, force: true })
     }
   })
 })
@@ -149,7 +183,7 @@ describe('the final result after a validating partial', () => {
       const client = createEngineClient(() => worker)
       const stages: (string | undefined)[] = []
       const opened = await client.openDataset({ type: 'url', url: 'unused:/' }, { onPartial: (p) => stages.push(p.provisional?.stage) })
-      expect(stages).toEqual(['validating'])
+      expect(stages).toEqual(['stats', 'validating'])
       const final = posted.find((m) => m.kind === 'result')
       expect(final && 'result' in final && (final.result as { stats: unknown }).stats).toBeNull()
       const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))

@@ -38,6 +38,11 @@ export type OpenPartial =
    * `filesTotal` readable-or-not parquet files; the last one comes when all are.
    */
   | { stage: 'files'; dataset: Dataset; filesDone: number; filesTotal: number }
+  /**
+   * The root has a readable dataset index, and nothing else is known yet (no listing, no stats TSV): `dataset.files` are
+   * the parquet files it describes, with their facts. The index is checked against the listing next.
+   */
+  | { stage: 'index'; dataset: Dataset; where: string }
 
 /** Options of `openDataset`. */
 export interface OpenOptions extends RunOptions {
@@ -82,6 +87,24 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   progress('listing', 0, null)
   const findings: Finding[] = []
   const index = options.useIndex === false ? null : await loadIndex(source, findings, signal)
+  // hive keys are parsed once per folder; the files an index describes are made once, and are the dataset's own
+  // files wherever the listing shows them unchanged
+  const folderKeys = new Map<string, { keys: Record<string, string>; partition: string }>()
+  const keysOf = (path: string) => {
+    const folder = path.slice(0, path.lastIndexOf('/') + 1)
+    let shared = folderKeys.get(folder)
+    if (!shared) {
+      const keys = hiveKeysOf(path)
+      folderKeys.set(folder, shared = { keys, partition: partitionIdOf(keys) })
+    }
+    return shared
+  }
+  const describedByIndex = index && describedFiles(index.entries, keysOf)
+  if (index && describedByIndex && options.onPartial) {
+    // the first numbers of an indexed root, before its listing and TSV: at 100,000 files these come a second sooner
+    const files = [...describedByIndex.values()]
+    options.onPartial({ stage: 'index', where: index.where, dataset: { root: source.root, source, files, ignored: [], stray: [], otherFiles: [], summary: null, findings: [] } })
+  }
   const listed = await source.list({ signal })
   progress('listing', listed.length, listed.length)
   if (listed.length === 0) throw new MixscopeError(`dataset: ${source.root} holds no files`, 'empty-dataset', 'io')
@@ -118,28 +141,24 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   }
 
   const parquetReader = new ParquetReader(source, new ChunkCache(options.cacheBytes))
-  const folderKeys = new Map<string, { keys: Record<string, string>; partition: string }>()
   const toRead: DatasetFile[] = []
   const needsFacts: DatasetFile[] = []
   let fromIndex = 0
   const files: DatasetFile[] = parquet.map((file) => {
-    const folder = file.path.slice(0, file.path.lastIndexOf('/') + 1)
-    let shared = folderKeys.get(folder)
-    if (!shared) {
-      const keys = hiveKeysOf(file.path)
-      folderKeys.set(folder, shared = { keys, partition: partitionIdOf(keys) })
-    }
-    const base: DatasetFile = { path: file.path, size: file.size, keys: shared.keys, partition: shared.partition, rowGroups: [], rows: 0, columns: [], readable: false }
-    if (file.mtimeMs !== undefined) base.mtimeMs = file.mtimeMs
     const entry = index?.entries.get(file.path)
-    if (entry && (entry.columns !== null || entry.error !== null) && isFresh(entry, file)) {
+    const described = entry && describedByIndex?.get(file.path)
+    if (entry && described && isFresh(entry, file)) {
       fromIndex++
-      describeFromIndex(base, entry, findings)
-      if (!base.facts && base.readable) needsFacts.push(base)
-    } else {
-      if (index) findings.push(staleFinding(index.where, file, entry))
-      toRead.push(base)
+      if (file.mtimeMs !== undefined) described.mtimeMs = file.mtimeMs
+      if (entry.error !== null) findings.push(finding('error', 'unreadable-parquet', file.path, entry.error))
+      if (!described.facts && described.readable) needsFacts.push(described)
+      return described
     }
+    const { keys, partition } = keysOf(file.path)
+    const base: DatasetFile = { path: file.path, size: file.size, keys, partition, rowGroups: [], rows: 0, columns: [], readable: false }
+    if (file.mtimeMs !== undefined) base.mtimeMs = file.mtimeMs
+    if (index) findings.push(staleFinding(index.where, file, entry))
+    toRead.push(base)
     return base
   })
   if (index && !index.adopted) {
@@ -251,18 +270,25 @@ function isFresh(entry: IndexEntry, file: SourceFile): boolean {
   return entry.size === file.size && (file.mtimeMs === undefined || entry.mtimeMs === file.mtimeMs)
 }
 
-/** Fills `file` from its index entry (no footer read): row groups, columns, facts; an unreadable one's finding. */
-function describeFromIndex(file: DatasetFile, entry: IndexEntry, findings: Finding[]): void {
-  if (entry.error !== null) {
-    file.error = entry.error
-    findings.push(finding('error', 'unreadable-parquet', file.path, entry.error))
-    return
+/**
+ * The parquet files the index describes (not ignored, with columns or a footer error), as dataset files made from their
+ * entries alone (no footer read): row groups, columns and facts, or the footer error. In the index's order, which is
+ * the dataset's.
+ */
+function describedFiles(entries: Map<string, IndexEntry>, keysOf: (path: string) => { keys: Record<string, string>; partition: string }): Map<string, DatasetFile> {
+  const out = new Map<string, DatasetFile>()
+  for (const entry of entries.values()) {
+    if ((entry.columns === null && entry.error === null) || !isParquetName(entry.path) || isIgnoredPath(entry.path)) continue
+    const { keys, partition } = keysOf(entry.path)
+    if (entry.error !== null) {
+      out.set(entry.path, { path: entry.path, size: entry.size, keys, partition, rowGroups: [], rows: 0, columns: [], readable: false, error: entry.error })
+      continue
+    }
+    const file: DatasetFile = { path: entry.path, size: entry.size, keys, partition, rowGroups: entry.rowGroups, rows: entry.rows, columns: entry.columns ?? [], readable: true }
+    if (entry.facts) file.facts = entry.facts
+    out.set(entry.path, file)
   }
-  file.readable = true
-  file.rowGroups = entry.rowGroups
-  file.rows = entry.rows
-  file.columns = entry.columns ?? []
-  if (entry.facts) file.facts = entry.facts
+  return out
 }
 
 function staleFinding(where: string, file: SourceFile, entry: IndexEntry | undefined): Finding {

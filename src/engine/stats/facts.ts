@@ -4,7 +4,7 @@
  * only, whether they were read from the data here or taken from the dataset index, so both give the same numbers.
  */
 import type { FileMetaData } from 'hyparquet'
-import type { DatasetFile, FileFacts, RowGroupFacts } from '../dataset.ts'
+import type { ColumnInfo, DatasetFile, FileFacts, RowGroupFacts } from '../dataset.ts'
 import { partitionIdOf, requiredKeys } from '../discovery/hive.ts'
 import { toNumber, toText, type ParquetReader } from '../parquet/reader.ts'
 import type { ReadOptions } from '../source/source.ts'
@@ -14,9 +14,14 @@ export function columnKeysOf(file: DatasetFile): string[] {
   return requiredKeys.filter((k) => !(k in file.keys) && file.columns.some((c) => c.name === k))
 }
 
+/** Column lists seen, and whether they have `audio_size` (the files of a dataset mostly share one interned list). */
+const audioSizeIn = new WeakMap<readonly ColumnInfo[], boolean>()
+
 /** Whether `file` has an `audio_size` column. */
 export function hasAudioSize(file: DatasetFile): boolean {
-  return file.columns.some((c) => c.name === 'audio_size')
+  let has = audioSizeIn.get(file.columns)
+  if (has === undefined) audioSizeIn.set(file.columns, has = file.columns.some((c) => c.name === 'audio_size'))
+  return has
 }
 
 /** Options of `readFileFacts`. */

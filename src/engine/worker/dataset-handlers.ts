@@ -57,6 +57,17 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
         emit(estimateResult(partial.estimate, source, result))
         return
       }
+      if (partial.stage === 'index') {
+        const { dataset: so } = partial
+        const n = so.files.filter((f) => f.facts || f.error !== undefined).length
+        const of = n === so.files.length ? `the ${n}` : `${n} of the ${so.files.length}`
+        const stats = statsReport(so, { partial: true })
+        emit(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: n, read: 0, index: partial.where }, {
+          stage: 'stats', filesDone: n, filesTotal: so.files.length, fromIndex: n,
+          label: `Exact numbers of ${of} files the dataset index describes, before the index is checked against the listing and the stats TSV is read`,
+        }))
+        return
+      }
       const { dataset: so, filesTotal } = partial
       // all files described: the final stats follow at once (as `validating`, or as the result), drawn once
       if (partial.filesDone === filesTotal) return

@@ -65,7 +65,8 @@ export interface OpenResult {
  *   are the TSV's, shared over a (corpus, language)'s splits by bytes; rows, row groups and samples are 0 (unknown).
  *   `estimate` holds the same numbers with their own field names.
  * - `stats`: exact numbers of the `filesDone` files described so far (footers read, or from the index); the others
- *   are not in them yet.
+ *   are not in them yet. An indexed root's first one comes from the index alone, before the listing and the TSV
+ *   (no TSV comparison, no findings yet).
  * - `validating`: every file's numbers are exact (`stats` is final); the row checks are still reading
  *   (`validation` holds what they found so far). `dataset` is a valid handle from here on.
  */

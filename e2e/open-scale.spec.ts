@@ -75,7 +75,10 @@ test.describe('100,000 partition folders, with an index', () => {
     await page.goto(`/?view=overview&dataset=${encodeURIComponent(url)}`)
     // every number from the index; the open then checks rows, which reads the data (not written here): cancel it
     await expect(page.locator('[data-provisional="validating"]')).toBeVisible({ timeout: 60_000 })
-    const { chartAt, stages } = await page.evaluate(() => window as unknown as { chartAt: number; stages: string[] })
+    const { chartAt, stages } = await page.evaluate(() => {
+      const w = window as unknown as { chartAt: number; stages: string[] }
+      return { chartAt: w.chartAt, stages: w.stages }
+    })
     expect(chartAt).toBeGreaterThan(0)
     // the first numbers come from the index alone (before the listing and the TSV), then the final ones (a page busy
     // drawing may go straight to those: the order itself is the engine's test, test/index/progressive-open.test.ts)

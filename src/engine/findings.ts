@@ -48,6 +48,8 @@ export function sortFindings(findings: Finding[]): Finding[] {
 }
 
 const utf8 = new TextEncoder()
+/** A UTF-16 surrogate: the only units whose order differs from UTF-8's. */
+const hasSurrogate = /[\uD800-\uDFFF]/
 
 /**
  * Compares two strings by their UTF-8 bytes (docs/conventions.md "Discovery": the order that defines everything downstream).
@@ -55,7 +57,8 @@ const utf8 = new TextEncoder()
  */
 export function compareUtf8(a: string, b: string): number {
   if (a === b) return 0
-  // fast path: pure ASCII / BMP-without-surrogates strings compare the same in UTF-16 and UTF-8
+  // strings without surrogates compare the same in UTF-16 units and in UTF-8 bytes: the engine's own comparison
+  if (!hasSurrogate.test(a) && !hasSurrogate.test(b)) return a < b ? -1 : 1
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i)

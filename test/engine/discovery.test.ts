@@ -14,6 +14,17 @@ describe('compareUtf8', () => {
     expect(compareUtf8('\u{1F600}', '\uFFFD')).toBeGreaterThan(0)
     expect('\u{1F600}' < '\uFFFD').toBe(true)
   })
+  it('agrees with a byte comparison on random strings of ASCII, BMP, high-BMP and astral characters', () => {
+    const alphabet = ['a', 'b', '/', '=', '_', 'é', 'ß', '語', '\uE000', '\uFFFD', '\uFF5E', '\u{1F600}', '\u{10348}', '\u{1F3A7}']
+    let s = 7
+    const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0)
+    const word = () => Array.from({ length: next() % 6 }, () => alphabet[next() % alphabet.length]).join('')
+    for (let i = 0; i < 3000; i++) {
+      const prefix = word()
+      const [x, y] = [prefix + word(), prefix + word()]
+      expect(Math.sign(compareUtf8(x, y)), `${JSON.stringify(x)} vs ${JSON.stringify(y)}`).toBe(Math.sign(Buffer.compare(Buffer.from(x), Buffer.from(y))))
+    }
+  })
   it('compares whole paths, so a/b sorts before a-b/ only by bytes', () => {
     expect(['a/z', 'a-b/z'].sort(compareUtf8)).toEqual(['a-b/z', 'a/z'])
   })

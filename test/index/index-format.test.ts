@@ -43,6 +43,28 @@ describe('the index file', () => {
     expect((await readIndex(bytes, 'idx')).rows).toEqual(rows)
   })
 
+  /** Index bytes from hand-made columns (every column OPTIONAL unless told), for the refusals below. */
+  const handMade = (edit: (name: string, data: unknown[]) => { data: unknown[]; type?: 'STRING' | 'INT64' | 'INT32' } | null) => {
+    const columnData = indexColumns.flatMap(({ name, kind }) => {
+      const data = rows.map((r) => r[name] === null ? null : kind === 'int64' ? BigInt(r[name] as number) : r[name])
+      const type = ({ string: 'STRING', int64: 'INT64', int32: 'INT32' } as const)[kind]
+      const edited = edit(name, data)
+      return edited ? [{ name, nullable: true, type: edited.type ?? type, data: edited.data }] : []
+    })
+    return new Uint8Array(parquetWriteBuffer({ columnData, kvMetadata: [{ key: indexVersionKey, value: indexVersion }] }))
+  }
+
+  test('reading refuses a null where none may be, a value of the wrong type and a missing column, naming row and column', async () => {
+    const nullPath = handMade((name, data) => ({ data: name === 'path' ? data.map((v, i) => (i === 1 ? null : v)) : data }))
+    await expect(readIndex(nullPath, 'idx')).rejects.toThrow('index: idx row 1 has no path')
+    const textSize = handMade((name, data) => (name === 'size' ? { data: data.map(String), type: 'STRING' } : { data }))
+    await expect(readIndex(textSize, 'idx')).rejects.toThrow('index: idx row 0 has size 1000, expected an integer')
+    const textPath = handMade((name, data) => (name === 'path' ? { data: data.map((_, i) => BigInt(i)), type: 'INT64' } : { data }))
+    await expect(readIndex(textPath, 'idx')).rejects.toThrow('index: idx row 0 has path of type bigint, expected a string')
+    const noSize = handMade((name, data) => (name === 'size' ? null : { data }))
+    await expect(readIndex(noSize, 'idx')).rejects.toThrow('index: idx lacks column size')
+  })
+
   test('a null in a column that may not hold one is refused, naming the row', () => {
     expect(() => writeIndex([{ ...rows[0], path: null as unknown as string }])).toThrow(/row 0 .* has no path/)
   })

@@ -105,6 +105,9 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     const files = [...describedByIndex.values()]
     options.onPartial({ stage: 'index', where: index.where, dataset: { root: source.root, source, files, ignored: [], stray: [], otherFiles: [], summary: null, findings: [] } })
   }
+  // a source without a listing of its own (HTTP) lists what the index lists
+  const adopted = index !== null && source.adoptListing !== undefined
+  if (index && source.adoptListing) source.adoptListing([...index.entries.values()].map((e) => ({ path: e.path, size: e.size })))
   const listed = await source.list({ signal })
   progress('listing', listed.length, listed.length)
   if (listed.length === 0) throw new MixscopeError(`dataset: ${source.root} holds no files`, 'empty-dataset', 'io')
@@ -161,7 +164,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     toRead.push(base)
     return base
   })
-  if (index && !index.adopted) {
+  if (index && !adopted) {
     const present = new Set(parquet.map((f) => f.path))
     for (const entry of index.entries.values()) {
       if (isParquetName(entry.path) && !isIgnoredPath(entry.path) && !present.has(entry.path)) {
@@ -245,7 +248,7 @@ function concurrencyOf(source: DatasetSource, options: OpenOptions): number {
 }
 
 /** The root's dataset index, when it has a readable one (a bad one is a `bad-index` warning and is not used). */
-async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal): Promise<{ entries: Map<string, IndexEntry>; where: string; adopted: boolean } | null> {
+async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal): Promise<{ entries: Map<string, IndexEntry>; where: string } | null> {
   if (!source.readOptional) return null
   const bytes = await source.readOptional(indexFileName, { signal })
   if (!bytes) return null
@@ -257,12 +260,7 @@ async function loadIndex(source: DatasetSource, findings: Finding[], signal?: Ab
     findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; the files are read instead (rewrite it with "mixscope index <root>")`))
     return null
   }
-  let adopted = false
-  if (source.adoptListing) {
-    source.adoptListing([...entries.values()].map((e) => ({ path: e.path, size: e.size })))
-    adopted = true
-  }
-  return { entries, where: indexFileName, adopted }
+  return { entries, where: indexFileName }
 }
 
 /** Whether the index row still describes the listed file: same size, and same mtime where the listing has one. */

@@ -175,7 +175,8 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
   if (missing.length > 0) throw fail(`lacks column${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.name).join(', ')}`)
   const n = Number(meta.num_rows)
   const read = options.skipPathDerived ? indexColumns.filter((c) => !pathDerivedColumns.includes(c.name)) : indexColumns
-  const columns = new Map<string, unknown[]>(indexColumns.map((c) => [c.name, new Array<unknown>(n)]))
+  // each column's decoded chunks (hyparquet's arrays, in row order), normalized below in one pass into one array
+  const chunks = new Map<string, { rowStart: number; data: ArrayLike<unknown> }[]>(indexColumns.map((c) => [c.name, []]))
   try {
     await parquetRead({
       file: { byteLength: buffer.byteLength, slice: (start: number, end?: number) => buffer.slice(start, end) },
@@ -183,32 +184,39 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
       columns: read.map((c) => c.name),
       parsers: fastStringParsers,
       compressors, // hysnappy (WebAssembly) is faster than hyparquet's own snappy on the index's pages
-      onChunk: ({ columnName, columnData, rowStart }) => {
-        const out = columns.get(columnName)
-        if (!out) return
-        for (let i = 0; i < columnData.length; i++) out[rowStart + i] = columnData[i]
-      },
+      onChunk: ({ columnName, columnData, rowStart }) => chunks.get(columnName)?.push({ rowStart, data: columnData }),
     })
   } catch (error) {
     throw fail(`does not decode (${(error as Error).message})`)
   }
   // checked and normalized column by column (each loop sees one type), then rows made with one literal shape: at
   // 100,000 files, rows built key by key cost the open several hundred ms, mostly in the garbage collector
+  const columns = new Map<string, unknown[]>()
   for (const { name, kind, nullable } of indexColumns) {
-    const values = columns.get(name)!
-    for (let i = 0; i < n; i++) {
-      const v = values[i]
-      if (v === null || v === undefined) {
-        if (!nullable) throw fail(`row ${i} has no ${name}`)
-        values[i] = null
-      } else if (kind === 'string') {
-        if (typeof v !== 'string') throw fail(`row ${i} has ${name} of type ${typeof v}, expected a string`)
-      } else {
-        const num = typeof v === 'bigint' ? Number(v) : v
-        if (typeof num !== 'number' || !Number.isSafeInteger(num)) throw fail(`row ${i} has ${name} ${String(v)}, expected an integer`)
-        values[i] = num
+    const values = new Array<unknown>(n).fill(null)
+    let covered = 0
+    for (const { rowStart, data } of chunks.get(name)!) {
+      const end = Math.min(n, rowStart + data.length)
+      for (let i = rowStart; i < end; i++) {
+        const v = data[i - rowStart]
+        if (v === null || v === undefined) continue
+        if (kind === 'string') {
+          if (typeof v !== 'string') throw fail(`row ${i} has ${name} of type ${typeof v}, expected a string`)
+          values[i] = v
+        } else {
+          const num = typeof v === 'bigint' ? Number(v) : v
+          if (typeof num !== 'number' || !Number.isSafeInteger(num)) throw fail(`row ${i} has ${name} ${String(v)}, expected an integer`)
+          values[i] = num
+        }
       }
+      covered += end - rowStart
     }
+    if (!nullable) {
+      if (covered < n) throw fail(`row ${covered} has no ${name}`)
+      const missing = values.indexOf(null)
+      if (missing >= 0) throw fail(`row ${missing} has no ${name}`)
+    }
+    columns.set(name, values)
   }
   const c = Object.fromEntries(columns) as { [K in keyof IndexRow]: IndexRow[K][] }
   const rows: IndexRow[] = new Array(n)

@@ -113,7 +113,9 @@ describe('progressive open', () => {
       expect(validating.provisional).toMatchObject({ filesDone: validating.files.parquet, fromIndex: validating.files.parquet })
       expect(validating.counters.requests).toBe(2) // the index and the TSV
       const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))
-      expect(validating.stats).toEqual(plain)
+      // the same partitions as the index's numbers: posted without them (the client puts them back)
+      expect(validating.samePartitions).toBe(true)
+      expect({ ...validating.stats, partitions: indexed.stats.partitions }).toEqual(plain)
       // first, the numbers of the index alone (one request, before the listing and the TSV): the same partitions and totals
       expect(indexed.counters.requests).toBe(1)
       expect(indexed.provisional).toMatchObject({ stage: 'stats', filesDone: validating.files.parquet, filesTotal: validating.files.parquet, fromIndex: validating.files.parquet })
@@ -150,6 +152,7 @@ describe('progressive open with a stale index', () => {
       expect(indexed.provisional?.label).toMatch(/dataset index describes, before the index is checked against the listing/)
       expect(indexed.stats.totals.files).toBe(validating.stats.totals.files + 1)
       const plain = await computeStats(await openDataset(await createFsSource(staleRoot), { useIndex: false }))
+      expect(validating.samePartitions).toBeUndefined()
       expect(validating.stats.partitions).toEqual(plain.partitions)
       expect(validating.stats.totals).toEqual(plain.totals)
       expect(validating.stats.findings.some((f) => f.kind === 'stale-index' && f.path === gone)).toBe(true)
@@ -182,8 +185,18 @@ describe('the final result after a validating partial', () => {
       const { worker, posted } = inProcessWorker(await createFsSource(root))
       const client = createEngineClient(() => worker)
       const stages: (string | undefined)[] = []
-      const opened = await client.openDataset({ type: 'url', url: 'unused:/' }, { onPartial: (p) => stages.push(p.provisional?.stage) })
+      const seen: OpenResult[] = []
+      const opened = await client.openDataset({ type: 'url', url: 'unused:/' }, { onPartial: (p) => { stages.push(p.provisional?.stage); seen.push(p) } })
       expect(stages).toEqual(['stats', 'validating'])
+      // the validating partial went without the partitions the index's numbers had carried: the client put back the same objects
+      const postedPartials = posted.flatMap((m) => (m.kind === 'partial' ? [m.partial as OpenResult] : []))
+      expect(postedPartials[1]).toMatchObject({ samePartitions: true, stats: { partitions: [] }, overview: { languages: [] } })
+      expect(seen[1].stats.partitions).toBe(seen[0].stats.partitions)
+      expect(seen[1].overview.languages).toBe(seen[0].overview.languages)
+      expect(seen[1].overview.splitPivot).toBe(seen[0].overview.splitPivot)
+      expect(seen[1]).not.toHaveProperty('samePartitions')
+      expect(seen[0].overview.tsvCoverage).toBeNull()
+      expect(seen[1].overview.tsvCoverage).not.toBeNull()
       const final = posted.find((m) => m.kind === 'result')
       expect(final && 'result' in final && (final.result as { stats: unknown }).stats).toBeNull()
       const plain = await computeStats(await openDataset(await createFsSource(root), { useIndex: false }))

@@ -59,6 +59,20 @@ interface Pending {
   chunks?: ArrayChunk[]
 }
 
+/**
+ * A partial the worker posted without its partitions (`OpenResult.samePartitions`), with those of the partial before
+ * it put back: the same objects, groupings included; its own TSV comparison kept.
+ */
+function withPartitionsOf(partial: OpenResult, previous: OpenResult | null): OpenResult {
+  if (!previous) throw new WorkerRequestError('worker: a partial left out its partitions, but no partial came before it', 'internal')
+  const { samePartitions: _, ...rest } = partial
+  return {
+    ...rest,
+    stats: { ...partial.stats, partitions: previous.stats.partitions },
+    overview: { ...previous.overview, tsvCoverage: partial.overview.tsvCoverage },
+  }
+}
+
 /** Starts the real engine worker (Vite bundles it from this `new URL` pattern). */
 function startEngineWorker(): WorkerLike {
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'mixscope-engine' })
@@ -145,7 +159,10 @@ export function createEngineClient(startWorker: () => WorkerLike = startEngineWo
     openDataset: async (source, { summary, ...options } = {}) => {
       // the final result may leave out the stats a `validating` partial already carried (OpenResultMessage)
       let validating: OpenResult | null = null
-      const onPartial = (partial: OpenResult) => {
+      let previous: OpenResult | null = null
+      const onPartial = (posted: OpenResult) => {
+        const partial = posted.samePartitions ? withPartitionsOf(posted, previous) : posted
+        previous = partial
         if (partial.provisional?.stage === 'validating') validating = partial
         options.onPartial?.(partial)
       }

@@ -7,12 +7,13 @@ import { openDataset, type OpenDataset } from '../discovery/open.ts'
 import { buildIndexRows } from '../index/build.ts'
 import { indexFileName, writeIndex } from '../index/format.ts'
 import type { DatasetSource } from '../source/source.ts'
-import { overviewTables } from '../stats/groupings.ts'
+import { overviewTables, tsvCoverageOf } from '../stats/groupings.ts'
 import { statsReport } from '../stats/stats.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
 import { checkDataset, rowChecksDuringOpen } from '../validate/validate.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { DatasetRequests, IndexWriteResult, OpenProvisional, OpenResult, OpenResultMessage } from './protocol/dataset.ts'
+import { rememberedCoverage } from '../stats/coverage-memo.ts'
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 
 /**
@@ -47,6 +48,8 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
     overview: overviewTables(stats),
   })
   let fromIndexSoFar = 0
+  /** The partitions of the partial posted last (the index's numbers), to leave out of the next when it has the same. */
+  let partitionsSent: StatsReport['partitions'] | null = null
   const dataset = await openDataset(source, {
     signal: options.signal,
     onProgress: options.onProgress,
@@ -62,6 +65,7 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
         const n = so.files.filter((f) => f.facts || f.error !== undefined).length
         const of = n === so.files.length ? `the ${n}` : `${n} of the ${so.files.length}`
         const stats = statsReport(so, { partial: true })
+        partitionsSent = stats.partitions
         emit(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: n, read: 0, index: partial.where }, {
           stage: 'stats', filesDone: n, filesTotal: so.files.length, fromIndex: n,
           label: `Exact numbers of ${of} files the dataset index describes, before the index is checked against the listing and the stats TSV is read`,
@@ -88,10 +92,14 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
   let sent: StatsReport | null = null
   if (emit && remaining > 0) {
     const stats = sent = statsReport(dataset)
-    emit(result(dataset, handle, stats, validationSoFar(dataset, stats, checks.checked), dataset.described, {
+    const provisional: OpenProvisional = {
       stage: 'validating', filesDone: dataset.files.length, filesTotal: dataset.files.length, fromIndex: dataset.described.fromIndex,
       label: `Exact numbers of all ${dataset.files.length} files${dataset.described.fromIndex > 0 ? ` (${dataset.described.fromIndex} from the dataset index)` : ''}; rows of ${remaining} files are still being checked`,
-    }))
+    }
+    const validation = validationSoFar(dataset, stats, checks.checked)
+    emit(partitionsSent && samePartitions(partitionsSent, stats.partitions)
+      ? withoutPartitions(resultBase(dataset, handle, validation, dataset.described, provisional), stats)
+      : result(dataset, handle, stats, validation, dataset.described, provisional))
   }
   const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked })
   // the page has these stats (and their groupings) from the `validating` partial already: at 100,000 partitions
@@ -100,17 +108,40 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
   return result(dataset, handle, stats, validation, dataset.described)
 }
 
-/** True when two stats reports hold the same numbers, keys and findings (field by field; no serialization). */
-export function sameStats(a: StatsReport, b: StatsReport): boolean {
-  if (a.partitions.length !== b.partitions.length || a.findings.length !== b.findings.length || a.root !== b.root) return false
-  for (const k of ['files', 'row_groups', 'rows', 'samples', 'hours'] as const) if (!Object.is(a.totals[k], b.totals[k])) return false
-  for (let i = 0; i < a.partitions.length; i++) {
-    const p = a.partitions[i]
-    const q = b.partitions[i]
+/**
+ * A partial whose partitions the page has already (`OpenResult.samePartitions`): the partitions and the groupings made
+ * of them alone left empty; the TSV comparison, which the index's numbers had not, is sent.
+ */
+function withoutPartitions(base: Omit<OpenResult, 'stats' | 'overview'>, stats: StatsReport): OpenResult {
+  return {
+    ...base,
+    stats: { ...stats, partitions: [] },
+    overview: {
+      languages: [], corpora: [], splits: [], splitPivot: { splits: [], rows: [] }, hasOtherKeys: false, corpusNames: [], splitNames: [],
+      tsvCoverage: stats.summary ? rememberedCoverage(stats) ?? tsvCoverageOf(stats) : null,
+    },
+    samePartitions: true,
+  }
+}
+
+/** True when two lists of partitions hold the same keys and numbers, in the same order (field by field). */
+export function samePartitions(a: StatsReport['partitions'], b: StatsReport['partitions']): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]
+    const q = b[i]
     const keys = Object.keys(p)
     if (keys.length !== Object.keys(q).length) return false
     for (const k of keys) if (!Object.is(p[k], q[k])) return false
   }
+  return true
+}
+
+/** True when two stats reports hold the same numbers, keys and findings (field by field; no serialization). */
+export function sameStats(a: StatsReport, b: StatsReport): boolean {
+  if (a.findings.length !== b.findings.length || a.root !== b.root) return false
+  for (const k of ['files', 'row_groups', 'rows', 'samples', 'hours'] as const) if (!Object.is(a.totals[k], b.totals[k])) return false
+  if (!samePartitions(a.partitions, b.partitions)) return false
   for (let i = 0; i < a.findings.length; i++) if (JSON.stringify(a.findings[i]) !== JSON.stringify(b.findings[i])) return false
   return JSON.stringify(a.summary) === JSON.stringify(b.summary)
 }

@@ -57,6 +57,13 @@ export interface OpenResult {
   described: { fromIndex: number; read: number; index: string | null }
   /** Set on the provisional results of a progressive open (never on the final one): what the numbers are so far. */
   provisional?: OpenProvisional
+  /**
+   * Set by the worker on a partial whose partitions equal those of the partial before it (an indexed root's final
+   * numbers after the index's own): it posts `stats.partitions` and the groupings made of them alone empty, and the
+   * client (client.ts `openDataset`) puts the earlier ones back, the same objects, so the page draws nothing twice.
+   * Never set on what the client hands on.
+   */
+  samePartitions?: true
 }
 
 /**

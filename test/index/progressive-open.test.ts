@@ -5,7 +5,7 @@
  * requests. And `index-write`: the index from what the open read, into a writable folder or as bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, readdir, rm, utimes } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
@@ -162,22 +162,53 @@ describe('progressive open with a stale index', () => {
   })
 })
 
-describe('the final result after a validating partial', () => {
-  /** A worker stand-in running the real handler in-process, recording what it posts. */
-  function inProcessWorker(source: DatasetSource) {
-    const handle = createRequestHandler({ makeSource: () => source })
-    const posted: WorkerMessage[] = []
-    const worker: WorkerLike = {
-      onmessage: null, onerror: null, terminate: () => {},
-      postMessage: (message: ClientMessage) => {
-        if (message.kind === 'abort') return
-        const send = (m: WorkerMessage) => { posted.push(m); worker.onmessage?.({ data: structuredClone(m) } as MessageEvent<WorkerMessage>) }
-        void (handle(message as never, { onPartial: (partial) => send({ kind: 'partial', id: message.id, partial } as WorkerMessage) }) as Promise<unknown>)
-          .then((result) => send({ kind: 'result', id: message.id, result } as WorkerMessage))
-      },
-    }
-    return { worker, posted }
+/** A worker stand-in running the real handler in-process, recording what it posts. */
+function inProcessWorker(source: DatasetSource | Promise<DatasetSource>) {
+  let ready: DatasetSource | null = null
+  const handle = createRequestHandler({ makeSource: () => ready! })
+  const posted: WorkerMessage[] = []
+  const worker: WorkerLike = {
+    onmessage: null, onerror: null, terminate: () => {},
+    postMessage: (message: ClientMessage) => {
+      if (message.kind === 'abort') return
+      const send = (m: WorkerMessage) => { posted.push(m); worker.onmessage?.({ data: structuredClone(m) } as MessageEvent<WorkerMessage>) }
+      void Promise.resolve(source)
+        .then((s) => {
+          ready = s
+          return handle(message as never, { onPartial: (partial) => send({ kind: 'partial', id: message.id, partial } as WorkerMessage) }) as Promise<unknown>
+        })
+        .then((result) => send({ kind: 'result', id: message.id, result } as WorkerMessage))
+    },
   }
+  return { worker, posted }
+}
+
+describe('progressive open with a file touched after indexing', () => {
+  it('the validating partial is whole when a partial between it and the index\'s numbers had other partitions', async () => {
+    const top = await mkdtemp(join(tmpdir(), 'mixscope-touched-'))
+    try {
+      await cp(join(import.meta.dirname, '../fixtures/parquet/dataprep'), top, { recursive: true })
+      const touchedRoot = join(top, 'version=0')
+      expect(await main(['index', touchedRoot], { stdout: () => {}, stderr: () => {} })).toBe(0)
+      const touched = (await readdir(touchedRoot, { recursive: true })).find((p) => p.endsWith('.parquet') && !p.startsWith('_'))!
+      await utimes(join(touchedRoot, touched), new Date(), new Date(Date.now() + 5_000)) // same bytes, another mtime: read again
+      const client = createEngineClient(() => inProcessWorker(createFsSource(touchedRoot)).worker)
+      const seen: OpenResult[] = []
+      const opened = await client.openDataset({ type: 'url', url: 'unused:/' }, { onPartial: (p) => seen.push(p) })
+      expect(seen.map((p) => p.provisional?.stage)).toEqual(['stats', 'stats', 'validating'])
+      // the index's numbers equal the data's here, but the partial between them lacked the touched file's
+      expect(seen[1].stats.totals.files).toBe(seen[0].stats.totals.files - 1)
+      const plain = await computeStats(await openDataset(await createFsSource(touchedRoot), { useIndex: false }))
+      expect(seen[2].stats.partitions).toEqual(plain.partitions)
+      expect(opened.stats.partitions).toEqual(plain.partitions)
+      expect(opened.stats.totals).toEqual(plain.totals)
+    } finally {
+      await rm(top, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('the final result after a validating partial', () => {
 
   it('leaves out the stats the partial carried; the client puts them back, equal to a full read', async () => {
     expect(await main(['index', root], { stdout: () => {}, stderr: () => {} })).toBe(0)

@@ -187,7 +187,8 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     nextPartialAt = described + Math.max(1, Math.ceil(total / 20))
     options.onPartial({ stage: 'files', dataset: partial, filesDone: described, filesTotal: total })
   }
-  if (options.onPartial && toRead.length > 0) {
+  if (options.onPartial && toRead.length > 0 && !describedByIndex) {
+    // (after the index's exact numbers, an estimate would be a step back)
     options.onPartial({ stage: 'estimate', estimate: estimateDataset(parquet, summary) })
   }
   const wantFacts = options.facts !== undefined && options.facts !== false

@@ -10,7 +10,7 @@ import { compressors } from 'hyparquet-compressors'
 import { parquetWriteBuffer } from 'hyparquet-writer'
 import type { BasicType } from 'hyparquet-writer/src/types.js'
 import { MixscopeError } from '../findings.ts'
-import { fastStringParsers } from '../parquet/strings.ts'
+import { fastStringParsers, releaseStringCache } from '../parquet/strings.ts'
 
 /** The index's file name in the dataset root (the leading `_` keeps the reference from reading it). */
 export { indexFileName } from './names.ts'
@@ -188,6 +188,8 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
     })
   } catch (error) {
     throw fail(`does not decode (${(error as Error).message})`)
+  } finally {
+    releaseStringCache()
   }
   // checked and normalized column by column (each loop sees one type), then rows made with one literal shape: at
   // 100,000 files, rows built key by key cost the open several hundred ms, mostly in the garbage collector

@@ -31,5 +31,11 @@ export function stringFromBytes(bytes: Uint8Array | undefined): string | undefin
   return lastText.substring(bytes.byteOffset, bytes.byteOffset + n)
 }
 
+/** Lets go of the page text kept for the next value (call when a read is done: it may be megabytes). */
+export function releaseStringCache(): void {
+  lastBuffer = null
+  lastText = ''
+}
+
 /** hyparquet `parsers` with the string decoder above. */
 export const fastStringParsers = { stringFromBytes } as const

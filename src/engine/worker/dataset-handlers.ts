@@ -48,8 +48,12 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
     overview: overviewTables(stats),
   })
   let fromIndexSoFar = 0
-  /** The partitions of the partial posted last (the index's numbers), to leave out of the next when it has the same. */
+  /** The partitions of the partial posted last, to leave out of the `validating` one when it has the same. */
   let partitionsSent: StatsReport['partitions'] | null = null
+  const send = (partial: OpenResult) => {
+    if (!partial.samePartitions) partitionsSent = partial.stats.partitions
+    emit?.(partial)
+  }
   const dataset = await openDataset(source, {
     signal: options.signal,
     onProgress: options.onProgress,
@@ -57,7 +61,7 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
     ...checks.open,
     onPartial: emit && ((partial) => {
       if (partial.stage === 'estimate') {
-        emit(estimateResult(partial.estimate, source, result))
+        send(estimateResult(partial.estimate, source, result))
         return
       }
       if (partial.stage === 'index') {
@@ -65,8 +69,7 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
         const n = so.files.filter((f) => f.facts || f.error !== undefined).length
         const of = n === so.files.length ? `the ${n}` : `${n} of the ${so.files.length}`
         const stats = statsReport(so, { partial: true })
-        partitionsSent = stats.partitions
-        emit(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: n, read: 0, index: partial.where }, {
+        send(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: n, read: 0, index: partial.where }, {
           stage: 'stats', filesDone: n, filesTotal: so.files.length, fromIndex: n,
           label: `Exact numbers of ${of} files the dataset index describes, before the index is checked against the listing and the stats TSV is read`,
         }))
@@ -80,7 +83,7 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
       if (filesDone === filesTotal) return
       fromIndexSoFar = so.files.filter((f) => f.facts && !checks.checked.has(f.path)).length
       const stats = statsReport(so, { partial: true })
-      emit(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: fromIndexSoFar, read: filesDone - fromIndexSoFar, index: null }, {
+      send(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: fromIndexSoFar, read: filesDone - fromIndexSoFar, index: null }, {
         stage: 'stats', filesDone, filesTotal, fromIndex: fromIndexSoFar,
         label: `Exact numbers of ${filesDone} of ${filesTotal} files so far${fromIndexSoFar > 0 ? ` (${fromIndexSoFar} from the dataset index)` : ''}; the rest are being read`,
       }))
@@ -97,7 +100,7 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
       label: `Exact numbers of all ${dataset.files.length} files${dataset.described.fromIndex > 0 ? ` (${dataset.described.fromIndex} from the dataset index)` : ''}; rows of ${remaining} files are still being checked`,
     }
     const validation = validationSoFar(dataset, stats, checks.checked)
-    emit(partitionsSent && samePartitions(partitionsSent, stats.partitions)
+    send(partitionsSent && samePartitions(partitionsSent, stats.partitions)
       ? withoutPartitions(resultBase(dataset, handle, validation, dataset.described, provisional), stats)
       : result(dataset, handle, stats, validation, dataset.described, provisional))
   }

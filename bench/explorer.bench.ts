@@ -71,7 +71,8 @@ async function streamBatches(page: Page, url: string, minAudioLen: number | null
   if (minAudioLen !== null) {
     await page.waitForFunction(() => (window as unknown as { chartAt?: number }).chartAt !== undefined, undefined, { timeout: 600_000 })
     await page.getByRole('tab', { name: 'Batches' }).click()
-    await page.getByLabel('min_audio_len (samples)').fill(String(minAudioLen))
+    // the form shows once the open has a dataset handle (without an index: when every file is read)
+    await page.getByLabel('min_audio_len (samples)').fill(String(minAudioLen), { timeout: 600_000 })
   }
   await page.waitForSelector('tr[data-batch="0"]', { timeout: 600_000 })
   const start = await page.evaluate(() => performance.now())

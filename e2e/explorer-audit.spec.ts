@@ -87,7 +87,9 @@ test('deep audit: cancel keeps progress, resume finishes and finds the undecodab
   if (await forget.count() > 0) await forget.click()
   await page.getByRole('button', { name: 'Deep audit' }).click()
   const progress = page.getByRole('progressbar', { name: 'Deep audit progress' })
-  await expect.poll(async () => Number(await progress.getAttribute('value') ?? 0), { timeout: 30_000 }).toBeGreaterThan(40)
+  // cancel once some row groups are done: the demo's audit is short, and waiting for 40% let a CI run finish it
+  // before the click (the Cancel button was gone)
+  await expect.poll(async () => Number(await progress.getAttribute('value') ?? 0), { timeout: 30_000 }).toBeGreaterThan(0)
   await page.getByRole('button', { name: 'Cancel deep audit' }).click()
   await expect(page.getByText(/^Cancelled; \d+ row groups are saved/)).toBeVisible()
   const saved = Number((await page.getByText(/^Cancelled; \d+ row groups/).textContent())!.match(/(\d+) row groups/)![1])

@@ -179,6 +179,7 @@ async function browserRows(datasets: ScaleDataset[], cert: { key: string; cert: 
   const rows: BenchRow[] = []
   try {
     for (const d of datasets) {
+      await ensureIndex(d) // the Node part writes it too; with MIXSCOPE_SCALE_NODE=0 only this does
       const cases: { label: string; http2: boolean; index: boolean }[] = [
         { label: 'Chromium open → first chart, HTTP/1.1 50 ms, with index', http2: false, index: true },
         { label: 'Chromium open → first chart, HTTP/2 50 ms, with index', http2: true, index: true },

@@ -136,14 +136,22 @@ describe('progressive open', () => {
   })
 })
 
+/** Runs `check` on an indexed copy of the dataprep fixture (its root, and the path of its first parquet file), then removes it. */
+async function withIndexedCopy(check: (root: string, firstFile: string) => Promise<void>): Promise<void> {
+  const top = await mkdtemp(join(tmpdir(), 'mixscope-indexed-'))
+  try {
+    await cp(join(import.meta.dirname, '../fixtures/parquet/dataprep'), top, { recursive: true })
+    const copyRoot = join(top, 'version=0')
+    expect(await main(['index', copyRoot], { stdout: () => {}, stderr: () => {} })).toBe(0)
+    await check(copyRoot, (await readdir(copyRoot, { recursive: true })).find((p) => p.endsWith('.parquet') && !p.startsWith('_'))!)
+  } finally {
+    await rm(top, { recursive: true, force: true })
+  }
+}
+
 describe('progressive open with a stale index', () => {
   it('the index\'s numbers first, labelled as the index\'s; then those of the data, with the stale-index warning', async () => {
-    const top = await mkdtemp(join(tmpdir(), 'mixscope-stale-'))
-    try {
-      await cp(join(import.meta.dirname, '../fixtures/parquet/dataprep'), top, { recursive: true })
-      const staleRoot = join(top, 'version=0')
-      expect(await main(['index', staleRoot], { stdout: () => {}, stderr: () => {} })).toBe(0)
-      const gone = (await readdir(staleRoot, { recursive: true })).find((p) => p.endsWith('.parquet') && !p.startsWith('_'))!
+    await withIndexedCopy(async (staleRoot, gone) => {
       await rm(join(staleRoot, gone))
       const { partials, result } = await openThrough(await createFsSource(staleRoot))
       await result
@@ -156,9 +164,7 @@ describe('progressive open with a stale index', () => {
       expect(validating.stats.partitions).toEqual(plain.partitions)
       expect(validating.stats.totals).toEqual(plain.totals)
       expect(validating.stats.findings.some((f) => f.kind === 'stale-index' && f.path === gone)).toBe(true)
-    } finally {
-      await rm(top, { recursive: true, force: true })
-    }
+    })
   })
 })
 
@@ -185,12 +191,7 @@ function inProcessWorker(source: DatasetSource | Promise<DatasetSource>) {
 
 describe('progressive open with a file touched after indexing', () => {
   it('the validating partial is whole when a partial between it and the index\'s numbers had other partitions', async () => {
-    const top = await mkdtemp(join(tmpdir(), 'mixscope-touched-'))
-    try {
-      await cp(join(import.meta.dirname, '../fixtures/parquet/dataprep'), top, { recursive: true })
-      const touchedRoot = join(top, 'version=0')
-      expect(await main(['index', touchedRoot], { stdout: () => {}, stderr: () => {} })).toBe(0)
-      const touched = (await readdir(touchedRoot, { recursive: true })).find((p) => p.endsWith('.parquet') && !p.startsWith('_'))!
+    await withIndexedCopy(async (touchedRoot, touched) => {
       await utimes(join(touchedRoot, touched), new Date(), new Date(Date.now() + 5_000)) // same bytes, another mtime: read again
       const client = createEngineClient(() => inProcessWorker(createFsSource(touchedRoot)).worker)
       const seen: OpenResult[] = []
@@ -202,9 +203,7 @@ describe('progressive open with a file touched after indexing', () => {
       expect(seen[2].stats.partitions).toEqual(plain.partitions)
       expect(opened.stats.partitions).toEqual(plain.partitions)
       expect(opened.stats.totals).toEqual(plain.totals)
-    } finally {
-      await rm(top, { recursive: true, force: true })
-    }
+    })
   })
 })
 

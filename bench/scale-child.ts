@@ -12,7 +12,7 @@ import { createHttpSource } from '../src/engine/source/http-source.ts'
 import { openDataset } from '../src/engine/discovery/open.ts'
 import { computeStats } from '../src/engine/stats/stats.ts'
 import { buildIndexRows } from '../src/engine/index/build.ts'
-import { writeIndex } from '../src/engine/index/format.ts'
+import { writeDatasetIndex } from '../src/engine/index/summary.ts'
 import { cliHttpConcurrency } from '../src/cli/dataset-arg.ts'
 import type { DatasetSource } from '../src/engine/source/source.ts'
 import { startStaticServer } from '../test/helpers/static-server.ts'
@@ -85,7 +85,7 @@ async function run(job: RunJob): Promise<RunResult> {
       : await createFsSource(job.root)
     const dataset = await openDataset(source, { facts: true, useIndex: job.kind === 'stats' ? job.useIndex ?? false : false, onProgress })
     let indexBytes: number | undefined
-    if (job.kind === 'index') indexBytes = writeIndex(await buildIndexRows(dataset)).length
+    if (job.kind === 'index') indexBytes = writeDatasetIndex(await buildIndexRows(dataset)).length
     const report = await computeStats(dataset, { onProgress })
     source.close?.()
     h2?.close()

@@ -17,6 +17,7 @@ import { openDataset } from '../../src/engine/discovery/open.ts'
 import { computeStats } from '../../src/engine/stats/stats.ts'
 import { buildIndexRows, indexRowsOf, indexUnits } from '../../src/engine/index/build.ts'
 import { indexFileName, readIndex, writeIndex } from '../../src/engine/index/format.ts'
+import { writeDatasetIndex } from '../../src/engine/index/summary.ts'
 import { query, writeParquet } from '../helpers/duckdb.ts'
 import { startStaticServer } from '../helpers/static-server.ts'
 
@@ -212,7 +213,7 @@ describe('mixscope index', () => {
     for (let i = 0; i + 1 < cuts.length; i++) parts.push(...await buildIndexRows(dataset, { units: units.slice(cuts[i], cuts[i + 1]) }))
     expect(parts).toEqual(indexRowsOf(dataset))
     await cli(['index', root])
-    expect(writeIndex(parts)).toEqual(new Uint8Array(await readFile(join(root, indexFileName))))
+    expect(writeDatasetIndex(parts)).toEqual(new Uint8Array(await readFile(join(root, indexFileName))))
   })
 })
 

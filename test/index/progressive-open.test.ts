@@ -5,7 +5,7 @@
  * requests. And `index-write`: the index from what the open read, into a writable folder or as bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cp, mkdtemp, readFile, readdir, rm, utimes } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
@@ -14,7 +14,8 @@ import { createDirectoryHandleSource, type DirectoryHandleLike, type HandleLike 
 import type { DatasetSource } from '../../src/engine/source/source.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { computeStats } from '../../src/engine/stats/stats.ts'
-import { indexFileName, readIndex } from '../../src/engine/index/format.ts'
+import { indexFileName, readIndex, writeIndex, type IndexRow } from '../../src/engine/index/format.ts'
+import { encodeIndexSummary, indexSummaryKey, summarizeIndexRows } from '../../src/engine/index/summary.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import { createEngineClient, type WorkerLike } from '../../src/engine/worker/client.ts'
 import type { ClientMessage, WorkerMessage } from '../../src/engine/worker/protocol.ts'
@@ -116,10 +117,12 @@ describe('progressive open', () => {
       // the same partitions as the index's numbers: posted without them (the client puts them back)
       expect(validating.samePartitions).toBe(true)
       expect({ ...validating.stats, partitions: indexed.stats.partitions }).toEqual(plain)
-      // first, the numbers of the index alone (one request, before the listing and the TSV): the same partitions and totals
+      // first, the numbers of the index's summary alone (one request, before its rows, the listing and the TSV): the same
+      // partitions and totals; its rows agree, so they are not posted again
       expect(indexed.counters.requests).toBe(1)
       expect(indexed.provisional).toMatchObject({ stage: 'stats', filesDone: validating.files.parquet, filesTotal: validating.files.parquet, fromIndex: validating.files.parquet })
-      expect(indexed.provisional?.label).toMatch(/^Exact numbers of the \d+ files the dataset index describes, before/)
+      expect(indexed.provisional?.label).toMatch(/^Numbers of the \d+ files the dataset index describes, as its summary recorded them/)
+      expect(indexed.files).toEqual({ ...validating.files, ignored: 0, stray: 0 })
       expect(indexed.stats.partitions).toEqual(plain.partitions)
       expect(indexed.stats.totals).toEqual(plain.totals)
       expect(indexed.stats.summary).toBeNull()
@@ -157,7 +160,7 @@ describe('progressive open with a stale index', () => {
       await result
       expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'validating'])
       const [indexed, validating] = partials
-      expect(indexed.provisional?.label).toMatch(/dataset index describes, before the index is checked against the listing/)
+      expect(indexed.provisional?.label).toMatch(/dataset index describes, as its summary recorded them when it was written; its rows are being read, then checked against the listing/)
       expect(indexed.stats.totals.files).toBe(validating.stats.totals.files + 1)
       const plain = await computeStats(await openDataset(await createFsSource(staleRoot), { useIndex: false }))
       expect(validating.samePartitions).toBeUndefined()
@@ -165,6 +168,55 @@ describe('progressive open with a stale index', () => {
       expect(validating.stats.totals).toEqual(plain.totals)
       expect(validating.stats.findings.some((f) => f.kind === 'stale-index' && f.path === gone)).toBe(true)
     })
+  })
+})
+
+describe('progressive open and the index summary', () => {
+  /** Rewrites the copy's index from its own rows, with `metadata` in place of the summary `mixscope index` wrote. */
+  async function rewriteIndex(indexRoot: string, metadata: (rows: IndexRow[]) => Record<string, string>) {
+    const path = join(indexRoot, indexFileName)
+    const { rows } = await readIndex(new Uint8Array(await readFile(path)), 'index')
+    await writeFile(path, writeIndex(rows, { metadata: metadata(rows) }))
+  }
+
+  it('a summary that does not hold its rows\' numbers is shown for that moment only: the rows\' numbers follow, with a bad-index warning', async () => {
+    await withIndexedCopy(async (copyRoot) => {
+      await rewriteIndex(copyRoot, (rows) => {
+        const summary = summarizeIndexRows(rows)
+        summary.partitions[0] = { ...summary.partitions[0], rows: summary.partitions[0].rows + 1000 }
+        return { [indexSummaryKey]: encodeIndexSummary(summary) }
+      })
+      const { partials, result } = await openThrough(await createFsSource(copyRoot))
+      const final = await result
+      expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'stats', 'validating'])
+      const [summarized, fromRows] = partials
+      const plain = await computeStats(await openDataset(await createFsSource(copyRoot), { useIndex: false }))
+      expect(summarized.provisional?.label).toMatch(/as its summary recorded them/)
+      expect(summarized.stats.partitions[0].rows).toBe(plain.partitions[0].rows + 1000)
+      expect(fromRows.provisional?.label).toMatch(/^Exact numbers of the \d+ files the dataset index describes/)
+      expect(fromRows.stats.partitions).toEqual(plain.partitions)
+      expect(final.validation.findings).toContainEqual(expect.objectContaining({
+        kind: 'bad-index', severity: 'warning', path: indexFileName,
+        message: expect.stringMatching(/mixscope\.index\.summary does not hold the numbers of its own rows/),
+      }))
+    })
+  })
+
+  it('without a summary (an index an older mixscope wrote) the rows\' numbers come first; a summary that does not parse is a warning and the rows are used', async () => {
+    for (const metadata of [{}, { [indexSummaryKey]: '{"version":1' }]) {
+      await withIndexedCopy(async (copyRoot) => {
+        await rewriteIndex(copyRoot, () => metadata)
+        const { partials, result } = await openThrough(await createFsSource(copyRoot))
+        const final = await result
+        expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'validating'])
+        expect(partials[0].provisional?.label).toMatch(/^Exact numbers of the \d+ files the dataset index describes, before/)
+        const plain = await computeStats(await openDataset(await createFsSource(copyRoot), { useIndex: false }))
+        expect(partials[0].stats.partitions).toEqual(plain.partitions)
+        expect(final.described.fromIndex).toBe(plain.totals.files)
+        const warned = final.validation.findings.filter((f) => f.kind === 'bad-index').map((f) => f.message)
+        expect(warned).toEqual(Object.keys(metadata).length === 0 ? [] : [expect.stringMatching(/mixscope\.index\.summary is not JSON .*; its rows are used/)])
+      })
+    }
   })
 })
 

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { buildIndexRows } from '../../engine/index/build.ts'
-import { indexFileName, writeIndex } from '../../engine/index/format.ts'
+import { indexFileName } from '../../engine/index/format.ts'
+import { writeDatasetIndex } from '../../engine/index/summary.ts'
 import { indexFindings, indexShard } from '../../engine/index/partial.ts'
 import { stringifyPart } from '../../engine/shard/part.ts'
 import { describeShard, shardFrom } from '../../engine/shard/select.ts'
@@ -72,7 +73,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   // gives no mtime, so it is always read whole
   const dataset = await openDatasetArg(root, { open: { facts: true, useIndex: !values.full && !isUrl(root) } })
   const rows = await buildIndexRows(dataset)
-  const bytes = writeIndex(rows)
+  const bytes = writeDatasetIndex(rows)
   const out = values.out ?? join(root, indexFileName)
   const temporary = `${out}.partial`
   await writeFile(temporary, bytes)

@@ -14,13 +14,17 @@ import { ParquetReader } from '../parquet/reader.ts'
 import { describeColumns } from '../parquet/schema.ts'
 import { indexFileName, readIndex } from '../index/format.ts'
 import { indexEntries, type IndexEntry } from '../index/entries.ts'
+import { decodeIndexSummary, indexSummaryKey, summaryMatches, type IndexSummary } from '../index/summary.ts'
+import { statsReport } from '../stats/stats.ts'
+import type { StatsReport } from '../stats/types.ts'
 import { readFileFacts, type FactsOptions } from '../stats/facts.ts'
 import { estimateDataset } from './estimate.ts'
-import { hiveKeysOf, partitionIdOf, requiredKeys } from './hive.ts'
+import { hiveKeysOf, requiredKeys } from './hive.ts'
+import { describedFiles, folderKeys, isParquetName } from './described.ts'
 import { findSummaryTsv, isSummaryName, parseSummaryTsv } from './summary-tsv.ts'
 import { mapGrowing, mapLimit } from '../util/map-limit.ts'
 
-export { requiredKeys }
+export { requiredKeys, isParquetName }
 
 /** A dataset plus the reader that keeps its footers and chunk cache (lives in the worker / the CLI process). */
 export interface OpenDataset extends Dataset {
@@ -42,7 +46,20 @@ export type OpenPartial =
    * The root has a readable dataset index, and nothing else is known yet (no listing, no stats TSV): `dataset.files` are
    * the parquet files it describes, with their facts. The index is checked against the listing next.
    */
-  | { stage: 'index'; dataset: Dataset; where: string }
+  | {
+    stage: 'index'; dataset: Dataset; where: string
+    /**
+     * When the `index-summary` stage came first: `stats` (partial) of `dataset`, and whether they hold exactly what the
+     * summary said (when not, a `bad-index` warning says so and these numbers replace it).
+     */
+    checked?: { stats: StatsReport; summaryAgrees: boolean }
+  }
+  /**
+   * The root has a dataset index whose footer holds the summary of its numbers (`mixscope.index.summary`), and nothing
+   * else is read yet, not even its rows: the numbers of the files it describes as it recorded them. The rows are
+   * decoded next (the `index` stage).
+   */
+  | { stage: 'index-summary'; summary: IndexSummary; where: string }
 
 /** Options of `openDataset`. */
 export interface OpenOptions extends RunOptions {
@@ -71,11 +88,6 @@ export interface OpenOptions extends RunOptions {
   onPartial?: (partial: OpenPartial) => void
 }
 
-/** True for a file discovery treats as parquet. */
-export function isParquetName(path: string): boolean {
-  return /\.(parquet|parq|pq)$/i.test(path)
-}
-
 /**
  * Lists, classifies and reads the footers of a dataset (or takes them from its index).
  * @throws MixscopeError (`empty-dataset`, exit class io) when the root holds no file at all
@@ -86,24 +98,24 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     onProgress?.({ phase, done, total, requests: source.counters.requests, bytes: source.counters.bytes })
   progress('listing', 0, null)
   const findings: Finding[] = []
-  const index = options.useIndex === false ? null : await loadIndex(source, findings, signal)
+  const index = options.useIndex === false ? null : await loadIndex(source, findings, signal, options.onPartial)
   // hive keys are parsed once per folder; the files an index describes are made once, and are the dataset's own
   // files wherever the listing shows them unchanged
-  const folderKeys = new Map<string, { keys: Record<string, string>; partition: string }>()
-  const keysOf = (path: string) => {
-    const folder = path.slice(0, path.lastIndexOf('/') + 1)
-    let shared = folderKeys.get(folder)
-    if (!shared) {
-      const keys = hiveKeysOf(path)
-      folderKeys.set(folder, shared = { keys, partition: partitionIdOf(keys) })
-    }
-    return shared
-  }
+  const keysOf = folderKeys()
   const describedByIndex = index && describedFiles(index.entries, keysOf)
   if (index && describedByIndex && options.onPartial) {
     // the first numbers of an indexed root, before its listing and TSV: at 100,000 files these come a second sooner
     const files = [...describedByIndex.values()]
-    options.onPartial({ stage: 'index', where: index.where, dataset: { root: source.root, source, files, ignored: [], stray: [], otherFiles: [], summary: null, findings: [] } })
+    const dataset: Dataset = { root: source.root, source, files, ignored: [], stray: [], otherFiles: [], summary: null, findings: [] }
+    let checked: { stats: StatsReport; summaryAgrees: boolean } | undefined
+    if (index.summary) {
+      const stats = statsReport(dataset, { partial: true })
+      checked = { stats, summaryAgrees: summaryMatches(index.summary, stats) }
+      if (!checked.summaryAgrees) {
+        findings.push(finding('warning', 'bad-index', index.where, `${index.where} ${indexSummaryKey} does not hold the numbers of its own rows (a damaged or hand-edited index); its rows are used (rewrite it with "mixscope index <root>")`))
+      }
+    }
+    options.onPartial({ stage: 'index', where: index.where, dataset, ...(checked ? { checked } : {}) })
   }
   // a source without a listing of its own (HTTP) lists what the index lists
   const adopted = index !== null && source.adoptListing !== undefined
@@ -248,46 +260,44 @@ function concurrencyOf(source: DatasetSource, options: OpenOptions): number {
   return options.concurrency ?? Math.max(8, source.parallelism ?? 0)
 }
 
-/** The root's dataset index, when it has a readable one (a bad one is a `bad-index` warning and is not used). */
-async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal): Promise<{ entries: Map<string, IndexEntry>; where: string } | null> {
+/**
+ * The root's dataset index, when it has a readable one (a bad one is a `bad-index` warning and is not used). With
+ * `onPartial`, the summary in its footer is reported before its rows are decoded (a bad summary is a `bad-index` warning
+ * of its own; the rows are still used).
+ */
+async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal, onPartial?: OpenOptions['onPartial']): Promise<{ entries: Map<string, IndexEntry>; where: string; summary: IndexSummary | null } | null> {
   if (!source.readOptional) return null
   const bytes = await source.readOptional(indexFileName, { signal })
   if (!bytes) return null
+  const onMetadata = onPartial && ((metadata: Record<string, string>) => {
+    const text = metadata[indexSummaryKey]
+    if (text === undefined) return
+    let summary: IndexSummary
+    try {
+      summary = decodeIndexSummary(text, indexFileName)
+    } catch (error) {
+      if (!(error instanceof MixscopeError)) throw error
+      findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; its rows are used (rewrite it with "mixscope index <root>")`))
+      return
+    }
+    summarySent = summary
+    onPartial({ stage: 'index-summary', summary, where: indexFileName })
+  })
+  let summarySent: IndexSummary | null = null
   let entries: Map<string, IndexEntry>
   try {
-    entries = indexEntries((await readIndex(bytes, indexFileName, { skipPathDerived: true })).rows, indexFileName)
+    entries = indexEntries((await readIndex(bytes, indexFileName, { skipPathDerived: true, onMetadata })).rows, indexFileName)
   } catch (error) {
     if (!(error instanceof MixscopeError) || error.kind !== 'bad-index') throw error
     findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; the files are read instead (rewrite it with "mixscope index <root>")`))
     return null
   }
-  return { entries, where: indexFileName }
+  return { entries, where: indexFileName, summary: summarySent }
 }
 
 /** Whether the index row still describes the listed file: same size, and same mtime where the listing has one. */
 function isFresh(entry: IndexEntry, file: SourceFile): boolean {
   return entry.size === file.size && (file.mtimeMs === undefined || entry.mtimeMs === file.mtimeMs)
-}
-
-/**
- * The parquet files the index describes (not ignored, with columns or a footer error), as dataset files made from their
- * entries alone (no footer read): row groups, columns and facts, or the footer error. In the index's order, which is
- * the dataset's.
- */
-function describedFiles(entries: Map<string, IndexEntry>, keysOf: (path: string) => { keys: Record<string, string>; partition: string }): Map<string, DatasetFile> {
-  const out = new Map<string, DatasetFile>()
-  for (const entry of entries.values()) {
-    if ((entry.columns === null && entry.error === null) || !isParquetName(entry.path) || isIgnoredPath(entry.path)) continue
-    const { keys, partition } = keysOf(entry.path)
-    if (entry.error !== null) {
-      out.set(entry.path, { path: entry.path, size: entry.size, keys, partition, rowGroups: [], rows: 0, columns: [], readable: false, error: entry.error })
-      continue
-    }
-    const file: DatasetFile = { path: entry.path, size: entry.size, keys, partition, rowGroups: entry.rowGroups, rows: entry.rows, columns: entry.columns ?? [], readable: true }
-    if (entry.facts) file.facts = entry.facts
-    out.set(entry.path, file)
-  }
-  return out
 }
 
 function staleFinding(where: string, file: SourceFile, entry: IndexEntry | undefined): Finding {

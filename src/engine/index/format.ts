@@ -147,6 +147,8 @@ export const pathDerivedColumns: readonly (keyof IndexRow)[] = ['partition', 'co
 export interface ReadIndexOptions {
   /** Do not decode `pathDerivedColumns` (still required to exist); they read as `null`. */
   skipPathDerived?: boolean
+  /** Called with the key-value metadata once the footer is read and its version checked, before any row is decoded. */
+  onMetadata?: (metadata: Record<string, string>) => void
 }
 
 /**
@@ -173,6 +175,7 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
   const present = new Set(meta.schema.slice(1).map((e) => e.name))
   const missing = indexColumns.filter((c) => !present.has(c.name))
   if (missing.length > 0) throw fail(`lacks column${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.name).join(', ')}`)
+  options.onMetadata?.(metadata)
   const n = Number(meta.num_rows)
   const read = options.skipPathDerived ? indexColumns.filter((c) => !pathDerivedColumns.includes(c.name)) : indexColumns
   // each column's decoded chunks (hyparquet's arrays, in row order), normalized below in one pass into one array

@@ -13,7 +13,8 @@ import { checkPartSet, type NamedPart, type PartHeader } from '../shard/part.ts'
 import type { ShardSpec } from '../shard/select.ts'
 import type { RunOptions } from '../dataset.ts'
 import { buildIndexRows, indexUnits } from './build.ts'
-import { writeIndex, type IndexRow } from './format.ts'
+import type { IndexRow } from './format.ts'
+import { writeDatasetIndex } from './summary.ts'
 
 /** One shard's index part: its rows, in dataset order. */
 export interface IndexPart extends PartHeader {
@@ -89,7 +90,7 @@ export function mergeIndexParts(parts: readonly NamedPart<IndexPart>[]): MergedI
     for (const row of p.header.rows) rows.push(row)
   }
   return {
-    bytes: writeIndex(rows), rows, root: first.dataset.root, files: first.global.files, findings: first.global.findings,
+    bytes: writeDatasetIndex(rows), rows, root: first.dataset.root, files: first.global.files, findings: first.global.findings,
     shardSeconds: ordered.map((p) => p.header.timing.seconds),
   }
 }

@@ -4,7 +4,7 @@
  */
 import { compareUtf8, finding, sortFindings, uniqueFindings, type Finding } from '../findings.ts'
 import type { Dataset, DatasetFile, RunOptions } from '../dataset.ts'
-import type { OpenDataset } from '../discovery/open.ts'
+import type { ParquetReader } from '../parquet/reader.ts'
 import { partitionIdOf, requiredKeys } from '../discovery/hive.ts'
 import { mapLimit } from '../util/map-limit.ts'
 import { hasAudioSize, readFileFacts, type FactsOptions } from './facts.ts'
@@ -46,7 +46,7 @@ export interface StatsOptions extends RunOptions {
  * read them, or from a fresh dataset index) have their `audio_size` column (and split/language/corpus columns when
  * they are not folder keys) read now, and keep the facts.
  */
-export async function computeStats(dataset: OpenDataset, options: StatsOptions = {}): Promise<StatsReport> {
+export async function computeStats(dataset: Dataset & { parquet: ParquetReader }, options: StatsOptions = {}): Promise<StatsReport> {
   const { signal, onProgress } = options
   const missing = dataset.files.filter((f) => f.readable && !f.facts)
   const totalGroups = missing.reduce((n, f) => n + f.rowGroups.length, 0)
@@ -103,12 +103,15 @@ function contribution(file: DatasetFile): { entries: { keys: Record<string, stri
   return { entries, findings }
 }
 
+/** What `statsReport` reads of a dataset. */
+export type StatsInput = Pick<Dataset, 'root' | 'files' | 'findings' | 'summary'>
+
 /**
  * `stats --json` from the facts the dataset's files hold (no I/O): every readable file's, or with `partial` only
  * those known so far (the progressive open shows them while the rest is read). Files are merged in dataset order, so
  * the report is the same whatever order the facts arrived in.
  */
-export function statsReport(dataset: Dataset, options: { partial?: boolean } = {}): StatsReport {
+export function statsReport(dataset: StatsInput, options: { partial?: boolean } = {}): StatsReport {
   const findings: Finding[] = options.partial ? [] : [...dataset.findings]
   const partitions = new Map<string, Accumulator>()
   const keyNames = new Set<string>(requiredKeys)
@@ -195,7 +198,7 @@ export { summaryHoursTolerance } from './tsv-coverage.ts'
  * of the data's splits adds up to (every split, as the dataprep writes it, the train split alone, or another subset:
  * each is a reading training may be given, so only a TSV matching none of them is reported).
  */
-function compareWithSummary(dataset: Dataset, partitions: Accumulator[]): { findings: Finding[]; coverage: PartitionCoverage[] | null } {
+function compareWithSummary(dataset: StatsInput, partitions: Accumulator[]): { findings: Finding[]; coverage: PartitionCoverage[] | null } {
   const summary = dataset.summary
   if (!summary) return { findings: [], coverage: null }
   const out: Finding[] = []

@@ -5,7 +5,8 @@
 import type { Dataset, DatasetEstimate } from '../dataset.ts'
 import { openDataset, type OpenDataset } from '../discovery/open.ts'
 import { buildIndexRows } from '../index/build.ts'
-import { indexFileName, writeIndex } from '../index/format.ts'
+import { indexFileName } from '../index/format.ts'
+import { writeDatasetIndex, type IndexSummary } from '../index/summary.ts'
 import type { DatasetSource } from '../source/source.ts'
 import { overviewTables, tsvCoverageOf } from '../stats/groupings.ts'
 import { statsReport } from '../stats/stats.ts'
@@ -64,15 +65,27 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
         send(estimateResult(partial.estimate, source, result))
         return
       }
+      if (partial.stage === 'index-summary') {
+        send(summaryResult(partial.summary, partial.where, source, result))
+        return
+      }
       if (partial.stage === 'index') {
         const { dataset: so } = partial
         const n = so.files.filter((f) => f.facts || f.error !== undefined).length
         const of = n === so.files.length ? `the ${n}` : `${n} of the ${so.files.length}`
-        const stats = statsReport(so, { partial: true })
-        send(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex: n, read: 0, index: partial.where }, {
+        const stats = partial.checked?.stats ?? statsReport(so, { partial: true })
+        const validation = validationSoFar(so, stats, checks.checked)
+        const described = { fromIndex: n, read: 0, index: partial.where }
+        const provisional: OpenProvisional = {
           stage: 'stats', filesDone: n, filesTotal: so.files.length, fromIndex: n,
           label: `Exact numbers of ${of} files the dataset index describes, before the index is checked against the listing and the stats TSV is read`,
-        }))
+        }
+        if (partial.checked?.summaryAgrees && partitionsSent && samePartitions(partitionsSent, stats.partitions)) {
+          // the rows say what the summary said: nothing to draw again, unless they have findings to show
+          if (stats.findings.length > 0) send(withoutPartitions(resultBase(so, -1, validation, described, provisional), stats))
+          return
+        }
+        send(result(so, -1, stats, validation, described, provisional))
         return
       }
       const { dataset: so, filesTotal } = partial
@@ -171,6 +184,20 @@ function validationSoFar(dataset: Dataset, stats: StatsReport, checked: Map<stri
   return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, findings }
 }
 
+/** The index's summary as a provisional result: its numbers, no findings yet (they come with the rows and the data). */
+function summaryResult(summary: IndexSummary, where: string, source: DatasetSource, result: (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult): OpenResult {
+  const stats: StatsReport = { schema_version: 1, root: source.root, partitions: summary.partitions, totals: summary.totals, summary: null, findings: [] }
+  const { parquet, readable, described: n, bytes } = summary.files
+  const empty: Dataset = { root: source.root, source, files: [], ignored: [], stray: [], otherFiles: [], summary: null, findings: [] }
+  const of = n === parquet ? `the ${n}` : `${n} of the ${parquet}`
+  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, findings: [] }, { fromIndex: n, read: 0, index: where }, {
+    stage: 'stats', filesDone: n, filesTotal: parquet, fromIndex: n,
+    label: `Numbers of ${of} files the dataset index describes, as its summary recorded them when it was written; its rows are being read, then checked against the listing and the stats TSV`,
+  })
+  out.files = { parquet, readable, ignored: 0, stray: 0, bytes }
+  return out
+}
+
 /** The estimate as a provisional result the Overview can draw: hours from the TSV, files and bytes from the listing. */
 function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result: (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult): OpenResult {
   const partitions = estimate.partitions.map(({ bytes: _bytes, hours, files, ...keys }) => ({ ...keys, files, row_groups: 0, rows: 0, samples: 0, hours: hours ?? 0 }))
@@ -198,7 +225,7 @@ function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result
 async function indexWrite(message: RequestMessage<'index-write'>, options: HandlerRunOptions, context: HandlerContext): Promise<IndexWriteResult> {
   const dataset: OpenDataset = context.dataset(message.dataset)
   const rows = await buildIndexRows(dataset, { signal: options.signal, onProgress: options.onProgress })
-  const bytes = writeIndex(rows)
+  const bytes = writeDatasetIndex(rows)
   const summary = { rows: rows.length, files: dataset.files.length, size: bytes.length }
   if (!dataset.source.write) {
     return { written: null, reason: `a ${dataset.source.kind} source cannot write into its folder`, bytes, ...summary }

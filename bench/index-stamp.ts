@@ -12,7 +12,7 @@ const repo = resolve(import.meta.dirname, '..')
 /** A digest of the code that writes and reads the index. */
 function indexCodeDigest(): string {
   const hash = createHash('sha256')
-  for (const file of ['format.ts', 'build.ts', 'entries.ts', 'summary.ts']) hash.update(readFileSync(join(repo, 'src/engine/index', file)))
+  for (const file of ['format.ts', 'build.ts', 'entries.ts', 'summary.ts', 'write.ts']) hash.update(readFileSync(join(repo, 'src/engine/index', file)))
   return hash.digest('hex').slice(0, 16)
 }
 

@@ -14,7 +14,8 @@ import { createDirectoryHandleSource, type DirectoryHandleLike, type HandleLike 
 import type { DatasetSource } from '../../src/engine/source/source.ts'
 import { openDataset } from '../../src/engine/discovery/open.ts'
 import { computeStats } from '../../src/engine/stats/stats.ts'
-import { indexFileName, readIndex, writeIndex, type IndexRow } from '../../src/engine/index/format.ts'
+import { indexFileName, readIndex, type IndexRow } from '../../src/engine/index/format.ts'
+import { writeIndex } from '../../src/engine/index/write.ts'
 import { encodeIndexSummary, indexSummaryKey, summarizeIndexRows } from '../../src/engine/index/summary.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import { createEngineClient, type WorkerLike } from '../../src/engine/worker/client.ts'
@@ -203,7 +204,7 @@ describe('progressive open and the index summary', () => {
   })
 
   it('without a summary (an index an older mixscope wrote) the rows\' numbers come first; a summary that does not parse is a warning and the rows are used', async () => {
-    for (const metadata of [{}, { [indexSummaryKey]: '{"version":1' }]) {
+    for (const metadata of [{}, { [indexSummaryKey]: '{"version":1' }] as Record<string, string>[]) {
       await withIndexedCopy(async (copyRoot) => {
         await rewriteIndex(copyRoot, () => metadata)
         const { partials, result } = await openThrough(await createFsSource(copyRoot))

@@ -11,7 +11,6 @@ import { isIgnoredPath, manifestName } from '../source/manifest.ts'
 import { ChunkCache } from '../parquet/chunk-cache.ts'
 import { readFooter, rowGroupsOf } from '../parquet/footer.ts'
 import { ParquetReader } from '../parquet/reader.ts'
-import { describeColumns } from '../parquet/schema.ts'
 import { indexFileName, readIndex } from '../index/format.ts'
 import { indexEntries, type IndexEntry } from '../index/entries.ts'
 import { decodeIndexSummary, indexSummaryKey, summaryMatches, type IndexSummary } from '../index/summary.ts'
@@ -99,6 +98,11 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   progress('listing', 0, null)
   const findings: Finding[] = []
   const index = options.useIndex === false ? null : await loadIndex(source, findings, signal, options.onPartial)
+  // footers' column types need apache-arrow (their Arrow schema), loaded only when a footer is to be read: an indexed
+  // root's open starts without it; without an index it loads while the root is listed
+  let schema: Promise<typeof import('../parquet/schema.ts')> | null = null
+  const loadSchema = () => (schema ??= import('../parquet/schema.ts'))
+  if (!index) void loadSchema().catch(() => {}) // (awaited below, where a failure is reported)
   // hive keys are parsed once per folder; the files an index describes are made once, and are the dataset's own
   // files wherever the listing shows them unchanged
   const keysOf = folderKeys()
@@ -214,6 +218,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   if (fromIndex > 0) emitFiles(toRead.length === 0)
 
   let done = 0
+  const describeColumns = toRead.length > 0 ? (await loadSchema()).describeColumns : null
   progress('footers', 0, toRead.length)
   await mapGrowing(toRead, () => concurrencyOf(source, options), async (file) => {
     try {
@@ -221,7 +226,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
       parquetReader.setFooter(file.path, metadata, bytes)
       file.rowGroups = rowGroupsOf(metadata)
       file.rows = file.rowGroups.reduce((n, g) => n + g.rows, 0)
-      file.columns = describeColumns(metadata)
+      file.columns = describeColumns!(metadata)
       file.readable = true
     } catch (error) {
       if (signal?.aborted) throw error

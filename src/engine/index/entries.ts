@@ -6,7 +6,7 @@
  */
 import { MixscopeError } from '../findings.ts'
 import type { ColumnInfo, FileFacts, RowGroupInfo } from '../dataset.ts'
-import { internColumns } from '../parquet/schema.ts'
+import { internColumns } from '../parquet/intern-columns.ts'
 import type { IndexRow } from './format.ts'
 
 /** One file as the index describes it. */

@@ -2,13 +2,11 @@
  * The dataset index file `_mixscope_index.parquet` (docs/conventions.md "Dataset index"): one row per (file, row
  * group), a single row with a null `row_group` for a file without a readable row group (a TSV, another non-parquet
  * file, an unreadable or empty parquet file), rows in the order of docs/conventions.md "Discovery". A plain parquet
- * file (written with hyparquet-writer) that DuckDB, pyarrow or polars query as they would any other; this module
- * writes and reads it and knows nothing of datasets.
+ * file (written with hyparquet-writer, write.ts) that DuckDB, pyarrow or polars query as they would any other; this
+ * module describes and reads it and knows nothing of datasets.
  */
 import { parquetMetadata, parquetRead } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
-import { parquetWriteBuffer } from 'hyparquet-writer'
-import type { BasicType } from 'hyparquet-writer/src/types.js'
 import { MixscopeError } from '../findings.ts'
 import { fastStringParsers, releaseStringCache } from '../parquet/strings.ts'
 
@@ -63,7 +61,7 @@ export interface IndexRow {
   columns: string | null
 }
 
-type ColumnKind = 'string' | 'int64' | 'int32'
+export type ColumnKind = 'string' | 'int64' | 'int32'
 
 /** Every column, in file order, with its parquet type and whether it may be null. */
 export const indexColumns: readonly { name: keyof IndexRow; kind: ColumnKind; nullable: boolean }[] = [
@@ -87,48 +85,6 @@ export const indexColumns: readonly { name: keyof IndexRow; kind: ColumnKind; nu
   { name: 'language', kind: 'string', nullable: true },
   { name: 'columns', kind: 'string', nullable: true },
 ]
-
-const basicType: Record<ColumnKind, BasicType> = { string: 'STRING', int64: 'INT64', int32: 'INT32' }
-
-/** Options of `writeIndex`. */
-export interface WriteIndexOptions {
-  /** More key-value metadata (e.g. a shard's `mixscope.index.shard`), after the version. */
-  metadata?: Record<string, string>
-  /** Rows per row group of the index file (default 100,000). */
-  rowGroupSize?: number
-}
-
-/**
- * Serializes index rows (in the order given: the caller's dataset order) as parquet bytes. Deterministic: the same
- * rows give the same bytes.
- * @throws MixscopeError `bad-index-row` when a value does not fit its column
- */
-export function writeIndex(rows: readonly IndexRow[], options: WriteIndexOptions = {}): Uint8Array {
-  const columnData = indexColumns.map(({ name, kind, nullable }) => {
-    const data = rows.map((row, i) => {
-      const value = row[name]
-      if (value === null || value === undefined) {
-        if (!nullable) throw new MixscopeError(`index: row ${i} (${row.path}) has no ${name}`, 'bad-index-row', 'data')
-        return null
-      }
-      if (kind === 'string') return String(value)
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-        throw new MixscopeError(`index: row ${i} (${row.path}) has ${name} ${JSON.stringify(value)}, expected an integer`, 'bad-index-row', 'data')
-      }
-      return kind === 'int64' ? BigInt(value) : value
-    })
-    // a column without a null is written REQUIRED: readers then skip its definition levels (hyparquet rebuilds an
-    // OPTIONAL column value by value, a third of decoding the index at 100,000 files); `nullable` says what may be null
-    return { name, data, type: basicType[kind], nullable: nullable && data.includes(null) }
-  })
-  const buffer = parquetWriteBuffer({
-    columnData,
-    kvMetadata: [{ key: indexVersionKey, value: indexVersion }, ...Object.entries(options.metadata ?? {}).map(([key, value]) => ({ key, value }))],
-    rowGroupSize: options.rowGroupSize ?? 100_000,
-    createdBy: 'mixscope index (hyparquet-writer)',
-  })
-  return new Uint8Array(buffer)
-}
 
 /** What `readIndex` returns: the rows and the file's key-value metadata. */
 export interface ReadIndex {

@@ -14,7 +14,7 @@ import type { ShardSpec } from '../shard/select.ts'
 import type { RunOptions } from '../dataset.ts'
 import { buildIndexRows, indexUnits } from './build.ts'
 import type { IndexRow } from './format.ts'
-import { writeDatasetIndex } from './summary.ts'
+import { writeDatasetIndex } from './write.ts'
 
 /** One shard's index part: its rows, in dataset order. */
 export interface IndexPart extends PartHeader {

@@ -11,7 +11,7 @@ import { MixscopeError } from '../findings.ts'
 import { statsReport, hoursOf } from '../stats/stats.ts'
 import type { PartitionStats, StatsReport, StatsTotals } from '../stats/types.ts'
 import { indexEntries } from './entries.ts'
-import { writeIndex, type IndexRow, type WriteIndexOptions } from './format.ts'
+import type { IndexRow } from './format.ts'
 
 /** Key-value metadata key of the summary. */
 export const indexSummaryKey = 'mixscope.index.summary'
@@ -118,14 +118,6 @@ export function decodeIndexSummary(text: string, where: string): IndexSummary {
   }
   const [files, row_groups, rows, samples] = totals as number[]
   return { partitions, totals: { files, row_groups, rows, samples, hours: hoursOf(samples) }, files: { parquet: f.parquet, readable: f.readable, described: f.described, bytes: f.bytes } }
-}
-
-/**
- * `writeIndex` with the summary of the rows in the metadata: what every writer of a dataset's index (the CLI, the
- * browser, `merge`) calls, so the same rows give the same bytes whichever wrote them.
- */
-export function writeDatasetIndex(rows: readonly IndexRow[], options: WriteIndexOptions = {}): Uint8Array {
-  return writeIndex(rows, { ...options, metadata: { [indexSummaryKey]: encodeIndexSummary(summarizeIndexRows(rows)), ...options.metadata } })
 }
 
 /** True when `stats` of the index's rows holds exactly the summary's partitions (same order, keys and numbers) and totals. */

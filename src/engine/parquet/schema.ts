@@ -6,6 +6,9 @@
 import { parquetSchema, type FileMetaData, type SchemaTree } from 'hyparquet'
 import { tableFromIPC, DataType, type Field } from 'apache-arrow'
 import type { ColumnInfo } from '../dataset.ts'
+import { internColumns } from './intern-columns.ts'
+
+export { internColumns }
 
 /** Readable type of a leaf schema element. */
 function leafType(tree: SchemaTree): string {
@@ -71,23 +74,6 @@ function decodeArrowSchema(value: string): Map<string, DataType> {
     // an unreadable Arrow schema leaves the parquet types in place
   }
   return types
-}
-
-/** Column lists seen so far, by their JSON: files with the same schema share one (frozen) array. */
-const internedColumns = new Map<string, ColumnInfo[]>()
-
-/**
- * Returns the one shared copy of an equal column list (100,000 files of one schema then hold one array, not 100,000);
- * the list is frozen.
- */
-export function internColumns(columns: ColumnInfo[]): ColumnInfo[] {
-  const key = JSON.stringify(columns.map((c) => [c.name, c.type, c.nullable]))
-  const known = internedColumns.get(key)
-  if (known) return known
-  if (internedColumns.size >= 1024) internedColumns.delete(internedColumns.keys().next().value as string)
-  const frozen = Object.freeze(columns.map((c) => Object.freeze({ ...c }))) as ColumnInfo[]
-  internedColumns.set(key, frozen)
-  return frozen
 }
 
 /** Top-level columns of a file, with `large_list` recognized from the Arrow schema (an interned, frozen list). */

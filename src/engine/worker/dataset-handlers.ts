@@ -6,7 +6,7 @@ import type { Dataset, DatasetEstimate } from '../dataset.ts'
 import { openDataset, type OpenDataset } from '../discovery/open.ts'
 import { buildIndexRows } from '../index/build.ts'
 import { indexFileName } from '../index/format.ts'
-import { writeDatasetIndex, type IndexSummary } from '../index/summary.ts'
+import type { IndexSummary } from '../index/summary.ts'
 import type { DatasetSource } from '../source/source.ts'
 import { overviewTables, tsvCoverageOf } from '../stats/groupings.ts'
 import { statsReport } from '../stats/stats.ts'
@@ -225,6 +225,8 @@ function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result
 async function indexWrite(message: RequestMessage<'index-write'>, options: HandlerRunOptions, context: HandlerContext): Promise<IndexWriteResult> {
   const dataset: OpenDataset = context.dataset(message.dataset)
   const rows = await buildIndexRows(dataset, { signal: options.signal, onProgress: options.onProgress })
+  // the writer loads with the first index written (an open never needs it)
+  const { writeDatasetIndex } = await import('../index/write.ts')
   const bytes = writeDatasetIndex(rows)
   const summary = { rows: rows.length, files: dataset.files.length, size: bytes.length }
   if (!dataset.source.write) {

@@ -9,6 +9,7 @@ import type { Dataset } from '../dataset.ts'
 import { describedFiles, folderKeys } from '../discovery/described.ts'
 import { MixscopeError } from '../findings.ts'
 import { statsReport, hoursOf } from '../stats/stats.ts'
+import { samePartitions, sameTotals } from '../stats/same.ts'
 import type { PartitionStats, StatsReport, StatsTotals } from '../stats/types.ts'
 import { indexEntries } from './entries.ts'
 import type { IndexRow } from './format.ts'
@@ -33,7 +34,7 @@ const counts = ['files', 'row_groups', 'rows', 'samples'] as const
  * @param rows in dataset order, as `writeIndex` takes them
  */
 export function summarizeIndexRows(rows: readonly IndexRow[]): IndexSummary {
-  const files = [...describedFiles(indexEntries([...rows], 'index rows'), folderKeys()).values()]
+  const files = [...describedFiles(indexEntries(rows, 'index rows'), folderKeys()).values()]
   const dataset: Pick<Dataset, 'root' | 'files' | 'findings' | 'summary'> = { root: '', files, findings: [], summary: null }
   const stats = statsReport(dataset, { partial: true })
   let readable = 0
@@ -49,7 +50,7 @@ export function summarizeIndexRows(rows: readonly IndexRow[]): IndexSummary {
 
 /**
  * The summary as the metadata value: JSON with each key's values listed once (`values[k]`) and each partition as its
- * key indices (-1 for null) followed by files, row groups, rows and samples. About 35 bytes per partition.
+ * key indices (-1 for null) followed by files, row groups, rows and samples. About 26 bytes per partition.
  */
 export function encodeIndexSummary(summary: IndexSummary): string {
   const keys = summary.partitions.length > 0 ? Object.keys(summary.partitions[0]).filter((k) => !isCount(k)) : ['corpus', 'language', 'split']
@@ -122,13 +123,5 @@ export function decodeIndexSummary(text: string, where: string): IndexSummary {
 
 /** True when `stats` of the index's rows holds exactly the summary's partitions (same order, keys and numbers) and totals. */
 export function summaryMatches(summary: IndexSummary, stats: Pick<StatsReport, 'partitions' | 'totals'>): boolean {
-  const a = summary.partitions
-  const b = stats.partitions
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    const keys = Object.keys(a[i])
-    if (keys.length !== Object.keys(b[i]).length) return false
-    for (const k of keys) if (!Object.is(a[i][k], b[i][k])) return false
-  }
-  return (['files', 'row_groups', 'rows', 'samples', 'hours'] as const).every((k) => Object.is(summary.totals[k], stats.totals[k]))
+  return samePartitions(summary.partitions, stats.partitions) && sameTotals(summary.totals, stats.totals)
 }

@@ -10,6 +10,7 @@ import type { IndexSummary } from '../index/summary.ts'
 import type { DatasetSource } from '../source/source.ts'
 import { overviewTables, tsvCoverageOf } from '../stats/groupings.ts'
 import { statsReport } from '../stats/stats.ts'
+import { samePartitions, sameTotals } from '../stats/same.ts'
 import type { StatsReport, ValidateReport } from '../stats/types.ts'
 import { checkDataset, rowChecksDuringOpen } from '../validate/validate.ts'
 import type { RequestMessage } from './protocol.ts'
@@ -80,8 +81,9 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
           stage: 'stats', filesDone: n, filesTotal: so.files.length, fromIndex: n,
           label: `Exact numbers of ${of} files the dataset index describes, before the index is checked against the listing and the stats TSV is read`,
         }
-        if (partial.checked?.summaryAgrees && partitionsSent && samePartitions(partitionsSent, stats.partitions)) {
-          // the rows say what the summary said: nothing to draw again, unless they have findings to show
+        if (partial.checked?.summaryAgrees && partitionsSent) {
+          // the rows say what the summary, the partial posted last, said (compared by the open): nothing to draw again,
+          // unless they have findings to show
           if (stats.findings.length > 0) send(withoutPartitions(resultBase(so, -1, validation, described, provisional), stats))
           return
         }
@@ -140,23 +142,10 @@ function withoutPartitions(base: Omit<OpenResult, 'stats' | 'overview'>, stats: 
   }
 }
 
-/** True when two lists of partitions hold the same keys and numbers, in the same order (field by field). */
-export function samePartitions(a: StatsReport['partitions'], b: StatsReport['partitions']): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    const p = a[i]
-    const q = b[i]
-    const keys = Object.keys(p)
-    if (keys.length !== Object.keys(q).length) return false
-    for (const k of keys) if (!Object.is(p[k], q[k])) return false
-  }
-  return true
-}
-
 /** True when two stats reports hold the same numbers, keys and findings (field by field; no serialization). */
 export function sameStats(a: StatsReport, b: StatsReport): boolean {
   if (a.findings.length !== b.findings.length || a.root !== b.root) return false
-  for (const k of ['files', 'row_groups', 'rows', 'samples', 'hours'] as const) if (!Object.is(a.totals[k], b.totals[k])) return false
+  if (!sameTotals(a.totals, b.totals)) return false
   if (!samePartitions(a.partitions, b.partitions)) return false
   for (let i = 0; i < a.findings.length; i++) if (JSON.stringify(a.findings[i]) !== JSON.stringify(b.findings[i])) return false
   return JSON.stringify(a.summary) === JSON.stringify(b.summary)
@@ -184,22 +173,29 @@ function validationSoFar(dataset: Dataset, stats: StatsReport, checked: Map<stri
   return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, findings }
 }
 
-/** The index's summary as a provisional result: its numbers, no findings yet (they come with the rows and the data). */
-function summaryResult(summary: IndexSummary, where: string, source: DatasetSource, result: (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult): OpenResult {
-  const stats: StatsReport = { schema_version: 1, root: source.root, partitions: summary.partitions, totals: summary.totals, summary: null, findings: [] }
-  const { parquet, readable, described: n, bytes } = summary.files
+type MakeResult = (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult
+
+/** A provisional result made before the open has any dataset file (the index's summary, the estimate): no handle, no findings. */
+function resultWithoutFiles(source: DatasetSource, result: MakeResult, stats: StatsReport, files: OpenResult['files'], described: OpenResult['described'], provisional: OpenProvisional): OpenResult {
   const empty: Dataset = { root: source.root, source, files: [], ignored: [], stray: [], otherFiles: [], summary: null, findings: [] }
-  const of = n === parquet ? `the ${n}` : `${n} of the ${parquet}`
-  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, findings: [] }, { fromIndex: n, read: 0, index: where }, {
-    stage: 'stats', filesDone: n, filesTotal: parquet, fromIndex: n,
-    label: `Numbers of ${of} files the dataset index describes, as its summary recorded them when it was written; its rows are being read, then checked against the listing and the stats TSV`,
-  })
-  out.files = { parquet, readable, ignored: 0, stray: 0, bytes }
+  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, findings: [] }, described, provisional)
+  out.files = files
   return out
 }
 
+/** The index's summary as a provisional result: its numbers, no findings yet (they come with the rows and the data). */
+function summaryResult(summary: IndexSummary, where: string, source: DatasetSource, result: MakeResult): OpenResult {
+  const stats: StatsReport = { schema_version: 1, root: source.root, partitions: summary.partitions, totals: summary.totals, summary: null, findings: [] }
+  const { parquet, readable, described: n, bytes } = summary.files
+  const of = n === parquet ? `the ${n}` : `${n} of the ${parquet}`
+  return resultWithoutFiles(source, result, stats, { parquet, readable, ignored: 0, stray: 0, bytes }, { fromIndex: n, read: 0, index: where }, {
+    stage: 'stats', filesDone: n, filesTotal: parquet, fromIndex: n,
+    label: `Numbers of ${of} files the dataset index describes, as its summary recorded them when it was written; its rows are being read, then checked against the listing and the stats TSV`,
+  })
+}
+
 /** The estimate as a provisional result the Overview can draw: hours from the TSV, files and bytes from the listing. */
-function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result: (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult): OpenResult {
+function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result: MakeResult): OpenResult {
   const partitions = estimate.partitions.map(({ bytes: _bytes, hours, files, ...keys }) => ({ ...keys, files, row_groups: 0, rows: 0, samples: 0, hours: hours ?? 0 }))
   const hours = partitions.reduce((n, p) => n + p.hours, 0)
   const stats: StatsReport = {
@@ -207,15 +203,12 @@ function estimateResult(estimate: DatasetEstimate, source: DatasetSource, result
     totals: { files: estimate.files, row_groups: 0, rows: 0, samples: 0, hours },
     summary: null, findings: [],
   }
-  const empty: Dataset = { root: source.root, source, files: [], ignored: [], stray: [], otherFiles: [], summary: null, findings: [] }
-  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, findings: [] }, { fromIndex: 0, read: 0, index: null }, {
+  return resultWithoutFiles(source, result, stats, { parquet: estimate.files, readable: 0, ignored: 0, stray: 0, bytes: estimate.bytes }, { fromIndex: 0, read: 0, index: null }, {
     stage: 'estimate', filesDone: 0, filesTotal: estimate.files, fromIndex: 0, estimate,
     label: estimate.hoursFrom
       ? `Estimate from the file listing and ${estimate.hoursFrom}: files and bytes exact, hours as the TSV gives them (shared over splits by bytes); no parquet footer read yet`
       : 'Estimate from the file listing: files and bytes only (no stats TSV, so no hours yet); no parquet footer read yet',
   })
-  out.files = { parquet: estimate.files, readable: 0, ignored: 0, stray: 0, bytes: estimate.bytes }
-  return out
 }
 
 /**

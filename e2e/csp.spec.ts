@@ -29,8 +29,8 @@ test('the built page has the CSP meta and loading the demo reports no violation,
   expect(violations).toEqual([])
   expect(consoleViolations).toEqual([])
   // the icon is shipped (no /favicon.ico 404 on every load)
-  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg')
-  expect((await page.request.get('/favicon.svg')).status()).toBe(200)
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.png')
+  expect((await page.request.get('/favicon.png')).status()).toBe(200)
   expect(consoleErrors.filter((e) => !isIndexProbe(e))).toEqual([])
   // the one request allowed to fail: opening a URL asks for the dataset index first (docs/conventions.md "Dataset
   // index"); the demo ships none, so the preview server's HTML fallback is refused and the manifest is read instead

@@ -30,3 +30,13 @@ test('a hidden view\'s controls are not reachable by Tab, not in the accessibili
   await expect(hours).toBeVisible()
   await expect(hours).toBeChecked()
 })
+
+test('the URL names the shown view once it has painted, the last of quick switches, and a reload opens it', async ({ page }) => {
+  await page.goto('/?view=overview')
+  await waitForDataset(page, 'Demo dataset')
+  const view = () => new URL(page.url()).searchParams.get('view')
+  for (const tab of ['Audit', 'Mixture', 'Batches']) await page.getByRole('tab', { name: tab }).click()
+  await expect.poll(view).toBe('batches')
+  await page.reload()
+  await expect(page.getByRole('tab', { name: 'Batches' })).toHaveAttribute('aria-selected', 'true')
+})

@@ -31,7 +31,7 @@ test('a hidden view\'s controls are not reachable by Tab, not in the accessibili
   await expect(hours).toBeChecked()
 })
 
-test('the URL names the shown view once it has painted, the last of quick switches, and a reload opens it', async ({ page }) => {
+test('the URL follows tab switches (the last of quick ones), and a reload opens that view', async ({ page }) => {
   await page.goto('/?view=overview')
   await waitForDataset(page, 'Demo dataset')
   const view = () => new URL(page.url()).searchParams.get('view')

@@ -7,23 +7,29 @@ export const viewStore = createViewStore(viewIdOrDefault(new URLSearchParams(win
  * Writes the current view into the URL (replaceState) whenever it changes, once the switched view has painted;
  * returns the unsubscribe. A `replaceState` is a same-document navigation, 20 ms of main-thread work in Chromium
  * (and a favicon fetch after it) measured at 1,600 languages: written in the click's task, it delayed every tab
- * switch's frame by that much. Quick switches write only the last view.
+ * switch's frame by that much. Quick switches write only the last view; the unsubscribe also drops a pending write.
  */
 export function syncViewToPageUrl(): () => void {
   let pending = false
+  let stopped = false
   const write = () => {
     pending = false
+    if (stopped) return
     const view = viewStore.getState().view
     const url = new URL(window.location.href)
     if (url.searchParams.get('view') === view) return
     url.searchParams.set('view', view)
     window.history.replaceState(window.history.state, '', url.href)
   }
-  return viewStore.subscribe(() => {
+  const unsubscribe = viewStore.subscribe(() => {
     if (pending) return
     pending = true
     // a hidden page runs no animation frames: write at once
     if (document.visibilityState === 'hidden') write()
     else requestAnimationFrame(() => setTimeout(write, 0))
   })
+  return () => {
+    stopped = true
+    unsubscribe()
+  }
 }

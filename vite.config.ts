@@ -31,13 +31,15 @@ function cspAtBuild(): Plugin {
 }
 
 /**
- * Preloads the views' chunk (src/app/mount.tsx) from index.html: the entry evaluates it only once the engine worker
- * runs (src/app/start.ts), and by then its bytes should be here already, not one more round trip away.
+ * Preloads from index.html the shell's chunk (src/app/mount.tsx) and the Overview's (the default view), with the
+ * chunks they import: the entry evaluates them only once the engine worker runs (src/app/start.ts), and by then their
+ * bytes should be here already, not one more round trip away. A page opened on another view loads that view's chunk
+ * when it starts; the Overview's is one it loads in idle time anyway (src/app/shell/views.tsx).
  */
-function preloadViewsChunk(): Plugin {
+function preloadFirstChunks(): Plugin {
   let base = '/'
   return {
-    name: 'mixscope-preload-views',
+    name: 'mixscope-preload-first-chunks',
     apply: 'build',
     configResolved(config) {
       base = config.base
@@ -46,16 +48,30 @@ function preloadViewsChunk(): Plugin {
       order: 'post',
       handler(html, context) {
         if (context.path !== '/index.html') return html // the app's page, not the e2e harness
-        const chunk = Object.values(context.bundle ?? {}).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/app/mount.tsx'))
-        if (!chunk) throw new Error('vite: no chunk for src/app/mount.tsx to preload')
-        return html.replace('</head>', `  <link rel="modulepreload" crossorigin href="${base}${chunk.fileName}">\n  </head>`)
+        const chunks = Object.values(context.bundle ?? {}).filter((c) => c.type === 'chunk')
+        const files: string[] = []
+        const add = (fileName: string) => {
+          if (files.includes(fileName)) return
+          files.push(fileName)
+          for (const imported of chunks.find((c) => c.fileName === fileName)?.imports ?? []) add(imported)
+        }
+        for (const entry of ['/src/app/mount.tsx', '/src/app/features/overview/overview-view.tsx']) {
+          const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(entry))
+          if (!chunk) throw new Error(`vite: no chunk for ${entry} to preload`)
+          add(chunk.fileName)
+        }
+        // the entry's own chunk and what it imports are loaded by its script tag already
+        const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith('/index.html'))
+        const skip = new Set([entry?.fileName, ...(entry?.imports ?? [])])
+        const links = files.filter((f) => !skip.has(f)).map((f) => `  <link rel="modulepreload" crossorigin href="${base}${f}">\n`).join('')
+        return html.replace('</head>', `${links}  </head>`)
       },
     },
   }
 }
 
 export default defineConfig({
-  plugins: [react(), cspAtBuild(), preloadViewsChunk()],
+  plugins: [react(), cspAtBuild(), preloadFirstChunks()],
   worker: { format: 'es' },
   build: {
     target: 'es2023',

@@ -6,19 +6,8 @@
  * fold paints first. A section not mounted yet holds its place (`min-height`) and is `aria-busy`.
  */
 import { useEffect, useState, type ReactNode } from 'react'
+import { whenIdle } from '../lib/when-idle.ts'
 import { useViewShownUntil } from '../stores/view-active.ts'
-
-type Idle = (callback: () => void) => () => void
-
-/** requestIdleCallback where there is one (with a deadline, so a busy page still gets there), else a timeout. */
-const whenIdle: Idle = (callback) => {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(callback, { timeout: 250 })
-    return () => cancelIdleCallback(id)
-  }
-  const id = setTimeout(callback, 16)
-  return () => clearTimeout(id)
-}
 
 /**
  * How many of `total` sections may be mounted: 0 at first, then one more per idle period, up to `total`. With

@@ -19,7 +19,6 @@ import { BatchPictures } from './batch-pictures.tsx'
 import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
 import type { BatchesState } from '../../stores/batches-store.ts'
 import { useViewActive } from '../../stores/view-active.ts'
-import { afterPaint } from '../../lib/when-idle.ts'
 import './batches.css'
 
 const statusText = { idle: 'Idle', starting: 'Planning…', streaming: 'Streaming batches…', done: 'Done', stopped: 'Stopped', error: 'Failed' } as const
@@ -40,9 +39,7 @@ export function BatchesView() {
 
   useEffect(() => {
     if (dataset === null) return
-    // after the view's first frame: started in the mount's task, the stream's first chunks and the worker's CPU
-    // held a first visit's frame back (lib/when-idle.ts)
-    return afterPaint(() => void batchesStore.getState().run(dataset, spec, maxBatches))
+    void batchesStore.getState().run(dataset, spec, maxBatches)
   }, [dataset, spec, maxBatches])
   useEffect(() => () => batchesStore.getState().dispose(), [])
   // hidden (another tab shown), the stream waits: no chunk lands on the main thread while nobody looks

@@ -61,7 +61,7 @@ function preloadFirstChunks(): Plugin {
           add(chunk.fileName)
         }
         // the entry's own chunk and what it imports are loaded by its script tag already
-        const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith('/index.html'))
+        const entry = context.chunk
         const skip = new Set([entry?.fileName, ...(entry?.imports ?? [])])
         const links = files.filter((f) => !skip.has(f)).map((f) => `  <link rel="modulepreload" crossorigin href="${base}${f}">\n`).join('')
         return html.replace('</head>', `${links}  </head>`)

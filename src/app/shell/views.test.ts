@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react'
 import { describe, expect, it } from 'vitest'
 import { viewIds, type ViewId } from '../stores/view-store.ts'
-import { createViewLoader } from './views.tsx'
+import { createViewLoader, type ViewDefinition } from './views.tsx'
 
 /** A component per view (any function is one) and imports that count calls and can be made to fail. */
 function fakeImports(failing: Set<ViewId> = new Set()) {
@@ -10,7 +10,7 @@ function fakeImports(failing: Set<ViewId> = new Set()) {
   const imports = Object.fromEntries(viewIds.map((id) => [id, {
     label: id.toUpperCase(),
     load: () => { calls.push(id); return failing.has(id) ? Promise.reject(new Error('chunk request failed')) : Promise.resolve(components[id]) },
-  }])) as Record<ViewId, { label: string; load: () => Promise<ComponentType> }>
+  }])) as Record<ViewId, Omit<ViewDefinition, 'id'>>
   return { calls, components, imports }
 }
 

@@ -5,7 +5,7 @@
  *
  * Each view is a chunk of its own, loaded on demand (`loadView`): the page evaluates the shell and the view it opens
  * on, and the other views one at a time in idle time after (`preloadViews`), so no view's code is evaluated in the
- * task that evaluates another's. Evaluated together, the shell and all seven views were one task of 0.5–0.65 s
+ * task that evaluates another's. Evaluated together, the shell and all seven views were one task of 0.43–0.66 s
  * before the first chart, on 2 cores (docs/interpretations.md, "Views load on demand").
  */
 import type { ComponentType } from 'react'
@@ -16,11 +16,11 @@ import { viewIds, type ViewId } from '../stores/view-store.ts'
 export interface ViewDefinition {
   id: ViewId
   label: string
-  /** Imports the view's chunk (once; later calls return the same promise). */
+  /** Imports the view's chunk (once while it loads or once loaded; after a failure, the next call tries again). */
   load: () => Promise<ComponentType>
 }
 
-const definitions: Record<ViewId, { label: string; load: () => Promise<ComponentType> }> = {
+const definitions: Record<ViewId, Omit<ViewDefinition, 'id'>> = {
   overview: { label: 'Overview', load: () => import('../features/overview/overview-view.tsx').then((m) => m.OverviewView) },
   audit: { label: 'Audit', load: () => import('../features/audit/audit-view.tsx').then((m) => m.AuditView) },
   mixture: { label: 'Mixture', load: () => import('../features/mixture/mixture-view.tsx').then((m) => m.MixtureView) },
@@ -48,7 +48,7 @@ export interface ViewLoader {
 }
 
 /** A loader over `imports` (each view's chunk import), running preloads through `idle` (tests pass their own). */
-export function createViewLoader(imports: Record<ViewId, { label: string; load: () => Promise<ComponentType> }>, idle = whenIdle): ViewLoader {
+export function createViewLoader(imports: Record<ViewId, Omit<ViewDefinition, 'id'>>, idle = whenIdle): ViewLoader {
   const loaded = createStore<Partial<Record<ViewId, ComponentType>>>(() => ({}))
   const loading = new Map<ViewId, Promise<ComponentType>>()
   const load = (id: ViewId): Promise<ComponentType> => {
@@ -92,7 +92,3 @@ export const preloadViews = viewLoader.preload
 
 export const views: ViewDefinition[] = viewIds.map((id) => ({ id, label: definitions[id].label, load: () => loadView(id) }))
 
-/** The view for an id. */
-export function viewById(id: ViewId): ViewDefinition {
-  return views.find((v) => v.id === id) ?? views[0]
-}

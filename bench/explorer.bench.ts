@@ -42,7 +42,7 @@ function instrument(): void {
   new PerformanceObserver((list) => { for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration }) })
     .observe({ type: 'longtask', buffered: true })
   const observer = new MutationObserver(() => {
-    const bar = document.querySelector('.recharts-bar-rectangle')
+    const bar = document.querySelector('.chart-bar')
     if (bar && w.chartAt === undefined) w.chartAt = performance.now()
     if (bar && w.exactAt === undefined && !document.querySelector('[data-provisional]') && !document.querySelector('[aria-busy="true"]')) {
       w.exactAt = performance.now()

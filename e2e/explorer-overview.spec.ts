@@ -36,12 +36,12 @@ test('hours and rows per language, corpus and split; log scale; rows metric', as
     // sorted by hours
     const hours = [...shown.values()].map((g) => g.hours)
     expect(hours).toEqual([...hours].sort((a, b) => b - a))
-    await expect(page.getByRole('img', { name: new RegExp(`Bar chart of hours per ${noun}`) }).locator('.recharts-bar-rectangle')).toHaveCount(expected.size)
+    await expect(page.getByRole('img', { name: new RegExp(`Bar chart of hours per ${noun}`) }).locator('.chart-bar')).toHaveCount(expected.size)
   }
   // the language pictures: a log histogram, the coverage curve, the top languages
   await expect(page.getByRole('img', { name: /histogram of 8 languages on a log axis/ })).toBeVisible()
   await expect(page.getByRole('img', { name: /^Cumulative coverage/ })).toBeVisible()
-  await expect(page.getByRole('img', { name: /^Bar chart of hours per language \(top 8 of 8\)/ }).locator('.recharts-bar-rectangle')).toHaveCount(8)
+  await expect(page.getByRole('img', { name: /^Bar chart of hours per language \(top 8 of 8\)/ }).locator('.chart-bar')).toHaveCount(8)
   await page.getByLabel(/Log scale/).check()
   await expect(page.getByRole('img', { name: /Bar chart of hours per corpus \(log scale\)/ })).toBeVisible()
   await page.getByLabel('Rows', { exact: true }).check()

@@ -67,13 +67,13 @@ test('1,600 languages opened by URL: counts, the distribution and Find language 
   const chart = ranked.getByRole('group', { name: /ranks 41 to 80 of 1,600 languages/ })
   await expect(chart).toBeVisible()
   // the x axis names each bar of the window (the y ticks and the brush's labels are not language codes)
-  const ticks = (await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents()).map((t) => t.trim()).filter((t) => perLanguage.has(t))
+  const ticks = (await chart.locator('.chart-tick').allTextContents()).map((t) => t.trim()).filter((t) => perLanguage.has(t))
   expect(ticks.length).toBe(40)
   const byHours = [...perLanguage.values()].map((l) => l.hours).sort((a, b) => b - a)
   const shownHours = ticks.map((k) => perLanguage.get(k)!.hours).sort((a, b) => b - a)
   shownHours.forEach((h, i) => expect(h).toBeCloseTo(byHours[40 + i], 9))
   // the bars are drawn on the value axis (tallest ≥ half the plot, each at least as tall as the next rank's)
-  const heights = await chart.locator('.recharts-bar-rectangle').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
+  const heights = await chart.locator('.chart-bar').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
   expect(heights.length).toBe(40)
   expect(Math.max(...heights)).toBeGreaterThan(100)
   // the brush and the rank fields move the same window; "All" shows every rank
@@ -131,7 +131,7 @@ test('the language focus filters the other views; the audit finds the planted ro
   // every flagged language ranked, zoomable: the bars of the first window never grow with rank
   const auditRanked = page.locator('#view-audit .ranked-bars')
   await expect(auditRanked.getByRole('group', { name: /^Bar chart of flagged rows per language, ranked: ranks 1 to \d+ of [\d,]+ languages/ })).toBeVisible()
-  const flaggedBars = await auditRanked.locator('.recharts-bar-rectangle').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
+  const flaggedBars = await auditRanked.locator('.chart-bar').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))
   expect(flaggedBars.length).toBeGreaterThan(0)
   flaggedBars.forEach((h, i) => { if (i > 0) expect(h).toBeLessThanOrEqual(flaggedBars[i - 1] + 0.5) })
 

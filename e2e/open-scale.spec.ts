@@ -28,7 +28,7 @@ function instrument(): void {
   new PerformanceObserver((list) => { for (const e of list.getEntries()) w.longTasks.push(e.duration) })
     .observe({ type: 'longtask', buffered: true })
   const observer = new MutationObserver(() => {
-    if (w.chartAt === undefined && document.querySelector('.recharts-bar-rectangle')) {
+    if (w.chartAt === undefined && document.querySelector('.chart-bar')) {
       w.chartAt = performance.timeOrigin + performance.now()
       w.provisionalChart = document.querySelector('[data-provisional]') !== null
     }

@@ -23,7 +23,7 @@ test('the demo opens by default: every language with its hours and rows', async 
 
   // the chart is drawn, one bar per language
   const chart = page.getByRole('img', { name: /Bar chart of hours per language/ })
-  await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(totalsBy(demoFiles, (f) => f.keys.language).size)
+  await expect(chart.locator('.chart-bar')).toHaveCount(totalsBy(demoFiles, (f) => f.keys.language).size)
 
   await page.screenshot({ path: testInfo.outputPath('overview-demo.png'), fullPage: true })
 })

@@ -1,13 +1,15 @@
 /**
  * Charts that carry a long tail (1,600 languages) in a fixed height: the histogram of a value per item on a log
  * axis, the cumulative coverage curve, and the top N with the rest summarized as one bar. Each draws at most a few
- * hundred marks; clicking a bar hands its items to `onSelect` (the views focus those languages).
+ * hundred marks; clicking a bar hands its items to `onSelect` (the views focus those languages). Drawn as plain SVG
+ * (svg/scales.ts says why).
  */
 import { useMemo } from 'react'
-import { Bar, BarChart, CartesianGrid, Cell, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { countBelow, coverageCurve, itemsForShare, logHistogram } from '../../lib/distribution.ts'
 import { formatCount, formatShare, plural } from '../../lib/format.ts'
-import { categorical, noGridLines, tickStyle, tooltipProps } from './theme.ts'
+import { BandBarChart } from './svg/band-bar-chart.tsx'
+import { LineChart } from './svg/line-chart.tsx'
+import { categorical } from './theme.ts'
 
 /** One item of a distribution: its key (a language code) and value. */
 export interface Item {
@@ -27,26 +29,18 @@ export function LogHistogram({ items, noun, format, thresholds, onSelect, label 
   label: string
 }) {
   const { bins, nonPositive } = useMemo(() => logHistogram(items.map((i) => i.value)), [items])
-  const data = bins.map((b, i) => ({ i, count: b.count, range: `${format(b.lo)} – ${format(b.hi)}`, mid: Math.sqrt(b.lo * b.hi), lo: b.lo, hi: b.hi }))
+  const bars = useMemo(() => bins.map((b, i) => ({ key: String(i), value: b.count, fill: categorical(0) })), [bins])
   const below = thresholds ? countBelow(items.map((i) => i.value), thresholds) : []
-  const binOf = (v: number) => data.findIndex((d) => v >= d.lo && v < d.hi)
+  const binOf = (v: number) => bins.findIndex((b) => v >= b.lo && v < b.hi)
+  const references = (thresholds ?? []).map(binOf).filter((b) => b >= 0).map((at) => ({ at, stroke: 'var(--warning)' }))
+  const range = (i: number) => `${format(bins[i].lo)} – ${format(bins[i].hi)}`
   return (
     <figure className="chart-figure">
-      <div className="chart" role="img" aria-label={`${label}: histogram of ${plural(items.length, noun[0], noun[1])} on a log axis (${data.length} bins); the table lists every value.`}>
-        <ResponsiveContainer width="100%" height={220}>
-          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 28, left: 0 }} barCategoryGap={1}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
-            <XAxis dataKey="i" tick={tickStyle} interval="preserveStartEnd" tickFormatter={(i: number) => format(data[i]?.lo ?? 0)}
-              label={{ value: `${label} (log scale)`, position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
-            <YAxis tick={tickStyle} allowDecimals={false} width={44} interval={0} />
-            <Tooltip {...tooltipProps} labelFormatter={(i) => data[Number(i)]?.range ?? ''} formatter={(v) => [formatCount(Number(v)), noun[1]]} />
-            {thresholds?.map((t) => { const b = binOf(t); return b >= 0 ? <ReferenceLine key={t} x={b} stroke="var(--warning)" strokeDasharray="4 3" /> : null })}
-            <Bar dataKey="count" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined}
-              onClick={(_, index) => { const b = bins[index]; if (b && onSelect) onSelect(b.items.map((k) => items[k].key), `${format(b.lo)} – ${format(b.hi)}`) }}>
-              {data.map((d) => <Cell key={d.i} fill={categorical(0)} />)}
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
+      <div className="chart" role="img" aria-label={`${label}: histogram of ${plural(items.length, noun[0], noun[1])} on a log axis (${bins.length} bins); the table lists every value.`}>
+        <BandBarChart bars={bars} orientation="columns" height={220} margin={{ top: 8, right: 8, bottom: 44, left: 44 }} gap={0.04}
+          value={{ format: formatCount, integer: true }} categoryLabel={(i) => format(bins[i].lo)} axisTitle={`${label} (log scale)`} references={references}
+          tooltip={(i) => ({ title: range(i), lines: [`${formatCount(bins[i].count)} ${bins[i].count === 1 ? noun[0] : noun[1]}`] })}
+          onPick={onSelect ? (i) => onSelect(bins[i].items.map((k) => items[k].key), range(i)) : undefined} />
       </div>
       <figcaption>
         {thresholds?.map((t, k) => <span key={t} className="stat"><strong>{formatCount(below[k])}</strong> {below[k] === 1 ? noun[0] : noun[1]} under {format(t)}</span>)}
@@ -62,20 +56,14 @@ export function CoverageCurve({ items, noun, label }: { items: readonly Item[]; 
   const values = useMemo(() => items.map((i) => i.value), [items])
   const points = useMemo(() => coverageCurve(values), [values])
   const marks = [0.5, 0.8, 0.95].map((share) => ({ share, rank: itemsForShare(values, share) }))
+  const line = useMemo(() => points.map((p) => ({ x: p.rank, y: p.share })), [points])
   return (
     <figure className="chart-figure">
       <div className="chart" role="img" aria-label={`Cumulative coverage: share of ${label} held by the top ${noun[1]}; ${marks.map((m) => `${m.rank} hold ${formatShare(m.share)}`).join(', ')}.`}>
-        <ResponsiveContainer width="100%" height={220}>
-          <LineChart data={points} margin={{ top: 8, right: 12, bottom: 28, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
-            <XAxis dataKey="rank" type="number" domain={[0, 'dataMax']} tick={tickStyle} allowDecimals={false} interval={0}
-              label={{ value: `top ${noun[1]} (ranked by ${label})`, position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
-            <YAxis domain={[0, 1]} tick={tickStyle} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} width={44} interval={0} />
-            <Tooltip {...tooltipProps} cursor={{ stroke: 'var(--muted)' }} labelFormatter={(r) => `top ${formatCount(Number(r))} ${noun[1]}`} formatter={(v) => [formatShare(Number(v)), `share of ${label}`]} />
-            {marks.map((m) => <ReferenceLine key={m.share} x={m.rank} stroke="var(--border-strong)" strokeDasharray="3 3" />)}
-            <Line dataKey="share" dot={false} stroke={categorical(1)} strokeWidth={2} isAnimationActive={false} />
-          </LineChart>
-        </ResponsiveContainer>
+        <LineChart points={line} height={220} margin={{ top: 8, right: 16, bottom: 44, left: 44 }} stroke={categorical(1)}
+          x={{ format: formatCount, integer: true }} y={{ format: percent, max: 1 }} axisTitle={`top ${noun[1]} (ranked by ${label})`}
+          references={marks.map((m) => m.rank)}
+          tooltip={(p) => ({ title: `top ${formatCount(p.x)} ${p.x === 1 ? noun[0] : noun[1]}`, lines: [`${formatShare(p.y)} of ${label}`] })} />
       </div>
       <figcaption>
         {marks.map((m) => <span key={m.share} className="stat"><strong>{formatCount(m.rank)}</strong> {m.rank === 1 ? noun[0] : noun[1]} hold {formatShare(m.share)}</span>)}
@@ -100,26 +88,19 @@ export function TopBars({ items, n = 15, noun, format, label, onSelect, selected
   chartLabel: string
 }) {
   const sorted = useMemo(() => [...items].sort((a, b) => b.value - a.value), [items])
-  const data = sorted.slice(0, n)
+  const data = useMemo(() => sorted.slice(0, n), [sorted, n])
   const rest = sorted.slice(n)
   const total = sorted.reduce((s, r) => s + r.value, 0)
   const restValue = rest.reduce((s, r) => s + r.value, 0)
   const height = 40 + data.length * 22
+  const bars = useMemo(() => data.map((d) => ({ key: d.key, value: d.value, fill: selected?.has(d.key) ? 'var(--accent-strong)' : categorical(0) })), [data, selected])
   return (
     <figure className="chart-figure">
       <div className="chart" role="img" aria-label={`${chartLabel} (top ${data.length} of ${formatCount(items.length)}${rest.length > 0 ? ', the rest summed below' : ''}); the table lists every value.`}>
-        <ResponsiveContainer width="100%" height={height}>
-          <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 4 }} barCategoryGap={3}>
-            <CartesianGrid strokeDasharray="3 3" horizontal={false} horizontalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
-            <XAxis type="number" tick={tickStyle} tickFormatter={format} interval={0} />
-            <YAxis type="category" dataKey="key" width={84} interval={0} tick={tickStyle} />
-            <Tooltip {...tooltipProps} labelFormatter={(k) => label(String(k))} formatter={(v) => [format(Number(v)), '']} separator="" />
-            <Bar dataKey="value" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined}
-              onClick={(_, index) => { const d = data[index]; if (d && onSelect) onSelect(d.key) }}>
-              {data.map((d) => <Cell key={d.key} fill={selected?.has(d.key) ? 'var(--accent-strong)' : categorical(0)} />)}
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
+        <BandBarChart bars={bars} orientation="rows" height={height} margin={{ top: 4, right: 16, bottom: 24, left: 88 }} gap={0.15}
+          value={{ format }} categoryLabel={(i) => data[i].key}
+          tooltip={(i) => ({ title: label(data[i].key), lines: [format(data[i].value)] })}
+          onPick={onSelect ? (i) => onSelect(data[i].key) : undefined} />
       </div>
       {rest.length > 0 && (
         <figcaption>
@@ -129,3 +110,6 @@ export function TopBars({ items, n = 15, noun, format, label, onSelect, selected
     </figure>
   )
 }
+
+/** `v` (a share, 0–1) as a whole percentage. */
+const percent = (v: number) => `${Math.round(v * 100)}%`

@@ -1,22 +1,27 @@
 /**
  * Every item ranked, most first, zoomable to any rank range: the bars of the ranks in the window, and under them a
- * brush over all of them (recharts `Brush`; no panorama chart inside it: a nested chart's hidden y axis took over
- * the bars' axis), in a `group` (not an `img`: the brush handles inside are controls). The window moves by dragging the brush or its handles (arrow keys on a focused handle), by typing the
- * first and last rank, or with the buttons (top, earlier, later, zoom in, zoom out, all). Clicking a bar toggles its
- * item (the views focus that language).
+ * brush over all of them (svg/rank-brush.tsx: the shape of every value, the window, a slider at each end), in a
+ * `group` (not an `img`: the brush's handles are controls). The window moves by dragging the brush or its handles
+ * (arrow keys on a focused handle), by typing the first and last rank, or with the buttons (top, earlier, later, zoom
+ * in, zoom out, all). Clicking a bar toggles its item (the views focus that language). Plain SVG (svg/scales.ts says
+ * why): a window wider than the plot has pixels draws one column per pixel, each the largest of its ranks.
  */
 import { memo, useMemo, useState } from 'react'
-import { Bar, BarChart, Brush, CartesianGrid, Rectangle, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts'
 import { clampRange, panRange, rankItems, zoomRange, type RankRange } from '../../lib/distribution.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { NumberField } from '../number-field.tsx'
 import type { Item } from './distribution-charts.tsx'
-import { categorical, noGridLines, tickStyle, tooltipProps } from './theme.ts'
+import { BandBarChart } from './svg/band-bar-chart.tsx'
+import { RankBrush } from './svg/rank-brush.tsx'
+import { rankColumns } from './svg/scales.ts'
+import { categorical } from './theme.ts'
 
 /** Ranks shown at first. */
 const initialWindow = 40
-/** Above this many bars in the window, the axis names every few bars (the tooltip names each). */
-const namedBars = 60
+/** The plot's margins: the brush lines up with the plot (left, right). */
+const margin = { top: 8, right: 16, bottom: 68, left: 80 }
+/** At most this many columns in the window (past it, a column stands for several ranks): about one per px at 1,920 px. */
+const mostColumns = 1600
 
 interface Point {
   rank: number
@@ -48,14 +53,31 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
   const size = range.end - range.start + 1
   const shown = useMemo(() => points.slice(range.start, range.end + 1), [points, range.start, range.end])
   const logFloor = useMemo(() => {
-    const positive = points.filter((p) => p.value > 0).map((p) => p.value)
-    return positive.length > 0 ? Math.min(...positive) / 2 : 1
+    let least = Infinity
+    for (const p of points) if (p.value > 0 && p.value < least) least = p.value
+    return least < Infinity ? least / 2 : 1
   }, [points])
+  const values = useMemo(() => points.map((p) => p.value), [points])
+  // the window's columns: one per rank, or past `mostColumns` one per run of ranks (its first, largest, value)
+  const columns = useMemo(() => rankColumns(shown.length, mostColumns), [shown.length])
+  const bars = useMemo(() => columns.map((c) => {
+    const p = shown[c.from]
+    let focused = false
+    for (let k = c.from; k <= c.to && !focused; k++) focused = selected?.has(shown[k].key) ?? false
+    return { key: p.key, value: log && !(p.value > 0) ? null : p.value, fill: focused ? 'var(--accent-strong)' : categorical(0) }
+  }), [columns, shown, selected, log])
   if (n === 0) return null
   const move = (next: RankRange) => setAsked(clampRange(next, n))
-  const shape = (props: BarShapeProps) => {
-    const p = props.payload as Point
-    return <Rectangle {...props} fill={selected?.has(p.key) ? 'var(--accent-strong)' : categorical(0)} />
+  const describe = (i: number) => {
+    const c = columns[i], p = shown[c.from]
+    if (c.from === c.to) return { title: `#${formatCount(p.rank)} ${label(p.key)} (${p.key})`, lines: [`${format(p.value)} ${metric}`] }
+    const last = shown[c.to]
+    return { title: `#${formatCount(p.rank)}–#${formatCount(last.rank)} (${formatCount(c.to - c.from + 1)} ${noun[1]})`, lines: [`${format(last.value)} – ${format(p.value)} ${metric}`, 'click to zoom into these ranks'] }
+  }
+  const pick = (i: number) => {
+    const c = columns[i]
+    if (c.from === c.to) { if (onSelect) onSelect(shown[c.from].key); return }
+    move({ start: range.start + c.from, end: range.start + c.from + initialWindow - 1 })
   }
   return (
     <figure className="chart-figure ranked-bars">
@@ -76,32 +98,10 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
       </div>
       <div className="chart" role="group" data-start={range.start + 1} data-end={range.end + 1}
         aria-label={`${chartLabel}, ranked: ranks ${formatCount(range.start + 1)} to ${formatCount(range.end + 1)} of ${formatCount(n)} ${noun[1]}${log ? ' (log scale)' : ''}; the table lists every value.`}>
-        {/* the bars draw only the ranks in the window: recharts works over all of its data on every render, and
-            1,600–8,000 bars (categorical axis, selectors, text measuring) were seconds of main-thread work */}
-        <ResponsiveContainer width="100%" height={276}>
-          <BarChart data={shown} margin={{ top: 8, right: 16, bottom: 4, left: 8 }} barCategoryGap={size > 200 ? 0 : 1}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
-            <XAxis dataKey="key" tick={{ ...tickStyle, fontSize: 11 }} angle={-50} textAnchor="end" height={64} interval={size > namedBars ? 'preserveStartEnd' : 0} />
-            {log
-              ? <YAxis scale="log" domain={[logFloor, 'auto']} allowDataOverflow tick={tickStyle} tickFormatter={format} width={72} interval={0} />
-              : <YAxis tick={tickStyle} tickFormatter={format} width={72} interval={0} />}
-            <Tooltip {...tooltipProps} labelFormatter={(_k, payload) => { const p = payload?.[0]?.payload as Point | undefined; return p ? `#${formatCount(p.rank)} ${label(p.key)} (${p.key})` : '' }}
-              formatter={(v) => [format(Number(v)), metric]} />
-            <Bar dataKey="value" isAnimationActive={false} cursor={onSelect ? 'pointer' : undefined} shape={shape}
-              onClick={(d) => { const p = (d as { payload?: Point }).payload; if (p && onSelect) onSelect(p.key) }} />
-          </BarChart>
-        </ResponsiveContainer>
-        {/* the brush over every rank, in a chart of its own with nothing else in it (no axis, no bars: cheap at any
-            count; a chart nested inside the brush took over the bars' y axis). Keyed by the number of ranks:
-            recharts' Brush keeps scale state from the previous data for one render when the data changes length
-            under it (a progressive open's snapshots), and draws NaN positions */}
-        <ResponsiveContainer width="100%" height={44}>
-          <BarChart data={points} margin={{ top: 0, right: 16, bottom: 0, left: 80 }}>
-            <Brush key={n} dataKey="rank" startIndex={range.start} endIndex={range.end} height={44} travellerWidth={10} stroke="var(--accent)" fill="var(--panel)"
-              tickFormatter={(rank: number) => `#${formatCount(rank)}`} ariaLabel={`Rank range ${range.start + 1} to ${range.end + 1}: drag, or arrow keys on a handle`}
-              onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== range.start || r.endIndex !== range.end)) move({ start: r.startIndex, end: r.endIndex }) }} />
-          </BarChart>
-        </ResponsiveContainer>
+        <BandBarChart bars={bars} orientation="columns" height={276} margin={margin} gap={bars.length > 200 ? 0 : 0.1}
+          value={{ format, log, floor: log ? logFloor : undefined }} angled categoryLabel={(i) => shown[columns[i].from].key}
+          tooltip={describe} onPick={onSelect || columns.length < shown.length ? pick : undefined} />
+        <RankBrush values={values} range={range} onChange={move} left={margin.left} right={margin.right} log={log} noun={noun[0]} />
       </div>
       <figcaption>
         <span className="stat">Ranks <strong>{formatCount(range.start + 1)}–{formatCount(range.end + 1)}</strong> of {formatCount(n)}: <strong>{format(inWindow)}</strong> ({formatShare(total > 0 ? inWindow / total : 0)} of the {metric})</span>

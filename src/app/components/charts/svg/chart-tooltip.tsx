@@ -1,0 +1,23 @@
+/**
+ * The hover box of the plain-SVG charts: a title and lines, in the panel's colours (readable in both themes), placed
+ * beside the pointer and kept inside the chart's box. Visual only (`aria-hidden`): the tables beside every chart
+ * carry the same numbers as text.
+ */
+
+/** What the box says: a bold title and lines under it. */
+export interface TooltipContent {
+  title: string
+  lines: string[]
+}
+
+/** The box at `(x, y)` px inside a chart `width` px wide (flipped to the pointer's left near the right edge). */
+export function ChartTooltip({ content, x, y, width }: { content: TooltipContent; x: number; y: number; width: number }) {
+  const right = x > width * 0.6
+  return (
+    <div className="chart-tooltip" aria-hidden="true"
+      style={{ top: Math.max(0, y - 8), ...(right ? { right: width - x + 12 } : { left: x + 12 }) }}>
+      <div className="chart-tooltip-title">{content.title}</div>
+      {content.lines.map((line, i) => <div key={i}>{line}</div>)}
+    </div>
+  )
+}

@@ -5,7 +5,7 @@
  * section `k` mounts in the idle time after section `k − 1` committed, so each is its own task and what is above the
  * fold paints first. A section not mounted yet holds its place (`min-height`) and is `aria-busy`.
  */
-import { useEffect, useState, type ReactNode } from 'react'
+import { startTransition, useEffect, useState, type ReactNode } from 'react'
 import { whenIdle } from '../lib/when-idle.ts'
 import { useViewShownUntil } from '../stores/view-active.ts'
 
@@ -20,7 +20,9 @@ export function useStage(total: number, start = true): number {
   const active = useViewShownUntil(stage >= total)
   useEffect(() => {
     if (!start || !active || stage >= total) return
-    return whenIdle(() => setStage((s) => s + 1))
+    // a transition: React renders the section in slices of a few ms (an update from an idle callback is otherwise
+    // a blocking render: the Overview's language table and detail tables were one task of 0.25 s at 1,600 languages)
+    return whenIdle(() => startTransition(() => setStage((s) => s + 1)))
   }, [stage, total, start, active])
   return stage
 }

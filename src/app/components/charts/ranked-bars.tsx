@@ -101,7 +101,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
         <BandBarChart bars={bars} orientation="columns" height={276} margin={margin} gap={bars.length > 200 ? 0 : 0.1}
           value={{ format, log, floor: log ? logFloor : undefined }} angled categoryLabel={(i) => shown[columns[i].from].key}
           tooltip={describe} onPick={onSelect || columns.length < shown.length ? pick : undefined} />
-        <RankBrush values={values} range={range} onChange={move} left={margin.left} right={margin.right} log={log} noun={noun[0]} />
+        <RankBrush values={values} range={range} onChange={move} left={margin.left} right={margin.right} log={log} noun={noun[1]} />
       </div>
       <figcaption>
         <span className="stat">Ranks <strong>{formatCount(range.start + 1)}–{formatCount(range.end + 1)}</strong> of {formatCount(n)}: <strong>{format(inWindow)}</strong> ({formatShare(total > 0 ? inWindow / total : 0)} of the {metric})</span>

@@ -2,12 +2,14 @@
  * The streamed batches as pictures: per batch a stacked bar of its examples by language (the top languages, the
  * rest as "other"), with a brush to move along thousands of batches; a heat map of how many batches have which
  * longest example and which padding share; the histogram of batches per length bucket. Clicking a batch opens it.
+ * Plain SVG (components/charts/svg/scales.ts says why).
  */
 import { useMemo, useState } from 'react'
-import { Bar, BarChart, Brush, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
 import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
-import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
+import { BandBarChart } from '../../components/charts/svg/band-bar-chart.tsx'
+import { RankBrush } from '../../components/charts/svg/rank-brush.tsx'
+import { categorical } from '../../components/charts/theme.ts'
 import { formatCount, formatSamples, formatShare } from '../../lib/format.ts'
 
 /** Languages drawn as their own colour; the rest are "other". */
@@ -55,41 +57,39 @@ export function paddingHeat(batches: readonly BatchSummary[], sizes: readonly { 
 /** Batches drawn at once in the stacked bars (a brush under them moves the window along the rest). */
 const stackWindow = 120
 
+/** A language's colour in the stacks (`other` grey). */
+const fill = (l: string, i: number) => (l === 'other' ? 'var(--cat-8)' : categorical(i))
+
 function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: (index: number) => void }) {
   const { languages, rows } = useMemo(() => languageStacks(batches), [batches])
   const n = rows.length
   const [asked, setAsked] = useState({ start: 0, end: stackWindow - 1 })
   const start = Math.max(0, Math.min(asked.start, n - 1))
   const end = Math.max(start, Math.min(asked.end, n - 1))
-  // the bars draw only the window: recharts measures every tick label and runs its selectors over all of its data,
-  // and thousands of streamed batches made the view's first render a main-thread task of 0.4 s
-  const shown = useMemo(() => rows.slice(start, end + 1), [rows, start, end])
+  // the bars draw only the window; the brush under them holds every batch streamed so far
+  const bars = useMemo(() => rows.slice(start, end + 1).map((row) => ({
+    key: String(row.index), value: languages.reduce((sum, l) => sum + row[l], 0), fill: '',
+    parts: languages.map((l, i) => ({ value: row[l], fill: fill(l, i) })),
+  })), [rows, start, end, languages])
+  const sizes = useMemo(() => rows.map((row) => languages.reduce((sum, l) => sum + row[l], 0)), [rows, languages])
+  const margin = { top: 8, right: 12, bottom: 24, left: 40 }
   return (
     <div className="chart">
       <div role="img" aria-label={`Stacked bars of examples per language in batches ${start} to ${end} of ${n} (top ${languages.length} languages); the Batches table lists every batch.`}>
-      <ResponsiveContainer width="100%" height={n > stackWindow ? 242 : 260}>
-        <BarChart data={shown} margin={{ top: 8, right: 12, bottom: 4, left: 0 }} barCategoryGap={1}
-          onClick={(state) => { const i = Number(state?.activeLabel); if (Number.isInteger(i)) onOpen(i) }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
-          <XAxis dataKey="index" tick={tickStyle} />
-          <YAxis tick={tickStyle} allowDecimals={false} width={40} />
-          <Tooltip {...tooltipProps} labelFormatter={(i) => `Batch ${i}`} />
-          <Legend {...legendProps} />
-          {languages.map((l, i) => <Bar key={l} dataKey={l} stackId="a" fill={l === 'other' ? 'var(--cat-8)' : categorical(i)} isAnimationActive={false} />)}
-        </BarChart>
-      </ResponsiveContainer>
+        <BandBarChart bars={bars} orientation="columns" height={200} margin={margin} gap={0.1}
+          value={{ format: formatCount, integer: true }} categoryLabel={(i) => bars[i].key}
+          tooltip={(i) => {
+            const row = rows[start + i]
+            return { title: `Batch ${row.index}: ${formatCount(bars[i].value ?? 0)} examples`, lines: languages.filter((l) => row[l] > 0).map((l) => `${l}: ${formatCount(row[l])}`) }
+          }}
+          onPick={(i) => onOpen(rows[start + i].index)} />
+        <ul className="chart-legend">
+          {languages.map((l, i) => <li key={l}><span className="swatch" style={{ background: fill(l, i) }} />{l}</li>)}
+        </ul>
       </div>
-      {/* the brush over every batch streamed so far, in a chart of its own with nothing else in it (as RankedBars),
-          outside the picture (its handles are controls); keyed by the count, since recharts' Brush keeps the
-          previous data's scale for a render when it grows */}
       {n > stackWindow && (
-        <ResponsiveContainer width="100%" height={18}>
-          <BarChart data={rows} margin={{ top: 0, right: 12, bottom: 0, left: 40 }}>
-            <Brush key={n} dataKey="index" height={18} startIndex={start} endIndex={end} stroke="var(--accent)" fill="var(--panel)" travellerWidth={8}
-              ariaLabel={`Batches ${start} to ${end}: drag, or arrow keys on a handle`}
-              onChange={(r) => { if (r.startIndex !== undefined && r.endIndex !== undefined && (r.startIndex !== start || r.endIndex !== end)) setAsked({ start: r.startIndex, end: r.endIndex }) }} />
-          </BarChart>
-        </ResponsiveContainer>
+        <RankBrush values={sizes} range={{ start, end }} onChange={setAsked} left={margin.left} right={margin.right} noun="batches" unit="batch"
+          name={(i) => `batch ${formatCount(rows[i].index)}`} />
       )}
     </div>
   )
@@ -125,18 +125,12 @@ function BucketHistogram({ batches, sizes }: { batches: BatchSummary[]; sizes: r
     for (const b of batches) { const k = bucketOf(b.longest, sizes); counts.set(k, (counts.get(k) ?? 0) + 1) }
     return [...counts].sort((a, b) => a[0] - b[0]).map(([k, n]) => ({ bucket: k < 0 ? 'over' : `${k}`, n, len: k < 0 ? '—' : formatSamples(sizes[k].seqLen), max: k < 0 ? 0 : sizes[k].batchSize }))
   }, [batches, sizes])
+  const bars = useMemo(() => data.map((d) => ({ key: d.bucket, value: d.n, fill: categorical(2) })), [data])
   return (
     <div className="chart" role="img" aria-label={`Histogram of ${batches.length} batches over ${data.length} length buckets; the Length buckets table lists every bucket.`}>
-      <ResponsiveContainer width="100%" height={200}>
-        <BarChart data={data} margin={{ top: 8, right: 12, bottom: 20, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} verticalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
-          <XAxis dataKey="bucket" tick={tickStyle} label={{ value: 'length bucket', position: 'insideBottom', offset: -10, fill: 'var(--muted)', fontSize: 12 }} />
-          <YAxis tick={tickStyle} allowDecimals={false} width={40} />
-          <Tooltip {...tooltipProps} labelFormatter={(b) => { const d = data.find((x) => x.bucket === String(b)); return d ? `Bucket ${b}: up to ${d.len}, ${formatCount(d.max)} examples per batch` : '' }}
-            formatter={(v) => [formatCount(Number(v)), 'batches']} />
-          <Bar dataKey="n" fill={categorical(2)} isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
+      <BandBarChart bars={bars} orientation="columns" height={200} margin={{ top: 8, right: 12, bottom: 40, left: 40 }}
+        value={{ format: formatCount, integer: true }} categoryLabel={(i) => data[i].bucket} axisTitle="length bucket"
+        tooltip={(i) => ({ title: data[i].bucket === 'over' ? 'Longer than every bucket' : `Bucket ${data[i].bucket}: up to ${data[i].len}, ${formatCount(data[i].max)} examples per batch`, lines: [`${formatCount(data[i].n)} batches`] })} />
     </div>
   )
 }

@@ -11,11 +11,15 @@ import { ChartTooltip, type TooltipContent } from './chart-tooltip.tsx'
 import { band, labelledSlots, valueScale, type Tick } from './scales.ts'
 import { useWidth } from './use-width.ts'
 
-/** One bar: `value` null draws none (a zero on a log axis); `fill` is a CSS colour. */
+/**
+ * One bar: `value` null draws none (a zero on a log axis); `fill` is a CSS colour. With `parts` the bar is a stack of
+ * them, first at the base (`value` their sum; linear axis only), each a `rect.chart-segment`.
+ */
 export interface BandBar {
   key: string
   value: number | null
   fill: string
+  parts?: readonly { value: number; fill: string }[]
 }
 
 /** Space around the plot, px. */
@@ -74,14 +78,24 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
     { log: value.log, floor: value.floor, integer: value.integer, count }), [max, columns, plot.bottom, plot.top, plot.left, plot.right, value.format, value.log, value.floor, value.integer, count])
   const slots = useMemo(() => (columns ? band(bars.length, plot.left, plotWidth, gap) : band(bars.length, plot.top, plotHeight, gap)),
     [columns, bars.length, plot.left, plot.top, plotWidth, plotHeight, gap])
-  const rects = useMemo(() => bars.map((b, i) => {
-    if (b.value === null) return null
+  const rects = useMemo(() => bars.flatMap((b, i): Rect[] => {
+    if (b.value === null) return []
+    if (b.parts) {
+      // a stack: each part from where the one before it ended
+      let sum = 0
+      return b.parts.filter((p) => p.value > 0).map((p, k) => {
+        const from = scale.at(sum), to = scale.at(sum += p.value)
+        return columns
+          ? { key: `${b.key}/${k}`, x: slots.barAt(i), y: to, w: slots.width, h: from - to, fill: p.fill, part: true }
+          : { key: `${b.key}/${k}`, x: from, y: slots.barAt(i), w: to - from, h: slots.width, fill: p.fill, part: true }
+      })
+    }
     const end = scale.at(b.value)
     // a value above the floor is at least a pixel long: a bar that rounds to nothing reads as no data
     const length = Math.max(b.value > 0 ? 1 : 0, Math.abs(scale.base - end))
-    return columns
+    return [columns
       ? { key: b.key, x: slots.barAt(i), y: scale.base - length, w: slots.width, h: length, fill: b.fill }
-      : { key: b.key, x: scale.base, y: slots.barAt(i), w: length, h: slots.width, fill: b.fill }
+      : { key: b.key, x: scale.base, y: slots.barAt(i), w: length, h: slots.width, fill: b.fill }]
   }), [bars, scale, slots, columns])
   const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null)
   const pointAt = (e: PointerEvent<SVGRectElement>) => {
@@ -131,13 +145,13 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
   )
 }
 
-interface Rect { key: string; x: number; y: number; w: number; h: number; fill: string }
+interface Rect { key: string; x: number; y: number; w: number; h: number; fill: string; part?: boolean }
 
 /** The bars; memoized so a hover (the band, the box) does not redraw 1,600 of them. */
-const BarsLayer = memo(function BarsLayer({ rects }: { rects: readonly (Rect | null)[] }) {
+const BarsLayer = memo(function BarsLayer({ rects }: { rects: readonly Rect[] }) {
   return (
     <g className="chart-bars">
-      {rects.map((r) => r && <rect key={r.key} className="chart-bar" x={r.x} y={r.y} width={r.w} height={r.h} fill={r.fill} />)}
+      {rects.map((r) => <rect key={r.key} className={r.part ? 'chart-segment' : 'chart-bar'} x={r.x} y={r.y} width={r.w} height={r.h} fill={r.fill} />)}
     </g>
   )
 })

@@ -16,7 +16,7 @@ const height = 46
 const handleWidth = 8
 
 export interface RankBrushProps {
-  /** Ranked values, most first (the strip's picture). */
+  /** The values in axis order (ranked, most first, or batches in stream order): the strip's picture. */
   values: readonly number[]
   range: RankRange
   onChange: (range: RankRange) => void
@@ -25,8 +25,12 @@ export interface RankBrushProps {
   right: number
   /** The strip's picture on a log axis (as the chart above). */
   log?: boolean
-  /** What one rank is, e.g. `language`. */
+  /** What the slots are, plural, e.g. `languages`. */
   noun: string
+  /** Slot `i`'s name in the labels and the sliders (0-based), `#1`, `#2`… by default. */
+  name?: (i: number) => string
+  /** What one slot is in the sliders' names (`First rank shown`), `rank` by default. */
+  unit?: string
 }
 
 /** The brush, filling its box's width. */
@@ -41,7 +45,7 @@ export function RankBrush(props: RankBrushProps) {
 
 type Drag = { mode: 'start' } | { mode: 'end' } | { mode: 'pan'; grab: number; from: RankRange }
 
-function BrushStrip({ values, range, onChange, left, right, log, noun, width }: RankBrushProps & { width: number }) {
+function BrushStrip({ values, range, onChange, left, right, log, noun, name = rankName, unit = 'rank', width }: RankBrushProps & { width: number }) {
   const n = values.length
   const x0 = left, x1 = Math.max(left + 1, width - right), span = x1 - x0
   const edge = (i: number) => x0 + (i / n) * span
@@ -90,13 +94,13 @@ function BrushStrip({ values, range, onChange, left, right, log, noun, width }: 
     move(end === 'start' ? { start: v, end: range.end } : { start: range.start, end: v })
   }
   const a = edge(range.start), b = edge(range.end + 1)
-  const startLabel = `#${formatCount(range.start + 1)}`, endLabel = `#${formatCount(range.end + 1)}`
+  const startLabel = name(range.start), endLabel = name(range.end)
   // the labels sit outside the window (start to its left, end to its right), inside the strip's ends
   const startX = Math.max(x0 + textWidth(startLabel), a - 3), endX = Math.min(x1 - textWidth(endLabel), b + 3)
   const handle = (end: 'start' | 'end', x: number, rank: number) => (
     <rect className="brush-handle" role="slider" tabIndex={0} x={x - handleWidth / 2} y={0} width={handleWidth} height={stripHeight} rx={2}
-      aria-label={end === 'start' ? `First rank shown` : `Last rank shown`} aria-valuemin={1} aria-valuemax={n} aria-valuenow={rank + 1}
-      aria-valuetext={`rank ${formatCount(rank + 1)} of ${formatCount(n)} ${noun}s`} aria-orientation="horizontal"
+      aria-label={`${end === 'start' ? 'First' : 'Last'} ${unit} shown`} aria-valuemin={1} aria-valuemax={n} aria-valuenow={rank + 1}
+      aria-valuetext={`${name(rank)} of ${formatCount(n)} ${noun}`} aria-orientation="horizontal"
       onPointerDown={(e) => down(e, end)} onKeyDown={(e) => keys(e, end)} />
   )
   return (
@@ -113,18 +117,22 @@ function BrushStrip({ values, range, onChange, left, right, log, noun, width }: 
   )
 }
 
-/** The area path of `values` (most first) over `[x0, x0 + span]`, one column per px, in the strip's height. */
+/** `#1` for slot 0: a rank. */
+const rankName = (i: number) => `#${formatCount(i + 1)}`
+
+/** The area path of `values` over `[x0, x0 + span]`, one column per px (the largest of its values), in the strip's height. */
 function shape(values: readonly number[], x0: number, span: number, log: boolean): string {
   if (values.length === 0) return ''
-  const positive = values.filter((v) => v > 0)
-  const max = positive.length > 0 ? positive[0] : 1
-  const floor = positive.length > 0 ? positive[positive.length - 1] / 2 : 0.5
-  const scale = valueScale(max, [stripHeight - 1, 3], String, log ? { log: true, floor } : {})
+  let max = 0, least = Infinity
+  for (const v of values) if (v > 0) { if (v > max) max = v; if (v < least) least = v }
+  const scale = valueScale(max > 0 ? max : 1, [stripHeight - 1, 3], String, log ? { log: true, floor: least < Infinity ? least / 2 : 0.5 } : {})
   const columns = rankColumns(values.length, span)
   const per = span / values.length
   let d = `M${x0},${stripHeight}`
   for (const c of columns) {
-    const y = values[c.from] > 0 ? scale.at(values[c.from]) : stripHeight
+    let top = 0
+    for (let k = c.from; k <= c.to; k++) if (values[k] > top) top = values[k]
+    const y = top > 0 ? scale.at(top) : stripHeight
     d += `L${(x0 + c.from * per).toFixed(1)},${y.toFixed(1)}L${(x0 + (c.to + 1) * per).toFixed(1)},${y.toFixed(1)}`
   }
   return `${d}L${x0 + span},${stripHeight}Z`

@@ -64,7 +64,7 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
           </Staged>
         </div>
       </section>
-      <div aria-busy={ranked !== now}>
+      <div className="language-table-block" aria-busy={ranked !== now}>
         <Staged stage={stage} at={4} minHeight={420}>
         {ranked && (
         <LanguageTable rows={ranked.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}

@@ -140,7 +140,7 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
           onPointerMove={(e) => setHover(pointAt(e))} onPointerLeave={() => setHover(null)}
           onClick={(e) => { const p = pointAt(e as unknown as PointerEvent<SVGRectElement>); if (p && onPick) onPick(p.i) }} />
       </svg>
-      {hover && hover.i < bars.length && <ChartTooltip content={tooltip(hover.i)} x={hover.x} y={hover.y} width={width} />}
+      {hover && hover.i < bars.length && <ChartTooltip content={tooltip(hover.i)} x={hover.x} y={hover.y} width={width} height={height} />}
     </>
   )
 }

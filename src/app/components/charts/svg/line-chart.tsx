@@ -72,7 +72,7 @@ function LinePlot({ points, height, margin, x, y, stroke, axisTitle, references,
             setHover({ i: nearest(points, xScale, px), px, py })
           }} />
       </svg>
-      {hover && <ChartTooltip content={tooltip(points[hover.i])} x={hover.px} y={hover.py} width={width} />}
+      {hover && <ChartTooltip content={tooltip(points[hover.i])} x={hover.px} y={hover.py} width={width} height={height} />}
     </>
   )
 }

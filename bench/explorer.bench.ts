@@ -4,7 +4,8 @@
  *   2,000-file synthetic dataset served by a second HTTP server (`?dataset=<url>`);
  * - Batches: batches streamed per second from the worker into the virtualized list, and the longest main-thread
  *   task while streaming (PerformanceObserver `longtask`, ≥ 50 ms by definition; 0 = none).
- * - the Overview's partition filter + sort per keystroke at 10,000 partitions (in Node), against one frame (16.7 ms).
+ * - the Overview's partition filter + sort per keystroke, and a sort by language, at 10,000 and 100,000 partitions (in
+ *   Node), against one frame (16.7 ms).
  * - At 1,600 languages (scripts/many-languages.ts, 3,600 files), without and with the dataset index
  *   (`_mixscope_index.parquet`, written by `mixscope index` into a hard-linked copy): open → first chart (a
  *   progressive open's provisional chart counts) and → exact numbers, and the time from a tab click
@@ -87,18 +88,31 @@ async function streamBatches(page: Page, url: string, minAudioLen: number | null
   }, { start })
 }
 
-/** One keystroke of the Overview's partition filter at 10,000 partitions: filter, then sort by hours (best of 20). */
-function partitionFilterRow(): BenchRow {
-  const many: PartitionStats[] = Array.from({ length: 10_000 }, (_, i) => ({
-    corpus: `c${i % 37}`, language: `l${i % 997}_Latn`, split: i % 3 ? 'train' : 'dev', files: 1, row_groups: 1, rows: i, samples: i * 1000, hours: i / 7,
-  }))
-  let best = Infinity, shown = 0
-  for (let k = 0; k < 20; k++) {
-    const t0 = performance.now()
-    shown = sortPartitions(filterPartitions(many, 'split=train l1'), 'hours', true).length
-    best = Math.min(best, performance.now() - t0)
-  }
-  return { benchmark: 'explorer: partition filter + sort, 10,000 partitions (Node)', partitions: many.length, shown, ms: best, 'x one frame (16.7 ms)': best / (1000 / 60) }
+/**
+ * One keystroke of the Overview's partition filter (filter, then sort by hours) and one click on its Language column
+ * (sort by language), at 10,000 and 100,000 partitions, best of 10.
+ */
+function partitionFilterRows(): BenchRow[] {
+  return [10_000, 100_000].flatMap((size) => {
+    const many: PartitionStats[] = Array.from({ length: size }, (_, i) => ({
+      corpus: `c${i % 37}`, language: `l${i % 1597}_Latn`, split: i % 3 ? 'train' : 'dev', files: 1, row_groups: 1, rows: i, samples: i * 1000, hours: i / 7,
+    }))
+    const best = (op: () => number) => {
+      let ms = Infinity, shown = 0
+      for (let k = 0; k < 10; k++) {
+        const t0 = performance.now()
+        shown = op()
+        ms = Math.min(ms, performance.now() - t0)
+      }
+      return { ms, shown }
+    }
+    return [
+      { name: 'filter "split=train l1" + sort by hours', ...best(() => sortPartitions(filterPartitions(many, 'split=train l1'), 'hours', true).length) },
+      { name: 'sort by language', ...best(() => sortPartitions(many, 'language', false).length) },
+    ].map(({ name, ms, shown }) => ({
+      benchmark: `explorer: partition ${name}, ${size.toLocaleString('en')} partitions (Node)`, partitions: size, shown, ms, 'x one frame (16.7 ms)': ms / (1000 / 60),
+    }))
+  })
 }
 
 /**
@@ -171,14 +185,14 @@ async function tabSwitches(page: Page, rounds = 3, settleMs = 1500): Promise<Rec
 }
 
 export async function runExplorerBench(): Promise<BenchRow[]> {
-  const filterRow = partitionFilterRow()
+  const filterRows = partitionFilterRows()
   await build({ root: repo, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } })
   const synthetic = await ensureSyntheticDataset()
   // the app and its demo from one server, the synthetic dataset from another origin (CORS), as users would
   const app = await startStaticServer({ root: distDir })
   const data = await startStaticServer({ root: resolve(synthetic.root, '..') })
   const browser = await chromium.launch({ executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
-  const rows: BenchRow[] = [filterRow]
+  const rows: BenchRow[] = [...filterRows]
   try {
     const page = async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })

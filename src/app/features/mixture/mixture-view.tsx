@@ -36,7 +36,12 @@ const percentTick = (v: number) => formatShare(v)
 /** Two weights read the same on the page (the sampler's 24-bit draws differ from the float64 weight far below that). */
 const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && formatProbability(a) === formatProbability(b))
 
-function Charts({ rows }: { rows: MixtureRow[] }) {
+/**
+ * The scatter and the top bars, each mounting in its own idle period (`stage` 1 and 2): a recharts chart's first
+ * mount is one React commit React cannot slice (its store's registration dispatches), so the two together were one
+ * task of about 0.4 s after the view's first result at 1,600 languages.
+ */
+function Charts({ rows, stage }: { rows: MixtureRow[]; stage: number }) {
   const all = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
     .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows])
   // at most one mark per cell of an 80 × 80 log grid: 2,000 partitions draw a few hundred marks
@@ -59,6 +64,7 @@ function Charts({ rows }: { rows: MixtureRow[] }) {
     <div className="grid-2">
       <section className="panel" aria-labelledby="scatter-heading">
         <h4 id="scatter-heading">Sampling probability against natural share ({formatCount(all.length)} partitions, log–log)</h4>
+        <Staged stage={stage} at={1} minHeight={300}>
         <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${all.length} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
           <ResponsiveContainer width="100%" height={300}>
             <ScatterChart margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
@@ -76,10 +82,12 @@ function Charts({ rows }: { rows: MixtureRow[] }) {
             </ScatterChart>
           </ResponsiveContainer>
         </div>
+        </Staged>
         <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(all.length)}{points.length < all.length ? ` (${formatCount(points.length)} marks: nearby partitions share one)` : ''}.</p>
       </section>
       <section className="panel" aria-labelledby="shares-heading">
         <h4 id="shares-heading">Natural share vs sampling probability, most sampled</h4>
+        <Staged stage={stage} at={2} minHeight={Math.max(200, top.length * 30 + 60)}>
         <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for the ${top.length} most sampled of ${rows.length} partitions; the table "Mixture weights" lists every value.`}>
           <ResponsiveContainer width="100%" height={Math.max(200, top.length * 30 + 60)}>
             <BarChart data={top} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
@@ -93,6 +101,7 @@ function Charts({ rows }: { rows: MixtureRow[] }) {
             </BarChart>
           </ResponsiveContainer>
         </div>
+        </Staged>
       </section>
     </div>
   )
@@ -160,7 +169,7 @@ export function MixtureView() {
   const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
   const languages = useMemo(() => (result ? hoursPerLanguage(result) : []), [result])
-  const stage = useStage(3, m.report !== null)
+  const stage = useStage(5, m.report !== null)
   const splits = report?.overview.splitNames ?? noNames
   const corpora = report?.overview.corpusNames ?? noNames
 
@@ -186,17 +195,17 @@ export function MixtureView() {
       {result && result.findings.length > 0 && <FindingGroups findings={result.findings} label="Mixture problems" />}
       {result && (
         <div className={stale ? 'stale' : undefined} aria-busy={stale}>
-          <Charts rows={inSplit} />
+          <Charts rows={inSplit} stage={stage} />
           {/* the sections under the charts mount one per idle period (components/staged.tsx): at 1,600 languages the
               whole view mounted at once was one task of about a second */}
-          <Staged stage={stage} at={1} minHeight={380}><RankedProbabilities rows={inSplit} /></Staged>
-          <Staged stage={stage} at={2} minHeight={420}>
+          <Staged stage={stage} at={3} minHeight={380}><RankedProbabilities rows={inSplit} /></Staged>
+          <Staged stage={stage} at={4} minHeight={420}>
           <section aria-labelledby="weights-heading">
             <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''}</h3>
             <WeightsTable rows={shown} draws={result.draws} steps={result.steps} />
           </section>
           </Staged>
-          <Staged stage={stage} at={3} minHeight={360}>
+          <Staged stage={stage} at={5} minHeight={360}>
           <section aria-labelledby="hours-steps-heading">
             <h3 id="hours-steps-heading">Hours per language in {formatCount(result.steps)} training steps</h3>
             <p className="hint">

@@ -17,9 +17,11 @@ async function openExamples(page: Page): Promise<void> {
   await expect(page.getByText(/^\d+ examples?/)).toBeVisible({ timeout: 30_000 })
 }
 
+/** The list's count, or NaN while it is being read (so `expect.poll` keeps polling instead of throwing). */
 async function shownCount(page: Page): Promise<number> {
   const text = await page.locator('.examples-count').innerText()
-  return Number(/^([\d,]+) example/.exec(text)![1].replace(/,/g, ''))
+  const count = /^([\d,]+) example/.exec(text)?.[1]
+  return count === undefined ? Number.NaN : Number(count.replace(/,/g, ''))
 }
 
 const list = (page: Page) => page.getByRole('table', { name: 'Examples' })
@@ -63,7 +65,7 @@ test('languages, text and sort; the Inspector beside the list keeps the list in 
   await page.getByLabel('Transcript contains', { exact: true }).fill(word.toUpperCase())
   const texts = () => rows(page).locator('.examples-text').allInnerTexts()
   await expect.poll(async () => (await texts()).every((t) => t.toLowerCase().includes(word.toLowerCase()))).toBe(true)
-  expect(await shownCount(page)).toBeLessThanOrEqual(two)
+  await expect.poll(() => shownCount(page)).toBeLessThanOrEqual(two)
 
   // choosing a row shows it beside the list; the list stays, focus stays on the row
   const id = await rows(page).first().getAttribute('data-example-id')

@@ -5,6 +5,7 @@
  */
 import { Fragment, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { virtualAfterLayout } from './virtual-after-layout.ts'
 import { compareUtf8 } from '../../engine/findings.ts'
 import { formatCount } from '../lib/format.ts'
 
@@ -78,7 +79,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [rows, columns, query, sort, search])
   const virtual = shown.length > (props.virtualizeAbove ?? 100)
   const scroller = useRef<HTMLDivElement | null>(null)
-  const virtualizer = useVirtualizer({ count: virtual ? shown.length : 0, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 16 })
+  const virtualizer = useVirtualizer({ count: virtual ? shown.length : 0, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 16, ...virtualAfterLayout<HTMLDivElement, Element>(props.height ?? 420) })
   const items = virtual ? virtualizer.getVirtualItems() : []
   const top = items.length > 0 ? items[0].start : 0
   const bottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0

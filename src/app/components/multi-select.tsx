@@ -6,6 +6,7 @@
 import * as Popover from '@radix-ui/react-popover'
 import { useMemo, useRef, useState } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { virtualAfterLayout } from './virtual-after-layout.ts'
 import { formatCount } from '../lib/format.ts'
 
 const optionHeight = 28
@@ -26,7 +27,7 @@ export function MultiSelect({ label, options, selected, onChange, name = (o) => 
     return needle === '' ? options : options.filter((o) => `${o} ${name(o)}`.toLowerCase().includes(needle))
   }, [options, query, name])
   const list = useRef<HTMLDivElement | null>(null)
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => list.current, estimateSize: () => optionHeight, overscan: 10 })
+  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => list.current, estimateSize: () => optionHeight, overscan: 10, ...virtualAfterLayout<HTMLDivElement, Element>(280) })
   const toggle = (o: string) => onChange(chosen.has(o) ? selected.filter((s) => s !== o) : [...selected, o])
   const summary = selected.length === 0 ? placeholder : selected.length === 1 ? selected[0] : `${selected[0]} +${selected.length - 1}`
   return (

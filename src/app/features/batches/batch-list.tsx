@@ -4,6 +4,7 @@
  */
 import { useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { virtualAfterLayout } from '../../components/virtual-after-layout.ts'
 import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 
@@ -18,7 +19,7 @@ function languagesText(b: BatchSummary): string {
 
 export function BatchList({ batches, selected, onSelect }: { batches: BatchSummary[]; selected: number | null; onSelect: (index: number) => void }) {
   const scroller = useRef<HTMLDivElement | null>(null)
-  const virtualizer = useVirtualizer({ count: batches.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 })
+  const virtualizer = useVirtualizer({ count: batches.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12, ...virtualAfterLayout<HTMLDivElement, Element>(420) })
   const items = virtualizer.getVirtualItems()
   const top = items.length > 0 ? items[0].start : 0
   const bottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0

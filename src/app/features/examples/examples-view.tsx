@@ -4,6 +4,7 @@
  * Choosing a row (click, Enter) selects it; the Inspector beside the list shows it while the list keeps its place.
  */
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { virtualAfterLayout } from '../../components/virtual-after-layout.ts'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ExampleSort, ExampleSummary } from '../../../engine/examples/search.ts'
 import { languageName } from '../../lib/language-names.ts'
@@ -83,7 +84,7 @@ function ExamplesList() {
   const generation = useExamplesStore((s) => s.generation)
   const selected = useSelectionStore((s) => s.exampleId)
   const scroller = useRef<HTMLDivElement>(null)
-  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 20 })
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 20, ...virtualAfterLayout<HTMLDivElement, Element>(560) })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index ?? 0
   const last = items[items.length - 1]?.index ?? 0

@@ -4,6 +4,7 @@
  */
 import { useMemo, useRef, useState } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { virtualAfterLayout } from '../../components/virtual-after-layout.ts'
 import { CountCell, HoursCell } from '../../components/num.tsx'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import type { PartitionStats } from '../../../engine/stats/types.ts'
@@ -46,7 +47,7 @@ export function PartitionsTable({ partitions, showOther }: { partitions: Partiti
   const totals = useMemo(() => shown.reduce((t, p) => ({ files: t.files + p.files, rows: t.rows + p.rows, hours: t.hours + p.hours }), { files: 0, rows: 0, hours: 0 }), [shown])
   const virtual = shown.length > virtualizeAbove
   const scroller = useRef<HTMLDivElement | null>(null)
-  const virtualizer = useVirtualizer({ count: virtual ? shown.length : 0, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 20 })
+  const virtualizer = useVirtualizer({ count: virtual ? shown.length : 0, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 20, ...virtualAfterLayout<HTMLDivElement, Element>(480) })
 
   function header(label: string, key: PartitionSortKey, numeric = false) {
     const active = sort?.key === key

@@ -48,30 +48,36 @@ export function filterPartitions(partitions: readonly PartitionStats[], query: s
  * byte-wise in the comparator was 84 ms for 100,000 folders by language in Node.
  */
 export function sortPartitions(partitions: readonly PartitionStats[], key: PartitionSortKey, descending: boolean): PartitionStats[] {
-  const n = partitions.length
   const values = partitions.map((p) => p[key])
-  const missing = (v: unknown): v is null | undefined => v === null || v === undefined
-  if (values.every((v) => missing(v) || typeof v === 'number')) {
-    const sign = descending ? -1 : 1
-    const order = Array.from({ length: n }, (_, i) => i)
-    order.sort((i, j) => {
-      const x = values[i] as number | null | undefined, y = values[j] as number | null | undefined
-      const c = missing(x) ? (missing(y) ? 0 : 1) : missing(y) ? -1 : x === y ? 0 : x < y ? -1 : 1
-      return sign * c || i - j
-    })
-    return order.map((i) => partitions[i])
-  }
-  // text: each value's rank among the distinct values (a missing one after them all), packed with the folder's index
-  // into one float (rank · 2³² + index, exact below 2⁵³), so the typed array sorts natively, ties in index order
+  if (values.every((v) => missing(v) || typeof v === 'number')) return sortByNumbers(partitions, values as (number | null | undefined)[], descending)
+  // text: each value's rank among the distinct values (a missing one stays missing)
   const distinct = [...new Set(values.filter((v) => !missing(v)).map(String))].sort(compareUtf8)
   const rank = new Map(distinct.map((v, i) => [v, i]))
+  const ranks = values.map((v) => (missing(v) ? null : rank.get(String(v))!))
+  const n = partitions.length
+  // packed with the folder's index into one float (rank · 2³² + index; exact while it stays below 2⁵³, i.e. under
+  // 2²¹ folders), the typed array sorts natively, ties in index order; a missing value ranks after every value
+  if (n >= 2 ** 21) return sortByNumbers(partitions, ranks, descending)
   const last = distinct.length
   const packed = new Float64Array(n)
   for (let i = 0; i < n; i++) {
-    const v = values[i]
-    const r = missing(v) ? last : rank.get(String(v))!
+    const r = ranks[i] ?? last
     packed[i] = (descending ? last - r : r) * 2 ** 32 + i
   }
   packed.sort()
   return Array.from(packed, (k) => partitions[k % 2 ** 32])
+}
+
+const missing = (v: unknown): v is null | undefined => v === null || v === undefined
+
+/** `partitions` ordered by `values` (one per folder; a missing one after every value ascending), ties in index order. */
+function sortByNumbers(partitions: readonly PartitionStats[], values: readonly (number | null | undefined)[], descending: boolean): PartitionStats[] {
+  const sign = descending ? -1 : 1
+  const order = Array.from({ length: partitions.length }, (_, i) => i)
+  order.sort((i, j) => {
+    const x = values[i], y = values[j]
+    const c = missing(x) ? (missing(y) ? 0 : 1) : missing(y) ? -1 : x === y ? 0 : x < y ? -1 : 1
+    return sign * c || i - j
+  })
+  return order.map((i) => partitions[i])
 }

@@ -4,6 +4,7 @@
  * harness specs; the Overview specs do not need it.
  */
 import { defineConfig, devices } from '@playwright/test'
+import { chromiumArgs } from './test/helpers/chromium-args.ts'
 
 const ci = Boolean(process.env.CI)
 /** `E2E_PORT` moves the preview server (two runs on one machine); the specs read it through e2e/fixtures/paths.ts. */
@@ -32,7 +33,7 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         viewport: { width: 1280, height: 800 },
-        launchOptions: { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--enable-unsafe-webgpu'] },
+        launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs(['--enable-unsafe-webgpu']) },
       },
     },
   ],

@@ -7,6 +7,7 @@
  * once into bench/.cache/prepare.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
+import { chromiumArgs } from '../test/helpers/chromium-args.ts'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -87,7 +88,7 @@ async function timeBrowser(): Promise<{ seconds: number; helpers: number }> {
   const { build } = await import('vite')
   await build({ root: join(import.meta.dirname, '..'), configFile: join(import.meta.dirname, '..', 'vite.config.ts'), base: '/web-prepare/', logLevel: 'error', build: { outDir: web, emptyOutDir: true, reportCompressedSize: false } })
   const server = await startStaticServer({ root: benchCacheDir })
-  const browser = await chromium.launch({ executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+  const browser = await chromium.launch({ executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs() })
   try {
     const page = await browser.newPage()
     await page.goto(`${server.url}web-prepare/index.html?view=prepare`)

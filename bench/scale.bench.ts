@@ -15,6 +15,7 @@
  * `MIXSCOPE_SCALE_CACHE_MODES=0` the Worker `stats` without the index (cache modes: 18 min a run at 100,000 files).
  */
 import { execFile } from 'node:child_process'
+import { chromiumArgs } from '../test/helpers/chromium-args.ts'
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -175,7 +176,7 @@ async function browserRows(datasets: ScaleDataset[], cert: { key: string; cert: 
   await build({ root: repo, logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } })
   const app = await startStaticServer({ root: distDir })
   const browser: Browser = await chromium.launch({
-    executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--ignore-certificate-errors'],
+    executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs(['--ignore-certificate-errors']),
   })
   const rows: BenchRow[] = []
   try {

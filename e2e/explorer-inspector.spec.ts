@@ -6,11 +6,12 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { waitForDataset } from './fixtures/overview-page.ts'
+import { chromiumArgs } from '../test/helpers/chromium-args.ts'
 
 test.use({
   launchOptions: {
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--enable-unsafe-webgpu', '--autoplay-policy=no-user-gesture-required'],
+    args: chromiumArgs(['--enable-unsafe-webgpu', '--autoplay-policy=no-user-gesture-required']),
   },
 })
 

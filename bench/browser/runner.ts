@@ -7,6 +7,7 @@
  * separated, for machines whose GPU needs them (e.g. `--use-angle=vulkan`); WebGPU is enabled either way.
  */
 import { chromium, type Browser, type Page } from '@playwright/test'
+import { chromiumArgs } from '../../test/helpers/chromium-args.ts'
 import { join } from 'node:path'
 import { startStaticServer, type StaticServer } from '../../test/helpers/static-server.ts'
 import type { BenchReply, BenchRequest } from './protocol.ts'
@@ -47,7 +48,7 @@ export async function startBenchBrowser(args: string[] = []): Promise<BenchBrows
     const extra = (process.env.MIXSCOPE_CHROMIUM_ARGS ?? '').split(/\s+/).filter((a) => a !== '')
     browser = await chromium.launch({
       executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--enable-unsafe-webgpu', ...extra, ...args],
+      args: chromiumArgs(['--enable-unsafe-webgpu', ...extra, ...args]),
     })
     const page: Page = await browser.newPage()
     page.on('pageerror', (error) => process.stderr.write(`bench page error: ${error.message}\n`))

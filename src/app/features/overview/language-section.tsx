@@ -5,6 +5,7 @@
  * with every language. Clicking a bar or a row focuses languages (every view then filters to them).
  */
 import { useDeferredValue, useMemo } from 'react'
+import { usePaced } from '../../components/paced.ts'
 import { Staged, useStage } from '../../components/staged.tsx'
 import { CoverageCurve, LogHistogram, TopBars } from '../../components/charts/distribution-charts.tsx'
 import { RankedBars } from '../../components/charts/ranked-bars.tsx'
@@ -30,6 +31,11 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
   // one per idle period (each chart's commit is a cascade of recharts store updates: together, at 100,000
   // partitions, they were one task of 0.4 s before the first chart showed)
   const stage = useStage(4)
+  // while an open streams snapshots, the blocks take each new one a frame or more apart (components/paced.ts):
+  // the distribution at once, the coverage and top bars a frame later, then the ranked chart, then the table
+  const paced = usePaced(items, 1)
+  const rankedShown = usePaced(ranked, 2)
+  const tableShown = usePaced(ranked, 3)
   return (
     <section aria-labelledby="languages-heading">
       <h3 id="languages-heading">{metric === 'hours' ? 'Hours' : 'Rows'} per language ({formatCount(languages.length)} languages)</h3>
@@ -40,34 +46,34 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
             thresholds={metric === 'hours' ? [1 / 6, 1, 10] : [10, 100, 1000]}
             onSelect={(keys) => focusStore.getState().set(keys)} />
         </section>
-        <section className="panel" aria-label="Coverage">
+        <section className="panel" aria-label="Coverage" aria-busy={paced !== items}>
           <h4>How few languages hold most of the {metric}</h4>
           <Staged stage={stage} at={1} minHeight={220}>
-          <CoverageCurve items={items} noun={noun} label={metric} />
+          <CoverageCurve items={paced} noun={noun} label={metric} />
           </Staged>
         </section>
-        <section className="panel" aria-label="Top languages">
+        <section className="panel" aria-label="Top languages" aria-busy={paced !== items}>
           <h4>Most {metric}</h4>
           <Staged stage={stage} at={2} minHeight={304}>
-          <TopBars items={items} n={12} noun={noun} format={format} label={(k) => `${languageLabel(k)} (${k})`}
+          <TopBars items={paced} n={12} noun={noun} format={format} label={(k) => `${languageLabel(k)} (${k})`}
             chartLabel={`Bar chart of ${metric} per language`} selected={focus} onSelect={(k) => focusStore.getState().toggle(k)} />
           </Staged>
         </section>
       </div>
       <section className="panel" aria-labelledby="ranked-heading">
         <h4 id="ranked-heading">Every language by {metric === 'hours' ? 'hours' : 'rows'}, ranked: zoom into any rank range</h4>
-        <div aria-busy={ranked !== now}>
+        <div aria-busy={ranked !== now || rankedShown !== ranked}>
           <Staged stage={stage} at={3} minHeight={380}>
-          {ranked && <RankedBars items={ranked.items} noun={noun} format={ranked.metric === 'hours' ? formatHours : formatCount} label={languageLabel} metric={ranked.metric}
-            chartLabel={`Bar chart of ${ranked.metric} per language`}
+          {rankedShown && <RankedBars items={rankedShown.items} noun={noun} format={rankedShown.metric === 'hours' ? formatHours : formatCount} label={languageLabel} metric={rankedShown.metric}
+            chartLabel={`Bar chart of ${rankedShown.metric} per language`}
             selected={focus} onSelect={toggleFocus} />}
           </Staged>
         </div>
       </section>
-      <div className="language-table-block" aria-busy={ranked !== now}>
+      <div className="language-table-block" aria-busy={ranked !== now || tableShown !== ranked}>
         <Staged stage={stage} at={4} minHeight={420}>
-        {ranked && (
-        <LanguageTable rows={ranked.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
+        {tableShown && (
+        <LanguageTable rows={tableShown.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
           columns={[
             { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
             { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => l.rows, cell: (l) => <NumCell value={l.rows} kind="count" /> },

@@ -14,6 +14,7 @@ import { memo, useDeferredValue, useMemo, useState } from 'react'
 import type { LanguageHours } from '../../../engine/stats/groupings.ts'
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
+import { usePaced } from '../../components/paced.ts'
 import { Staged, useStage } from '../../components/staged.tsx'
 import { mergeFindings, countBySeverity } from '../../lib/merge-findings.ts'
 import { formatCount } from '../../lib/format.ts'
@@ -74,77 +75,126 @@ export function OverviewView() {
       </div>
       <LanguageSection languages={languages} metric={metric} />
       <div className="overview-details" aria-busy={details !== inputs}>
-        {details && <OverviewDetails {...details} />}
+        {details && <OverviewDetails inputs={details} />}
       </div>
     </section>
   )
 }
 
-/** Everything under the language charts: hours per corpus and split, the (corpus, language, split) and TSV tables, partitions, problems. */
-const OverviewDetails = memo(function OverviewDetails({ report, focus, metric, log }: { report: OpenResult; focus: ReadonlySet<string>; metric: 'hours' | 'rows'; log: boolean }) {
-  const partitions = report.stats.partitions
-  const { overview } = report
-  // the whole dataset's groupings come from the worker; a focus (a few languages) is grouped here
-  const focused = useMemo(() => (focus.size === 0 ? partitions : partitions.filter((p) => p.language !== null && focus.has(p.language))), [partitions, focus])
-  const corpora = useMemo(() => (focus.size === 0 ? overview.corpora : hoursBy(focused, 'corpus')), [focus, overview, focused])
-  const splits = useMemo(() => (focus.size === 0 ? overview.splits : hoursBy(focused, 'split')), [focus, overview, focused])
-  const findings = useMemo(() => mergeFindings(report.stats.findings, report.validation.findings), [report])
-  const counts = countBySeverity(findings)
+/** What the sections under the language charts draw from. */
+interface DetailInputs { report: OpenResult; focus: ReadonlySet<string>; metric: 'hours' | 'rows'; log: boolean }
+
+/**
+ * Everything under the language charts: hours per corpus and split, the (corpus, language, split) and TSV tables,
+ * partitions, problems. Each section mounts in an idle period of its own (components/staged.tsx) and, while an
+ * open streams snapshots, takes a new one a frame after the section above it (components/paced.ts): changed
+ * together, the whole page was laid out and painted in one frame.
+ */
+const OverviewDetails = memo(function OverviewDetails({ inputs }: { inputs: DetailInputs }) {
   // one section per idle period (components/staged.tsx): mounted together they were one task of a second
   const stage = useStage(4)
-  const scope = focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''
+  const groups = usePaced(inputs, 1)
+  const tables = usePaced(inputs, 2)
+  const partitions = usePaced(inputs, 3)
+  const problems = usePaced(inputs, 4)
   return (
     <>
       <Staged stage={stage} at={1} minHeight={300}>
-      <div className="grid-2">
-        <section className="panel" aria-labelledby="corpora-heading">
-          <h3 id="corpora-heading">Hours per corpus{scope}</h3>
-          <div className="split-main">
-            <HoursChart groups={corpora} noun="corpus" metric={metric} log={log} />
-            <GroupHoursTable groups={corpora} noun="corpus" />
-          </div>
-        </section>
-        <section className="panel" aria-labelledby="split-groups-heading">
-          <h3 id="split-groups-heading">Hours per split{scope}</h3>
-          <div className="split-main">
-            <HoursChart groups={splits} noun="split" metric={metric} log={log} />
-            <GroupHoursTable groups={splits} noun="split" />
-          </div>
-        </section>
-      </div>
+        <GroupSections {...groups} busy={groups !== inputs} />
       </Staged>
       <Staged stage={stage} at={2} minHeight={420}>
-      <div className="grid-2">
-        <section aria-labelledby="splits-heading">
-          <h3 id="splits-heading">Hours per corpus, language and split</h3>
-          <SplitHoursTable pivot={overview.splitPivot} />
-        </section>
-        {report.stats.summary ? (
-          <section aria-labelledby="tsv-heading">
-            <h3 id="tsv-heading">Stats TSV vs data</h3>
-            <TsvComparisonTable rows={overview.tsvCoverage ?? []} tsvPath={report.stats.summary.path} />
-          </section>
-        ) : (
-          <div>
-            <h3>Language distribution</h3>
-            <div className="empty-state"><h3>No language_distribution TSV</h3><p>Training has no mixture without one: it reads one stream. Pick one with “Stats TSV…” to compare it with the data.</p></div>
-          </div>
-        )}
-      </div>
+        <TableSections report={tables.report} busy={tables !== inputs} />
       </Staged>
       <Staged stage={stage} at={3} minHeight={420}>
-      <section aria-labelledby="partitions-heading">
-        <h3 id="partitions-heading">Partition folders</h3>
-        <PartitionsTable partitions={focused} showOther={overview.hasOtherKeys} />
-      </section>
+        <PartitionSection report={partitions.report} focus={partitions.focus} busy={partitions !== inputs} />
       </Staged>
       <Staged stage={stage} at={4} minHeight={200}>
-      <section aria-labelledby="findings-heading">
-        <h3 id="findings-heading">Problems found</h3>
-        <p>{formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes while opening; the Audit checks much more.</p>
-        <FindingGroups findings={findings} label="Problems found" empty="Nothing found while opening." />
-      </section>
+        <ProblemSection report={problems.report} busy={problems !== inputs} />
       </Staged>
     </>
   )
 })
+
+/** The partitions of the focused languages (all of them without a focus). */
+function useFocused(report: OpenResult, focus: ReadonlySet<string>) {
+  const partitions = report.stats.partitions
+  return useMemo(() => (focus.size === 0 ? partitions : partitions.filter((p) => p.language !== null && focus.has(p.language))), [partitions, focus])
+}
+
+const scopeOf = (focus: ReadonlySet<string>) => (focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : '')
+
+/** Hours per corpus and per split (of the focused languages). */
+function GroupSections({ report, focus, metric, log, busy }: DetailInputs & { busy: boolean }) {
+  const { overview } = report
+  // the whole dataset's groupings come from the worker; a focus (a few languages) is grouped here
+  const focused = useFocused(report, focus)
+  const corpora = useMemo(() => (focus.size === 0 ? overview.corpora : hoursBy(focused, 'corpus')), [focus, overview, focused])
+  const splits = useMemo(() => (focus.size === 0 ? overview.splits : hoursBy(focused, 'split')), [focus, overview, focused])
+  const scope = scopeOf(focus)
+  return (
+    <div className="grid-2" aria-busy={busy}>
+      <section className="panel" aria-labelledby="corpora-heading">
+        <h3 id="corpora-heading">Hours per corpus{scope}</h3>
+        <div className="split-main">
+          <HoursChart groups={corpora} noun="corpus" metric={metric} log={log} />
+          <GroupHoursTable groups={corpora} noun="corpus" />
+        </div>
+      </section>
+      <section className="panel" aria-labelledby="split-groups-heading">
+        <h3 id="split-groups-heading">Hours per split{scope}</h3>
+        <div className="split-main">
+          <HoursChart groups={splits} noun="split" metric={metric} log={log} />
+          <GroupHoursTable groups={splits} noun="split" />
+        </div>
+      </section>
+    </div>
+  )
+}
+
+/** Hours per (corpus, language, split), and the stats TSV against the data. */
+function TableSections({ report, busy }: { report: OpenResult; busy: boolean }) {
+  const { overview } = report
+  return (
+    <div className="grid-2" aria-busy={busy}>
+      <section aria-labelledby="splits-heading">
+        <h3 id="splits-heading">Hours per corpus, language and split</h3>
+        <SplitHoursTable pivot={overview.splitPivot} />
+      </section>
+      {report.stats.summary ? (
+        <section aria-labelledby="tsv-heading">
+          <h3 id="tsv-heading">Stats TSV vs data</h3>
+          <TsvComparisonTable rows={overview.tsvCoverage ?? []} tsvPath={report.stats.summary.path} />
+        </section>
+      ) : (
+        <div>
+          <h3>Language distribution</h3>
+          <div className="empty-state"><h3>No language_distribution TSV</h3><p>Training has no mixture without one: it reads one stream. Pick one with “Stats TSV…” to compare it with the data.</p></div>
+        </div>
+      )}
+    </div>
+  )
+}
+
+/** The partition folders (of the focused languages). */
+function PartitionSection({ report, focus, busy }: { report: OpenResult; focus: ReadonlySet<string>; busy: boolean }) {
+  const focused = useFocused(report, focus)
+  return (
+    <section aria-labelledby="partitions-heading" aria-busy={busy}>
+      <h3 id="partitions-heading">Partition folders</h3>
+      <PartitionsTable partitions={focused} showOther={report.overview.hasOtherKeys} />
+    </section>
+  )
+}
+
+/** The problems found while opening, grouped by kind. */
+function ProblemSection({ report, busy }: { report: OpenResult; busy: boolean }) {
+  const findings = useMemo(() => mergeFindings(report.stats.findings, report.validation.findings), [report])
+  const counts = countBySeverity(findings)
+  return (
+    <section aria-labelledby="findings-heading" aria-busy={busy}>
+      <h3 id="findings-heading">Problems found</h3>
+      <p>{formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes while opening; the Audit checks much more.</p>
+      <FindingGroups findings={findings} label="Problems found" empty="Nothing found while opening." />
+    </section>
+  )
+}

@@ -16,10 +16,12 @@
  * `npm run bench -- explorer`.
  */
 import { execFileSync } from 'node:child_process'
+import { chromiumArgs } from '../test/helpers/chromium-args.ts'
 import { rmSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { build } from 'vite'
-import { chromium, type Page } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { mainThreadTasks, traceCategories } from './browser/main-thread-tasks.ts'
 import { filterPartitions, sortPartitions } from '../src/app/features/overview/partition-filter.ts'
 import type { PartitionStats } from '../src/engine/stats/types.ts'
 import { startStaticServer } from '../test/helpers/static-server.ts'
@@ -61,6 +63,63 @@ async function timeToChart(page: Page, url: string): Promise<{ ms: number; exact
     const w = window as unknown as { longTasks: { start: number; duration: number }[]; chartAt: number; exactAt: number }
     return { ms: w.chartAt, exactMs: w.exactAt, longestMs: Math.max(0, ...w.longTasks.filter((t) => t.start <= w.exactAt).map((t) => t.duration)) }
   })
+}
+
+/** Long tasks of a progressive open, from the Long Tasks API (whole open) and a trace of its first `traceMs`. */
+interface OpenTasks {
+  /** Tasks ≥ 50 ms wall (Long Tasks API) from navigation to the exact numbers. */
+  longTasks: number
+  longestWallMs: number
+  /** The most main-thread CPU any task of the traced part used. */
+  longestCpuMs: number
+  /** The longest traced task: its CPU, and its wall time spent in font lookups answered by the browser process. */
+  longest: { wallMs: number; cpuMs: number; fontMs: number }
+}
+
+/**
+ * One progressive open (navigation → exact numbers) in a fresh page: the Long Tasks API's count and longest task
+ * over the whole open, and the main thread's tasks from a Chromium trace of its first `traceMs` (wall vs CPU vs
+ * font-lookup waits: browser/main-thread-tasks.ts).
+ */
+async function openTasks(browser: Browser, url: string, traceMs = 8000): Promise<OpenTasks> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  try {
+    const page = await context.newPage()
+    await page.addInitScript(instrument)
+    await browser.startTracing(page, { categories: traceCategories })
+    await page.goto(url)
+    await page.waitForTimeout(traceMs)
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as unknown
+    await page.waitForFunction(() => (window as unknown as { exactAt?: number }).exactAt !== undefined, undefined, { timeout: 600_000 })
+    const api = await page.evaluate(() => {
+      const w = window as unknown as { longTasks: { start: number; duration: number }[]; exactAt: number }
+      return w.longTasks.filter((t) => t.start <= w.exactAt).map((t) => t.duration)
+    })
+    const tasks = mainThreadTasks(trace)
+    const longest = tasks.reduce((a, t) => (t.wallMs > a.wallMs ? t : a), { startMs: 0, wallMs: 0, cpuMs: 0, fontMs: 0 })
+    return {
+      longTasks: api.length, longestWallMs: Math.max(0, ...api), longestCpuMs: Math.max(0, ...tasks.map((t) => t.cpuMs)),
+      longest: { wallMs: longest.wallMs, cpuMs: longest.cpuMs, fontMs: longest.fontMs },
+    }
+  } finally {
+    await context.close()
+  }
+}
+
+/** `runs` progressive opens of `url`, summarised as one bench row. */
+async function progressiveOpenRow(browser: Browser, label: string, url: string, runs = 3): Promise<BenchRow> {
+  const all: OpenTasks[] = []
+  for (let i = 0; i < runs; i++) all.push(await openTasks(browser, url))
+  process.stderr.write(`bench explorer: progressive open tasks, ${label} ${JSON.stringify(all)}\n`)
+  const worst = all.reduce((a, t) => (t.longest.wallMs > a.longest.wallMs ? t : a))
+  const round = (v: number) => Math.round(v)
+  return {
+    benchmark: `explorer at scale: main-thread tasks during a progressive open, ${label} (${runs} opens)`,
+    long_tasks_per_open: all.map((t) => t.longTasks).join('/'), longest_task_ms: round(Math.max(...all.map((t) => t.longestWallMs))),
+    longest_task_cpu_ms: round(Math.max(...all.map((t) => t.longestCpuMs))),
+    worst_task_wall_cpu_font_ms: `${round(worst.longest.wallMs)}/${round(worst.longest.cpuMs)}/${round(worst.longest.fontMs)}`,
+    target_ms: 50,
+  }
 }
 
 /**
@@ -191,7 +250,7 @@ export async function runExplorerBench(): Promise<BenchRow[]> {
   // the app and its demo from one server, the synthetic dataset from another origin (CORS), as users would
   const app = await startStaticServer({ root: distDir })
   const data = await startStaticServer({ root: resolve(synthetic.root, '..') })
-  const browser = await chromium.launch({ executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] })
+  const browser = await chromium.launch({ executablePath: process.env.MIXSCOPE_CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs() })
   const rows: BenchRow[] = [...filterRows]
   try {
     const page = async () => {
@@ -242,6 +301,15 @@ export async function runExplorerBench(): Promise<BenchRow[]> {
               longest_task_first_ms: Math.round(t.first.longestMs), longest_task_return_ms: Math.round(t.again.longestMs), longest_task_after_first_ms: Math.round(t.first.afterMs),
             })
           }
+        }
+        // the progressive open's main-thread tasks, at localhost speed and with an object store's latency
+        const slowServer = await startStaticServer({ root: resolve(many.root, '..'), hide: [indexFileName], latencyMs: 50 })
+        try {
+          for (const [label, server] of [[`${manyName}, no index, localhost`, plainServer], [`${manyName}, no index, 50 ms per request`, slowServer]] as const) {
+            rows.push(await progressiveOpenRow(browser, label, `${app.url}?view=overview&dataset=${encodeURIComponent(`${server.url}version=0/`)}`))
+          }
+        } finally {
+          await slowServer.close()
         }
       } finally {
         await plainServer.close()

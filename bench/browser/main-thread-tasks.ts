@@ -7,7 +7,7 @@
  */
 
 /** Trace categories that give the renderer's tasks with thread times, and the font calls inside them. */
-export const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'fonts']
+export const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'fonts']
 
 /** One main-thread task of the page. Times in ms; `startMs` from the first event of the page's main thread. */
 export interface MainThreadTask {

@@ -11,7 +11,7 @@
  * groupings of the whole dataset come from the worker with the open result (`overview`).
  */
 import { memo, useDeferredValue, useMemo, useState } from 'react'
-import type { LanguageHours } from '../../../engine/stats/groupings.ts'
+import type { GroupHours, LanguageHours } from '../../../engine/stats/groupings.ts'
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
 import { usePaced } from '../../components/paced.ts'
@@ -133,21 +133,22 @@ function GroupSections({ report, focus, metric, log, busy }: DetailInputs & { bu
   const scope = scopeOf(focus)
   return (
     <div className="grid-2" aria-busy={busy}>
-      <section className="panel" aria-labelledby="corpora-heading">
-        <h3 id="corpora-heading">Hours per corpus{scope}</h3>
-        <div className="split-main">
-          <HoursChart groups={corpora} noun="corpus" metric={metric} log={log} />
-          <GroupHoursTable groups={corpora} noun="corpus" />
-        </div>
-      </section>
-      <section className="panel" aria-labelledby="split-groups-heading">
-        <h3 id="split-groups-heading">Hours per split{scope}</h3>
-        <div className="split-main">
-          <HoursChart groups={splits} noun="split" metric={metric} log={log} />
-          <GroupHoursTable groups={splits} noun="split" />
-        </div>
-      </section>
+      <GroupPanel id="corpora-heading" title={`Hours per corpus${scope}`} groups={corpora} noun="corpus" metric={metric} log={log} />
+      <GroupPanel id="split-groups-heading" title={`Hours per split${scope}`} groups={splits} noun="split" metric={metric} log={log} />
     </div>
+  )
+}
+
+/** One grouping's chart and table under its heading. */
+function GroupPanel({ id, title, groups, noun, metric, log }: { id: string; title: string; groups: GroupHours[]; noun: 'corpus' | 'split'; metric: 'hours' | 'rows'; log: boolean }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      <div className="split-main">
+        <HoursChart groups={groups} noun={noun} metric={metric} log={log} />
+        <GroupHoursTable groups={groups} noun={noun} />
+      </div>
+    </section>
   )
 }
 

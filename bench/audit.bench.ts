@@ -9,13 +9,17 @@ import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { dirname, join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { auditDataset } from '../src/engine/audit/audit.ts'
-import { openDataset } from '../src/engine/discovery/open.ts'
-import { createFsSource } from '../src/engine/node/fs-source.ts'
+import {
+  auditDataset,
+  buildManifest,
+  createFsSource,
+  formatManifest,
+  manifestName,
+  openDataset,
+} from '../src/engine/node.ts'
 import { createAuditPool } from '../src/cli/audit-pool.ts'
 import { ensureSyntheticDataset } from './make-synthetic.ts'
 import type { BenchRow } from './table.ts'
-import { buildManifest, formatManifest, manifestName } from '../src/engine/source/manifest.ts'
 import { startBenchBrowser } from './browser/runner.ts'
 import type { AuditReply } from './browser/protocol.ts'
 

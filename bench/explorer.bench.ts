@@ -28,13 +28,13 @@ import { build } from 'vite'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { mainThreadTasks, traceCategories } from './browser/main-thread-tasks.ts'
 import { filterPartitions, sortPartitions } from '../src/app/features/overview/partition-filter.ts'
-import type { PartitionStats } from '../src/engine/stats/types.ts'
+import type { PartitionStats } from '../src/engine/dataset/stats-types.ts'
 import { startStaticServer } from '../test/helpers/static-server.ts'
 import { ensureSyntheticDataset } from './make-synthetic.ts'
 import { ensureManyLanguagesDataset } from '../scripts/many-languages.ts'
 import type { BenchRow } from './table.ts'
 import { hasCurrentIndex, markIndexCurrent } from './index-stamp.ts'
-import { indexFileName } from '../src/engine/index/format.ts'
+import { indexFileName } from '../src/engine/node.ts'
 
 const repo = resolve(import.meta.dirname, '..')
 const distDir = join(import.meta.dirname, '.cache', 'explorer-dist')

@@ -8,8 +8,7 @@
  * Targets: ours ≥ 0.8× knf and ≥ 3× transformers.js.
  * Run: `npm run bench -- fbank-micro` (or `npx tsx bench/fbank-micro.bench.ts`).
  */
-import { FbankComputer, type Features } from '../src/engine/dsp/fbank.ts'
-import { RealFft } from '../src/engine/dsp/fft.ts'
+import { FbankComputer, type Features, RealFft } from '../src/engine/node.ts'
 import { ensureSpeechCorpus, readCorpusPcm } from './browser/speech-corpus.ts'
 import { maxAbsDiffVsKnf, runKnf } from './knf/knf.ts'
 import { formatTable, type BenchRow } from './table.ts'

@@ -10,8 +10,7 @@
  * On SwiftShader (no GPU) the GPU figures are for correctness only; on a real GPU the same code prints its adapter.
  */
 import { loadavg } from 'node:os'
-import { FbankComputer, kaldiFbank, type Features } from '../src/engine/dsp/fbank.ts'
-import { describeAdapter } from '../src/engine/gpu/device.ts'
+import { describeAdapter, FbankComputer, type Features, kaldiFbank } from '../src/engine/node.ts'
 import { BENCH_MAX_NUM_ELEMENTS, trainingBatches } from './browser/batches.ts'
 import { featureChecksum, featurizeBatchCpu, maxAbsDiff } from './browser/featurize.ts'
 import type { FbankReply } from './browser/protocol.ts'

@@ -5,14 +5,14 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { indexFileName } from '../src/engine/index/format.ts'
+import { indexFileName } from '../src/engine/node.ts'
 
 const repo = resolve(import.meta.dirname, '..')
 
 /** A digest of the code that writes and reads the index. */
 function indexCodeDigest(): string {
   const hash = createHash('sha256')
-  for (const file of ['format.ts', 'build.ts', 'entries.ts', 'summary.ts', 'write.ts']) hash.update(readFileSync(join(repo, 'src/engine/index', file)))
+  for (const file of ['dataset/index-format.ts', 'dataset-index/build.ts', 'dataset/index-entries.ts', 'dataset/index-summary.ts', 'dataset-index/write.ts']) hash.update(readFileSync(join(repo, 'src/engine', file)))
   return hash.digest('hex').slice(0, 16)
 }
 

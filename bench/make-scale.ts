@@ -13,9 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { buildManifest, formatManifest, manifestName } from '../src/engine/source/manifest.ts'
-import { createFsSource } from '../src/engine/node/fs-source.ts'
-import { mulberry32 } from '../src/engine/util/mulberry32.ts'
+import { buildManifest, createFsSource, formatManifest, manifestName, mulberry32 } from '../src/engine/node.ts'
 
 /** The dataset sizes `npm run bench -- scale` measures. */
 export const scaleSizes = [2_000, 20_000, 100_000] as const

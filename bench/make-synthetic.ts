@@ -11,10 +11,14 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { buildManifest, formatManifest, manifestName } from '../src/engine/source/manifest.ts'
+import {
+  buildManifest,
+  createFsSource,
+  formatManifest,
+  manifestName,
+  mulberry32 as makeRng,
+} from '../src/engine/node.ts'
 import type { SourceFile } from '../src/engine/source/source.ts'
-import { createFsSource } from '../src/engine/node/fs-source.ts'
-import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
 
 /** Where the dataset lives (ignored by git). */
 export const syntheticDir = join(import.meta.dirname, '.cache', 'synthetic')

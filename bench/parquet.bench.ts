@@ -11,7 +11,14 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { parquetMetadata, parquetRead, type FileMetaData } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
-import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels, UnsupportedPageError } from '../src/engine/parquet/byte-list-column.ts'
+import {
+  chunkRange,
+  decodeByteListChunk,
+  decodeFlatIntChunk,
+  flatIntLevels,
+  listLevels,
+  UnsupportedPageError,
+} from '../src/engine/node.ts'
 import type { BenchRow } from './table.ts'
 
 const dir = join(import.meta.dirname, '.cache', 'parquet-bench')

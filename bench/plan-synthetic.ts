@@ -3,10 +3,9 @@
  * Chromium benchmark Worker: 1,000,000 rows in 10,000 row groups (100 rows each) over 100 mixture partitions,
  * metadata generated per row group (no I/O).
  */
-import { getPreset } from '../src/engine/config/presets.ts'
-import type { PipelineConfig } from '../src/engine/config/types.ts'
+import { getPreset, type MixturePartition, type Plan, planBatches, type WeightEntry } from '../src/engine/node.ts'
+import type { PipelineConfig } from '../src/engine/pipeline/config/types.ts'
 import type { FragmentMeta } from '../src/engine/pipeline/fragment-rows.ts'
-import { planBatches, type MixturePartition, type Plan, type WeightEntry } from '../src/engine/pipeline/plan.ts'
 
 export const ROWS = 1_000_000
 export const PARTITIONS = 100

@@ -7,12 +7,14 @@
  */
 import { readFileSync } from 'node:fs'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { createFsSource } from '../src/engine/node/fs-source.ts'
-import { createHttpSource } from '../src/engine/source/http-source.ts'
-import { openDataset } from '../src/engine/discovery/open.ts'
-import { computeStats } from '../src/engine/stats/stats.ts'
-import { buildIndexRows } from '../src/engine/index/build.ts'
-import { writeDatasetIndex } from '../src/engine/index/write.ts'
+import {
+  buildIndexRows,
+  computeStats,
+  createFsSource,
+  createHttpSource,
+  openDataset,
+  writeDatasetIndex,
+} from '../src/engine/node.ts'
 import { cliHttpConcurrency } from '../src/cli/dataset-arg.ts'
 import type { DatasetSource } from '../src/engine/source/source.ts'
 import { startStaticServer } from '../test/helpers/static-server.ts'

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parquetWriteBuffer } from 'hyparquet-writer'
-import { mulberry32 } from '../src/engine/util/mulberry32.ts'
+import { mulberry32 } from '../src/engine/node.ts'
 
 /** Where the shard benchmark's data lives: `MIXSCOPE_BENCH_DATA` (a folder outside the repository, e.g. `/work/bench-data`), else `bench/.cache`. */
 export const shardBenchData = process.env.MIXSCOPE_BENCH_DATA ?? join(import.meta.dirname, '.cache')

@@ -4,11 +4,8 @@
  * Targets: over HTTP under 1% of the dataset's bytes; locally within 2× of DuckDB's time.
  */
 import { DuckDBInstance } from '@duckdb/node-api'
-import { createFsSource } from '../src/engine/node/fs-source.ts'
+import { computeStats, createFsSource, createHttpSource, openDataset } from '../src/engine/node.ts'
 import { startStaticServer } from '../test/helpers/static-server.ts'
-import { createHttpSource } from '../src/engine/source/http-source.ts'
-import { openDataset } from '../src/engine/discovery/open.ts'
-import { computeStats } from '../src/engine/stats/stats.ts'
 import { ensureSyntheticDataset } from './make-synthetic.ts'
 import type { BenchRow } from './table.ts'
 

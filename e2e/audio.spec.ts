@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { decodeAudio as decodeInNode } from '../src/engine/audio/decode.ts'
+import { decodeAudio as decodeInNode } from '../src/engine/node.ts'
 
 const dir = join(import.meta.dirname, '../test/fixtures/audio')
 interface Fixture { file: string; container: string; codec: string; sampleRate: number; channels: number; frames: number; lossless: boolean; reference: string; libsndfileReads: boolean }

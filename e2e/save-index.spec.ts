@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs'
 import { readExpectedFiles, totalsBy } from './fixtures/expected-stats.ts'
 import { waitForDataset } from './fixtures/overview-page.ts'
 import { demoRootDir } from './fixtures/paths.ts'
-import { readIndex } from '../src/engine/index/format.ts'
-import { decodeIndexSummary, indexSummaryKey } from '../src/engine/index/summary.ts'
+import { decodeIndexSummary, indexSummaryKey, readIndex } from '../src/engine/node.ts'
 
 test('a picked folder\'s index is offered as a download; it describes every file, and its summary holds their numbers', async ({ page }) => {
   const files = await readExpectedFiles(demoRootDir)

@@ -30,7 +30,7 @@ function kernel(name: string, folder: string, constant: string): WasmKernel {
 
 /** Every kernel: Kaldi fbank frames, torchaudio's sinc resampling. */
 export const wasmKernels = {
-  fbank: kernel('fbank', 'dsp/wasm', 'fbankWasmBase64'),
+  fbank: kernel('fbank', 'features/dsp/wasm', 'fbankWasmBase64'),
   resample: kernel('resample', 'prepare/wasm', 'resampleWasmBase64'),
 } as const
 

@@ -22,7 +22,7 @@ import type { DemoLanguage } from './demo-sentences.ts'
 import { openDuckDb, writeParquet } from './demo-parquet.ts'
 import { writeDemoReadme } from './demo-readme.ts'
 import type { DemoSummaryRow, RecordedDefect } from './demo-readme.ts'
-import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
+import { mulberry32 as makeRng } from '../src/engine/random/mulberry32.ts'
 
 const demoDir = join(import.meta.dirname, '..', 'public', 'demo')
 const rootDir = join(demoDir, 'version=0')

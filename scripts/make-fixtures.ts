@@ -12,7 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api'
 import { duckdbGolden } from './demo-duckdb-stats.ts'
 import { openDuckDb, writeParquet } from './demo-parquet.ts'
 import type { Column, WriteOptions } from './demo-parquet.ts'
-import { mulberry32 as makeRng } from '../src/engine/util/mulberry32.ts'
+import { mulberry32 as makeRng } from '../src/engine/random/mulberry32.ts'
 
 const fixturesDir = join(import.meta.dirname, '..', 'test', 'fixtures', 'parquet')
 

@@ -3,9 +3,7 @@
  * the project's own implementation) over the corpus' utterance lengths, so every padded batch holds at most
  * `max_num_elements` samples (`batch size × longest utterance`).
  */
-import { bucketByLength } from '../../src/engine/pipeline/bucket-by-length.ts'
-import { createBucketSizes } from '../../src/engine/pipeline/buckets.ts'
-import { collect } from '../../src/engine/pipeline/iterables.ts'
+import { bucketByLength, collect, createBucketSizes } from '../../src/engine/index.ts'
 
 /** `max_num_elements` of the benchmarks: 960,000 samples (60 s at 16 kHz) per padded batch. */
 export const BENCH_MAX_NUM_ELEMENTS = 960_000

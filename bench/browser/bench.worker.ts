@@ -3,22 +3,28 @@
  * (WebCodecs or WASM), the fbank paths (CPU reference, WebGPU `FeaturePipeline`) and batch planning where the app runs them,
  * in a Worker. One request at a time; replies per bench/browser/protocol.ts.
  */
-import { decodeAudio } from '../../src/engine/audio/decode.ts'
-import { FbankComputer, type Features } from '../../src/engine/dsp/fbank.ts'
-import { getGpu } from '../../src/engine/gpu/device.ts'
-import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
+import {
+  auditDataset,
+  type BatchDecoder,
+  computeStats,
+  createAuditPool,
+  createDecodePool,
+  createFeaturePipeline,
+  createHttpSource,
+  decodeAudio,
+  FbankComputer,
+  type Features,
+  featurizeBatches,
+  getGpu,
+  inThreadBatchDecoder,
+  openDataset,
+} from '../../src/engine/index.ts'
+import type { FeaturePipeline } from '../../src/engine/features/gpu/feature-pipeline.ts'
 import { planSynthetic } from '../plan-synthetic.ts'
 import { featureChecksum, featurizeBatchCpu, maxAbsDiff, splitUtterances } from './featurize.ts'
-import { auditDataset } from '../../src/engine/audit/audit.ts'
-import { createAuditPool, createDecodePool } from '../../src/engine/worker/audio-pool.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
-import { createHttpSource } from '../../src/engine/source/http-source.ts'
 import type { AuditReply, AuditRequest, BenchReply, BenchRequest, DecodeReply, DecodeRequest, FbankReply, FbankRequest, FeaturizeReply, FeaturizeRequest, StatsReply, StatsRequest } from './protocol.ts'
-import { computeStats } from '../../src/engine/stats/stats.ts'
-import { inThreadBatchDecoder, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
 import type { DecodeItem } from '../../src/engine/audio/decode.ts'
 import type { DecodedAudio } from '../../src/engine/audio/types.ts'
-import { featurizeBatches } from '../../src/engine/pipeline/featurize-batches.ts'
 
 async function fetchBytes(url: string): Promise<Uint8Array> {
   const response = await fetch(url)
@@ -68,7 +74,7 @@ async function fbank(request: FbankRequest): Promise<FbankReply> {
     if (typeof gpu === 'string') return { ...base, adapter: null, unavailable: gpu, bestMs: NaN, batchMs: [], frames: 0, checksum: NaN }
     adapter = gpu.adapterInfo
     if (adapter.isFallbackAdapter) repeats = request.repeatsOnFallback ?? repeats
-    const p = new FeaturePipeline(gpu)
+    const p = await createFeaturePipeline(gpu)
     pipeline = p
     run = (waves) => p.fbank(waves, request.sampleRate, { standardize: true })
     await run(batches[0]) // compiles the pipelines: not part of the timed passes

@@ -2,8 +2,7 @@
  * The CPU feature path the benchmarks time, identical in Node and in the Chromium Worker: per utterance Kaldi fbank
  * (`FbankComputer`, tables reused) then fairseq2's per-bin standardization, as the reference's fbank path does.
  */
-import { FbankComputer, type Features } from '../../src/engine/dsp/fbank.ts'
-import { standardizeFeatures } from '../../src/engine/dsp/standardize.ts'
+import { FbankComputer, type Features, standardizeFeatures } from '../../src/engine/index.ts'
 
 /** Standardized `[frames, 80]` features of each waveform of one batch. */
 export function featurizeBatchCpu(computer: FbankComputer, waveforms: Float32Array[]): Features[] {

@@ -2,7 +2,7 @@
  * Messages between the Node benchmarks and the benchmark Worker in Chromium (bench/browser/bench.worker.ts, reached
  * through `window.mixscopeHarness.bench` of e2e/harness/bench.harness.ts). URLs are relative to the page's origin.
  */
-import type { GpuAdapterSummary } from '../../src/engine/gpu/device.ts'
+import type { GpuAdapterSummary } from '../../src/engine/features/gpu/device.ts'
 import type { ConsumeResult } from '../plan-synthetic.ts'
 
 /** Decode each file `repeats` times with `decodeAudio` (bytes fetched first, not timed); report the fastest run. */

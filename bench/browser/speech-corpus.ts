@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { demoSentences, demoVoices, type DemoLanguage } from '../../scripts/demo-sentences.ts'
 import { wavSampleCount } from '../../scripts/demo-audio.ts'
 import { splitUtterances } from './featurize.ts'
-import { mulberry32 as makeRng } from '../../src/engine/util/mulberry32.ts'
+import { mulberry32 as makeRng } from '../../src/engine/index.ts'
 
 /** Codecs the benchmarks compare, with the file extension each is stored under. */
 export const benchCodecs = [

@@ -1,9 +1,14 @@
 // Audio decoding in the browser for e2e/audio.spec.ts: bytes in and samples out as base64 (exact float32 bits).
-import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
-import { hasWebCodecs } from '../../src/engine/audio/webcodecs.ts'
-import { inThreadBatchDecoder, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
-import { featurizeBatches } from '../../src/engine/pipeline/featurize-batches.ts'
-import { createAudioPool, createDecodePool } from '../../src/engine/worker/audio-pool.ts'
+import {
+  type BatchDecoder,
+  createAudioPool,
+  createDecodePool,
+  decodeAudio,
+  decodeMany,
+  featurizeBatches,
+  hasWebCodecs,
+  inThreadBatchDecoder,
+} from '../../src/engine/index.ts'
 import type { DecodeManyOptions } from '../../src/engine/audio/decode.ts'
 import type { DecodeOptions } from '../../src/engine/audio/types.ts'
 

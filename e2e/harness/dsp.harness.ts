@@ -2,16 +2,21 @@
  * DSP harness: runs every feature op on the page's WebGPU device and on the CPU reference, and returns the largest
  * differences, so e2e/dsp.spec.ts can assert GPU-vs-CPU agreement inside Chromium (SwiftShader in CI).
  */
-import { roundToBfloat16 } from '../../src/engine/dsp/bf16.ts'
-import { RealFft } from '../../src/engine/dsp/fft.ts'
-import { kaldiFbank } from '../../src/engine/dsp/fbank.ts'
-import { layerNorm } from '../../src/engine/dsp/normalize.ts'
-import { PythonRandom } from '../../src/engine/dsp/python-random.ts'
-import { applyReferenceSpecAugment, drawReferenceSpecAugment } from '../../src/engine/dsp/spec-augment.ts'
-import { powerSpectrogramDb } from '../../src/engine/dsp/spectrogram.ts'
-import { standardizeFeatures } from '../../src/engine/dsp/standardize.ts'
-import { describeAdapter, getGpu } from '../../src/engine/gpu/device.ts'
-import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
+import {
+  applyReferenceSpecAugment,
+  createFeaturePipeline,
+  describeAdapter,
+  drawReferenceSpecAugment,
+  getGpu,
+  kaldiFbank,
+  layerNorm,
+  powerSpectrogramDb,
+  PythonRandom,
+  RealFft,
+  roundToBfloat16,
+  standardizeFeatures,
+} from '../../src/engine/index.ts'
+import type { FeaturePipeline } from '../../src/engine/features/gpu/feature-pipeline.ts'
 
 /** What `dspGpuVsCpu` reports: max |GPU − CPU| per op (NaN where the positions of NaN differ). */
 export interface DspParityReport {
@@ -91,7 +96,7 @@ async function dspGpuVsCpu(seconds = 1.5): Promise<DspParityReport> {
   const empty = { fbank: NaN, fbankTone: NaN, standardize: NaN, bf16Identical: false, normalize: NaN, specAugment: NaN,
     masksIdentical: false, spectrogramDb: NaN, fft512: NaN, fft400: NaN, submissionsPerBatch: NaN, gpuErrors: [] }
   if (typeof gpu === 'string') return { adapter: null, unavailable: gpu, ...empty }
-  const p = new FeaturePipeline(gpu)
+  const p = await createFeaturePipeline(gpu)
   const x = syntheticSpeech(seconds)
   const short = x.subarray(0, 8000)
 

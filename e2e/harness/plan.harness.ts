@@ -1,10 +1,14 @@
 // Batch planning in the browser for e2e/plan.spec.ts: the demo over HTTP from the page's own origin, planned by the
 // same engine code the CLI runs, printed as the same JSONL as `mixscope batches --jsonl`.
-import { resolutionErrors, resolveConfig } from '../../src/engine/config/resolve.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
-import { batchJsonLine } from '../../src/engine/plan/jsonl.ts'
-import { applyBatchLimit, planDataset } from '../../src/engine/plan/plan-dataset.ts'
-import { createHttpSource } from '../../src/engine/source/http-source.ts'
+import {
+  applyBatchLimit,
+  batchJsonLine,
+  createHttpSource,
+  openDataset,
+  planDataset,
+  resolutionErrors,
+  resolveConfig,
+} from '../../src/engine/index.ts'
 
 /**
  * Plans the demo (`/demo/version=0/`, its TSV found beside it by URL) with a flat JSON config (config keys,

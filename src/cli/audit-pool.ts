@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import type { AudioMeasure, AudioMeasurer, AudioTask } from '../engine/audit/types.ts'
+import type { AudioMeasure, AudioMeasurer, AudioTask } from '../engine/audit/rows/types.ts'
 
 /** A running pool. */
 export interface AuditPool {

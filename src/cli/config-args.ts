@@ -1,17 +1,21 @@
 /**
  * `--preset NAME`, `--config FILE` and `--set key=value` for every command that takes a pipeline config (`batches`,
- * `audit`, `weights`), resolved by the engine's one resolver (`resolveConfig`, src/engine/config/resolve.ts), the same
+ * `audit`, `weights`), resolved by the engine's one resolver (`resolveConfig`, src/engine/pipeline/config/resolve.ts), the same
  * the explorer uses: preset (or the reference defaults) → recipe → `--set` in order → the command's own flags.
  * Resolution findings go to stderr; any `error` among them stops the command with exit 2.
  */
 import { readFile, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { presetNames } from '../engine/config/presets.ts'
-import { resolveConfig, type ResolvedConfig } from '../engine/config/resolve.ts'
-import { parseSetArgument } from '../engine/config/set.ts'
-import type { PipelineConfig } from '../engine/config/types.ts'
-import type { OpenDataset } from '../engine/discovery/open.ts'
-import { MixscopeError, type Finding } from '../engine/findings.ts'
+import {
+  type Finding,
+  MixscopeError,
+  parseSetArgument,
+  presetNames,
+  resolveConfig,
+  type ResolvedConfig,
+} from '../engine/node.ts'
+import type { PipelineConfig } from '../engine/pipeline/config/types.ts'
+import type { OpenDataset } from '../engine/dataset/open.ts'
 import { isUrl } from './dataset-arg.ts'
 import { UsageError, type CliIo } from './io.ts'
 

@@ -2,12 +2,16 @@
  * Turns a `<folder|url>` argument into a source and an opened dataset (Node side of the CLI).
  */
 import { readFile, stat } from 'node:fs/promises'
-import { createHttpSource } from '../engine/source/http-source.ts'
-import { createFsSource } from '../engine/node/fs-source.ts'
-import { openDataset, type OpenDataset, type OpenOptions } from '../engine/discovery/open.ts'
+import {
+  createFsSource,
+  createHttpSource,
+  MixscopeError,
+  openDataset,
+  type OpenDataset,
+  type OpenOptions,
+} from '../engine/node.ts'
 import type { DatasetSource } from '../engine/source/source.ts'
-import type { Progress } from '../engine/dataset.ts'
-import { MixscopeError } from '../engine/findings.ts'
+import type { Progress } from '../engine/dataset/dataset.ts'
 
 /** True for an http(s) URL argument. */
 export function isUrl(arg: string): boolean {

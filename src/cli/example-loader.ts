@@ -1,6 +1,5 @@
 /** Reads an example reference's audio for `decode` and `fbank` (`<dataset>#<file>:<row>`, docs/conventions.md). */
-import { MixscopeError } from '../engine/findings.ts'
-import { readExample } from '../engine/examples/read-example.ts'
+import { MixscopeError, readExample } from '../engine/node.ts'
 import { openDatasetArg } from './dataset-arg.ts'
 
 /** The encoded audio and stored length of one example. */

@@ -2,7 +2,7 @@
  * `mixscope <command>`: dispatches to src/cli/commands/<name>.ts. Errors become exit codes (docs/conventions.md):
  * usage and I/O errors 2, pipeline/data errors 1.
  */
-import { MixscopeError } from '../engine/findings.ts'
+import { MixscopeError } from '../engine/node.ts'
 import { exitCodes, UsageError, type CliIo } from './io.ts'
 
 type Command = (argv: string[], io: CliIo) => Promise<number>

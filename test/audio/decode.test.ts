@@ -8,7 +8,7 @@ import { decodeAudio, decodeMany } from '../../src/engine/audio/decode.ts'
 import { OGG_FLAC_UNTRAINABLE } from '../../src/engine/audio/ogg.ts'
 import { resample } from '../../src/engine/audio/resample.ts'
 import { sniffAudio } from '../../src/engine/audio/sniff.ts'
-import { MixscopeError } from '../../src/engine/findings.ts'
+import { MixscopeError } from '../../src/engine/core/findings.ts'
 import { fixtureBytes, fixtures, referencePlanar } from './fixtures.ts'
 
 /** SNR of `got` against `ref` in dB over the first `n` samples. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeAudio } from '../../src/engine/audio/decode.ts'
 import type { DecodedAudio } from '../../src/engine/audio/types.ts'
-import { MixscopeError } from '../../src/engine/findings.ts'
+import { MixscopeError } from '../../src/engine/core/findings.ts'
 import { fixtureDir } from './fixtures.ts'
 
 const dir = join(fixtureDir, 'flac')

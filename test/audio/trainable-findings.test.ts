@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkAudio } from '../../src/engine/audit/checks/audio.ts'
 import { measureAudioTask } from '../../src/engine/audit/measure.ts'
-import type { AuditRow } from '../../src/engine/audit/types.ts'
+import type { AuditRow } from '../../src/engine/audit/rows/types.ts'
 import { sniffAudio } from '../../src/engine/audio/sniff.ts'
 import { fixtureBytes } from './fixtures.ts'
 

@@ -6,7 +6,7 @@ import { auditDataset } from '../../src/engine/audit/audit.ts'
 import { measureAudioTask } from '../../src/engine/audit/measure.ts'
 import { selectAudioRows } from '../../src/engine/audit/sample.ts'
 import { createAuditState } from '../../src/engine/audit/state.ts'
-import type { AudioMeasurer, AuditReport } from '../../src/engine/audit/types.ts'
+import type { AudioMeasurer, AuditReport } from '../../src/engine/audit/rows/types.ts'
 import { createAuditPool } from '../../src/cli/audit-pool.ts'
 import { auditFixture, demoRoot, openFixture, where } from './helpers.ts'
 

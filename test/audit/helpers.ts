@@ -1,8 +1,8 @@
 /** Shared helpers of the audit tests: open a fixture dataset, pick findings. */
 import { fileURLToPath } from 'node:url'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { openDataset, type OpenDataset } from '../../src/engine/discovery/open.ts'
-import type { Finding } from '../../src/engine/findings.ts'
+import { openDataset, type OpenDataset } from '../../src/engine/dataset/open.ts'
+import type { Finding } from '../../src/engine/core/findings.ts'
 
 /** Absolute path of `test/fixtures/audit/<name>/version=0`. */
 export function auditFixture(name: 'meta' | 'audio' | 'clean'): string {

@@ -1,9 +1,9 @@
 /** Metadata-level checks on fixtures built to trigger them (meta/) and not (clean/). */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
-import type { AuditReport } from '../../src/engine/audit/types.ts'
-import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
-import { setConfigValue } from '../../src/engine/config/set.ts'
+import type { AuditReport } from '../../src/engine/audit/rows/types.ts'
+import { defaultPipelineConfig } from '../../src/engine/pipeline/config/defaults.ts'
+import { setConfigValue } from '../../src/engine/pipeline/config/set.ts'
 import { auditFixture, hin, openFixture, rus, where } from './helpers.ts'
 
 const config = setConfigValue(defaultPipelineConfig(), 'min_audio_len', 16000)

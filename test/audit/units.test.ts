@@ -7,11 +7,11 @@ import { foreignCharacters, scriptMatcher } from '../../src/engine/audit/checks/
 import { medianMad, robustZ } from '../../src/engine/audit/checks/text.ts'
 import { normalizeTranscript } from '../../src/engine/audit/checks/leakage.ts'
 import { flaggedRows, flaggedRowsJsonl } from '../../src/engine/audit/flagged.ts'
-import { contentHash, pcmHash } from '../../src/engine/audit/hash.ts'
+import { contentHash, pcmHash } from '../../src/engine/core/content-hash.ts'
 import { measureSignal } from '../../src/engine/audit/measure.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../src/engine/audit/report.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
-import type { AuditRow } from '../../src/engine/audit/types.ts'
+import type { AuditRow } from '../../src/engine/audit/rows/types.ts'
 import { loadSpmTokenizer } from '../../src/engine/text/spm-tokenizer.ts'
 import { auditFixture, openFixture } from './helpers.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { compilePartitionFilters, evaluateFilter } from '../../src/engine/config/partition-filter.ts'
-import { parseFilterString } from '../../src/engine/config/partition-filter-parse.ts'
+import { compilePartitionFilters, evaluateFilter } from '../../src/engine/pipeline/config/partition-filter.ts'
+import { parseFilterString } from '../../src/engine/pipeline/config/partition-filter-parse.ts'
 
 const mlsDeu = { corpus: 'mls', language: 'deu_Latn', split: 'train' }
 const fleursFra = { corpus: 'fleurs', language: 'fra_Latn', split: 'train' }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { getPreset, presetNames } from '../../src/engine/config/presets.ts'
-import { loadRecipe } from '../../src/engine/config/recipe.ts'
+import { getPreset, presetNames } from '../../src/engine/pipeline/config/presets.ts'
+import { loadRecipe } from '../../src/engine/pipeline/config/recipe.ts'
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/config/${name}`, import.meta.url), 'utf8')
 const kinds = (findings: { kind: string }[]) => findings.map((f) => f.kind).sort()

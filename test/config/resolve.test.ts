@@ -1,9 +1,9 @@
 /** The one config resolver: preset → recipe → overrides, every problem a finding, never a throw on user input. */
 import { describe, expect, it } from 'vitest'
-import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
-import { getPreset } from '../../src/engine/config/presets.ts'
-import { loadRecipe } from '../../src/engine/config/recipe.ts'
-import { resolutionErrors, resolveConfig } from '../../src/engine/config/resolve.ts'
+import { defaultPipelineConfig } from '../../src/engine/pipeline/config/defaults.ts'
+import { getPreset } from '../../src/engine/pipeline/config/presets.ts'
+import { loadRecipe } from '../../src/engine/pipeline/config/recipe.ts'
+import { resolutionErrors, resolveConfig } from '../../src/engine/pipeline/config/resolve.ts'
 
 const kinds = (findings: { kind: string; severity: string }[]) => findings.map((f) => `${f.severity}:${f.kind}`).sort()
 const flatRecipe = { name: 'r.json', text: JSON.stringify({ max_audio_len: 320_000, example_shuffle_window: 7 }) }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
-import { configFields } from '../../src/engine/config/schema.ts'
-import { applySetArguments, getConfigValue, parseSetValue, resolveConfigKey, setConfigValue } from '../../src/engine/config/set.ts'
+import { defaultPipelineConfig } from '../../src/engine/pipeline/config/defaults.ts'
+import { configFields } from '../../src/engine/pipeline/config/schema.ts'
+import { applySetArguments, getConfigValue, parseSetValue, resolveConfigKey, setConfigValue } from '../../src/engine/pipeline/config/set.ts'
 
 describe('config schema and defaults', () => {
   it('lists every leaf of the defaults exactly once', () => {

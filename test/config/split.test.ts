@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isTrainStreaming, parseSplit } from '../../src/engine/config/split.ts'
+import { isTrainStreaming, parseSplit } from '../../src/engine/pipeline/config/split.ts'
 
 describe('split strings (docs/reference-pipeline.md §3)', () => {
   it.each([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { getPreset } from '../../src/engine/config/presets.ts'
-import { setConfigValue } from '../../src/engine/config/set.ts'
-import type { PipelineConfig } from '../../src/engine/config/types.ts'
-import type { ConfigCheckContext, ConfigPartitionInfo } from '../../src/engine/config/check-context.ts'
-import { checkConfig } from '../../src/engine/config/validate-config.ts'
+import { getPreset } from '../../src/engine/pipeline/config/presets.ts'
+import { setConfigValue } from '../../src/engine/pipeline/config/set.ts'
+import type { PipelineConfig } from '../../src/engine/pipeline/config/types.ts'
+import type { ConfigCheckContext, ConfigPartitionInfo } from '../../src/engine/pipeline/config/check-context.ts'
+import { checkConfig } from '../../src/engine/pipeline/config/validate-config.ts'
 
 const part = (corpus: string, split: string, language: string): ConfigPartitionInfo => ({ corpus, split, language, keys: { corpus, split, language } })
 const partitions = [

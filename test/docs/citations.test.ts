@@ -155,7 +155,7 @@ const outOfTree: [RegExp, string][] = [
 describe('the repository owns its specification', () => {
   it('reads the repository', () => {
     expect(files.length).toBeGreaterThan(100)
-    expect(files.some((f) => f.path === 'src/engine/config/validate-task.ts')).toBe(true)
+    expect(files.some((f) => f.path === 'src/engine/pipeline/config/validate-task.ts')).toBe(true)
   })
 
   it('no file points at the out-of-tree copies; outside docs/ the spec files carry their docs/ prefix', () => {

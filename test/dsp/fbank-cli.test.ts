@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runFbank } from '../../src/cli/commands/fbank.ts'
-import { kaldiFbank } from '../../src/engine/dsp/fbank.ts'
-import { npyDecode } from '../../src/engine/util/npy.ts'
+import { kaldiFbank } from '../../src/engine/features/dsp/fbank.ts'
+import { npyDecode } from '../../src/engine/core/npy.ts'
 import { featureFixtures, maxAbsDiff, readNpy, readWav16 } from './helpers.ts'
 
 function collector() {

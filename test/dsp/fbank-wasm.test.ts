@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { assembleWasm, wasmBytesModule, wasmKernels } from '../../scripts/build-wasm.ts'
-import { FbankComputer } from '../../src/engine/dsp/fbank.ts'
-import { fbankWasmBytes } from '../../src/engine/dsp/fbank-wasm.ts'
+import { FbankComputer } from '../../src/engine/features/dsp/fbank.ts'
+import { fbankWasmBytes } from '../../src/engine/features/dsp/fbank-wasm.ts'
 import { readFeaturesMeta, readWav16 } from './helpers.ts'
 import { bitDifferences as differences, randomWalk as noise } from '../helpers/signals.ts'
 
-describe('fbank WebAssembly kernel (src/engine/dsp/wasm/fbank.wat)', () => {
+describe('fbank WebAssembly kernel (src/engine/features/dsp/wasm/fbank.wat)', () => {
   it('fbank.wasm and fbank-wasm-bytes.ts are what scripts/build-wasm.ts assembles from fbank.wat', async () => {
     const k = wasmKernels.fbank
     const bytes = await assembleWasm(k)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { FLT_EPSILON, kaldiFbank } from '../../src/engine/dsp/fbank.ts'
-import { fbankFrameCount, fbankOptions } from '../../src/engine/dsp/fbank-options.ts'
-import { kaldiMel, kaldiMelBank } from '../../src/engine/dsp/mel.ts'
-import { poveyWindow } from '../../src/engine/dsp/window.ts'
+import { FLT_EPSILON, kaldiFbank } from '../../src/engine/features/dsp/fbank.ts'
+import { fbankFrameCount, fbankOptions } from '../../src/engine/features/dsp/fbank-options.ts'
+import { kaldiMel, kaldiMelBank } from '../../src/engine/features/dsp/mel.ts'
+import { poveyWindow } from '../../src/engine/features/dsp/window.ts'
 import { maxAbsDiff, readFeaturesMeta, readNpy, readWav16 } from './helpers.ts'
 
 describe('kaldi fbank vs torchaudio.compliance.kaldi.fbank (committed fixtures)', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { bf16Bits, bf16BitsFromF32Bits, castToTrainingDtype, roundToBfloat16 } from '../../src/engine/dsp/bf16.ts'
-import { kaldiFbank } from '../../src/engine/dsp/fbank.ts'
-import { layerNorm, monoMean } from '../../src/engine/dsp/normalize.ts'
-import { npyDecode, npyEncode } from '../../src/engine/util/npy.ts'
-import { describeStandardizeProblem, standardizeFeatures } from '../../src/engine/dsp/standardize.ts'
-import { powerSpectrogramDb, spectrogramFrameCount } from '../../src/engine/dsp/spectrogram.ts'
+import { bf16Bits, bf16BitsFromF32Bits, castToTrainingDtype, roundToBfloat16 } from '../../src/engine/features/dsp/bf16.ts'
+import { kaldiFbank } from '../../src/engine/features/dsp/fbank.ts'
+import { layerNorm, monoMean } from '../../src/engine/features/dsp/normalize.ts'
+import { npyDecode, npyEncode } from '../../src/engine/core/npy.ts'
+import { describeStandardizeProblem, standardizeFeatures } from '../../src/engine/features/dsp/standardize.ts'
+import { powerSpectrogramDb, spectrogramFrameCount } from '../../src/engine/features/dsp/spectrogram.ts'
 import { maxAbsDiff, readJsonFixture, readNpy, readWav16 } from './helpers.ts'
 
 describe('layer norm (waveform path)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { BluesteinFft } from '../../src/engine/dsp/fft-bluestein.ts'
-import { RadixTwoFft } from '../../src/engine/dsp/fft-radix.ts'
-import { RealFft, makeFft } from '../../src/engine/dsp/fft.ts'
+import { BluesteinFft } from '../../src/engine/features/dsp/fft-bluestein.ts'
+import { RadixTwoFft } from '../../src/engine/features/dsp/fft-radix.ts'
+import { RealFft, makeFft } from '../../src/engine/features/dsp/fft.ts'
 
 function seeded(seed: number): () => number {
   let s = seed >>> 0

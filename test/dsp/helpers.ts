@@ -1,7 +1,7 @@
 /** Fixture loaders for the DSP and GPU tests: WAV (16-bit PCM) and `.npy` goldens from test/fixtures/features. */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { npyDecode, type NpyArray } from '../../src/engine/util/npy.ts'
+import { npyDecode, type NpyArray } from '../../src/engine/core/npy.ts'
 
 export const featureFixtures = fileURLToPath(new URL('../fixtures/features/', import.meta.url))
 

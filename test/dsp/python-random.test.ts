@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PythonRandom } from '../../src/engine/dsp/python-random.ts'
-import { Mt19937 } from '../../src/engine/pipeline/rng/mt19937.ts'
+import { PythonRandom } from '../../src/engine/random/python-random.ts'
+import { Mt19937 } from '../../src/engine/random/mt19937.ts'
 
 // mt19937ar.out, the output file published with Matsumoto & Nishimura's mt19937ar.c: init_by_array({0x123, 0x234,
 // 0x345, 0x456}), then genrand_int32() 1000 times; its first ten and last five values

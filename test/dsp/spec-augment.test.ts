@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { PythonRandom } from '../../src/engine/dsp/python-random.ts'
+import { PythonRandom } from '../../src/engine/random/python-random.ts'
 import {
   applyFeatureMasks, applyReferenceSpecAugment, drawFeatureSpecAugment, drawReferenceSpecAugment, referenceStftFrames,
-} from '../../src/engine/dsp/spec-augment.ts'
+} from '../../src/engine/features/dsp/spec-augment.ts'
 import { maxAbsDiff, readJsonFixture, readNpy, readWav16 } from './helpers.ts'
 
 interface PythonDraws {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { compareUtf8, sortFindings, finding } from '../../src/engine/findings.ts'
-import { hiveKeysOf, partitionIdOf, rootHiveKey } from '../../src/engine/discovery/hive.ts'
-import { parseSummaryTsv, findSummaryTsv } from '../../src/engine/discovery/summary-tsv.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
+import { compareUtf8, sortFindings, finding } from '../../src/engine/core/findings.ts'
+import { hiveKeysOf, partitionIdOf, rootHiveKey } from '../../src/engine/dataset/hive.ts'
+import { parseSummaryTsv, findSummaryTsv } from '../../src/engine/dataset/summary-tsv.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
 import { createMemorySource } from '../../src/engine/source/memory-source.ts'
 
 describe('compareUtf8', () => {

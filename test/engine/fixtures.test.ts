@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
-import { computeStats } from '../../src/engine/stats/stats.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
+import { computeStats } from '../../src/engine/dataset/stats.ts'
 import { validateDataset } from '../../src/engine/validate/validate.ts'
 
 const fixtures = join(import.meta.dirname, '../fixtures/parquet')

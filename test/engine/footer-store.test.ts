@@ -11,7 +11,7 @@ import { readFooter, FooterSizer } from '../../src/engine/parquet/footer.ts'
 import { ParquetReader } from '../../src/engine/parquet/reader.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createCountingSource } from '../../src/engine/source/counting-source.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
 import { query, writeParquet } from '../helpers/duckdb.ts'
 
 let dir: string

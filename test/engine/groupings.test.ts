@@ -1,16 +1,16 @@
 /**
- * The Overview's groupings made in the worker (src/engine/stats/groupings.ts): the TSV coverage `statsReport` kept
+ * The Overview's groupings made in the worker (src/engine/dataset/groupings.ts): the TSV coverage `statsReport` kept
  * equals the one computed from the report alone, and `sameStats` (which lets the final open result leave the stats
  * out) tells apart reports that differ in any number, key or finding.
  */
 import { describe, expect, test } from 'vitest'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
-import { computeStats } from '../../src/engine/stats/stats.ts'
-import { overviewTables, tsvCoverageOf } from '../../src/engine/stats/groupings.ts'
-import { rememberedCoverage } from '../../src/engine/stats/coverage-memo.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
+import { computeStats } from '../../src/engine/dataset/stats.ts'
+import { overviewTables, tsvCoverageOf } from '../../src/engine/dataset/groupings.ts'
+import { rememberedCoverage } from '../../src/engine/dataset/coverage-memo.ts'
 import { sameStats } from '../../src/engine/worker/dataset-handlers.ts'
-import type { StatsReport } from '../../src/engine/stats/types.ts'
+import type { StatsReport } from '../../src/engine/dataset/stats-types.ts'
 
 const report = await computeStats(await openDataset(await createFsSource('public/demo/version=0'), { facts: true }))
 

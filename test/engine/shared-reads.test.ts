@@ -11,9 +11,9 @@ import { ChunkCache } from '../../src/engine/parquet/chunk-cache.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createCountingSource } from '../../src/engine/source/counting-source.ts'
 import { chunkRange } from '../../src/engine/parquet/byte-list-column.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
 import { checkDataset } from '../../src/engine/validate/validate.ts'
-import { computeStats } from '../../src/engine/stats/stats.ts'
+import { computeStats } from '../../src/engine/dataset/stats.ts'
 import { writeParquet } from '../helpers/duckdb.ts'
 
 describe('ChunkCache ranges', () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeParquet } from '../helpers/duckdb.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
 import { validateDataset } from '../../src/engine/validate/validate.ts'
 
 let root: string

@@ -2,11 +2,11 @@
 import { describe, expect, test } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Progress } from '../../src/engine/dataset.ts'
+import type { Progress } from '../../src/engine/dataset/dataset.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { RequestKind, RequestMessage, Requests } from '../../src/engine/worker/protocol.ts'
-import type { ConfigSpec } from '../../src/engine/config/resolve.ts'
+import type { ConfigSpec } from '../../src/engine/pipeline/config/resolve.ts'
 
 const demo = resolve(import.meta.dirname, '../../public/demo/version=0')
 const defects = JSON.parse(readFileSync(resolve(demo, '../defects.json'), 'utf8')) as { id: string; kind: string }[]

@@ -6,11 +6,11 @@
 import { describe, expect, test } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { readExample } from '../../src/engine/examples/read-example.ts'
+import { readExample } from '../../src/engine/dataset/read-example.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
 import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
-import type { OpenDataset } from '../../src/engine/discovery/open.ts'
+import type { OpenDataset } from '../../src/engine/dataset/open.ts'
 
 const source = await createFsSource('public/demo/version=0')
 const handle = createRequestHandler({ makeSource: () => source })
@@ -64,7 +64,7 @@ describe('examples-search', () => {
     const needle = sample.text!.slice(3, 9).toUpperCase()
     const found = await request('examples-search', { dataset, filter: { text: needle }, offset: 0, limit: 1000 })
     expect(found.rows.map((r) => r.id)).toContain(sample.id)
-    const ds = (await import('../../src/engine/discovery/open.ts')).openDataset
+    const ds = (await import('../../src/engine/dataset/open.ts')).openDataset
     const direct: OpenDataset = await ds(source)
     let expected = 0
     for (const r of all.rows) {

@@ -2,13 +2,13 @@
 import { describe, expect, test } from 'vitest'
 import { resolve } from 'node:path'
 import { runBatches } from '../../src/cli/commands/batches.ts'
-import { getPreset } from '../../src/engine/config/presets.ts'
+import { getPreset } from '../../src/engine/pipeline/config/presets.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import type { DatasetSource } from '../../src/engine/source/source.ts'
 import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { RequestKind, RequestMessage, Requests } from '../../src/engine/worker/protocol.ts'
-import type { ConfigSpec } from '../../src/engine/config/resolve.ts'
-import { tableFromTransfer, batchFromTransfer } from '../../src/engine/plan/arrow.ts'
+import type { ConfigSpec } from '../../src/engine/pipeline/config/resolve.ts'
+import { tableFromTransfer, batchFromTransfer } from '../../src/engine/batches/arrow.ts'
 
 const demo = resolve(import.meta.dirname, '../../public/demo/version=0')
 
@@ -121,9 +121,9 @@ describe('plan-featurize', () => {
   test('decodes and featurizes streamed batches: padded shapes from the decoded audio, failures by id, decode ahead of features', async () => {
     const { call, dataset } = await demoHandler()
     const { decodeAudio } = await import('../../src/engine/audio/decode.ts')
-    const { readExample } = await import('../../src/engine/examples/read-example.ts')
+    const { readExample } = await import('../../src/engine/dataset/read-example.ts')
     const { createFsSource: fs } = await import('../../src/engine/node/fs-source.ts')
-    const { openDataset } = await import('../../src/engine/discovery/open.ts')
+    const { openDataset } = await import('../../src/engine/dataset/open.ts')
     const direct = await openDataset(await fs(demo))
     const defect = 'corpus=fleurs/split=train/language=swh_Latn/part-0.parquet:3' // public/demo/defects.json: undecodable
     for (const spec of [finetune, { ...finetune, overrides: { ...finetune.overrides, use_fbank: true } }] as ConfigSpec[]) {

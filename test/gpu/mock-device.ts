@@ -9,7 +9,7 @@
  * one buffer written twice with different bytes before one submit (the passes recorded between see only the last).
  * Violations are reported like WebGPU's: as validation errors of the innermost error scope, else uncaptured.
  */
-import '../../src/engine/gpu/float16-shim.ts' // webgpu-utils needs Float16Array, which Node 20 lacks
+import '../../src/engine/features/gpu/float16-shim.ts' // webgpu-utils needs Float16Array, which Node 20 lacks
 import {
   getSizeAndAlignmentOfUnsizedArrayElement, makeBindGroupLayoutDescriptors, makeShaderDataDefinitions,
   type ShaderDataDefinitions,

@@ -3,7 +3,7 @@
  * chromium ships. Without an adapter the GPU tests skip with the reason, except under CI=true, where they fail.
  */
 import { existsSync } from 'node:fs'
-import { getGpu, type Gpu } from '../../src/engine/gpu/device.ts'
+import { getGpu, type Gpu } from '../../src/engine/features/gpu/device.ts'
 
 const swiftshaderIcd = '/usr/lib/chromium/vk_swiftshader_icd.json'
 

@@ -5,10 +5,10 @@
  * is ONE submission. The numbers the shaders compute are tested on a real adapter (features.gpu.test.ts, e2e/dsp.spec.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fbankFrameCount, fbankOptions } from '../../src/engine/dsp/fbank-options.ts'
-import type { Mask } from '../../src/engine/dsp/spec-augment.ts'
-import type { Gpu } from '../../src/engine/gpu/device.ts'
-import { FeaturePipeline } from '../../src/engine/gpu/feature-pipeline.ts'
+import { fbankFrameCount, fbankOptions } from '../../src/engine/features/dsp/fbank-options.ts'
+import type { Mask } from '../../src/engine/features/dsp/spec-augment.ts'
+import type { Gpu } from '../../src/engine/features/gpu/device.ts'
+import { FeaturePipeline } from '../../src/engine/features/gpu/feature-pipeline.ts'
 import { installWebGpuConstants, MockBuffer, MockGpuDevice, type RecordedPass } from './mock-device.ts'
 
 beforeAll(installWebGpuConstants)

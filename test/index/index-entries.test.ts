@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { indexEntries } from '../../src/engine/index/entries.ts'
-import type { IndexRow } from '../../src/engine/index/format.ts'
+import { indexEntries } from '../../src/engine/dataset/index-entries.ts'
+import type { IndexRow } from '../../src/engine/dataset/index-format.ts'
 
 const columnsJson = JSON.stringify([['audio_size', 'int64', true], ['text', 'string', true]])
 

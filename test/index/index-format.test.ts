@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import { parquetMetadata } from 'hyparquet'
 import { parquetWriteBuffer } from 'hyparquet-writer'
-import { indexColumns, indexVersion, indexVersionKey, readIndex, type IndexRow } from '../../src/engine/index/format.ts'
-import { writeIndex } from '../../src/engine/index/write.ts'
+import { indexColumns, indexVersion, indexVersionKey, readIndex, type IndexRow } from '../../src/engine/dataset/index-format.ts'
+import { writeIndex } from '../../src/engine/dataset-index/write.ts'
 
 /** Rows with a null in some nullable columns (error, mtime_ms, row_group, …) and none in others. */
 const rows: IndexRow[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { inThreadBatchDecoder, splitByBytes, type BatchDecoder } from '../../src/engine/audio/batch-decoder.ts'
 import type { DecodeItem, DecodeResult } from '../../src/engine/audio/decode.ts'
-import { featurizeBatches } from '../../src/engine/pipeline/featurize-batches.ts'
+import { featurizeBatches } from '../../src/engine/features/featurize-batches.ts'
 import { fixtureBytes } from '../audio/fixtures.ts'
 
 const item = (id: string, n: number): DecodeItem => ({ id, bytes: new Uint8Array(n) })

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import fixture from '../fixtures/rng/plan.json' with { type: 'json' }
-import { planBatches, rankDiagnostics, type PlanConfig, type PlanInput, type PlannedBatch } from '../../src/engine/pipeline/plan.ts'
+import { planBatches, rankDiagnostics, type PlanConfig, type PlanInput, type PlannedBatch } from '../../src/engine/pipeline/plan-batches.ts'
 import type { FragmentRef } from '../../src/engine/pipeline/fragments.ts'
 import { firstDraws } from '../../src/engine/pipeline/sampler.ts'
 import { samplingDistribution } from '../../src/engine/pipeline/weights.ts'
 import { collect } from '../../src/engine/pipeline/iterables.ts'
-import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
+import { defaultPipelineConfig } from '../../src/engine/pipeline/config/defaults.ts'
 
 type Scenario = (typeof fixture.scenarios)[number]
 

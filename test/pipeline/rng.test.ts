@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import rng from '../fixtures/rng/rng.json' with { type: 'json' }
-import { Mt19937 } from '../../src/engine/pipeline/rng/mt19937.ts'
-import { NumpyRandomState } from '../../src/engine/pipeline/rng/numpy-random-state.ts'
-import { TorchGenerator } from '../../src/engine/pipeline/rng/torch-generator.ts'
+import { Mt19937 } from '../../src/engine/random/mt19937.ts'
+import { NumpyRandomState } from '../../src/engine/random/numpy-random-state.ts'
+import { TorchGenerator } from '../../src/engine/random/torch-generator.ts'
 
 describe('Mt19937', () => {
   it('matches the published init_genrand(5489) outputs', () => {

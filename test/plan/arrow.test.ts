@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { resolve } from 'node:path'
-import { getPreset } from '../../src/engine/config/presets.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
+import { getPreset } from '../../src/engine/pipeline/config/presets.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { batchesTable, EXAMPLE_COLUMNS, examplesFromTable, examplesTable, planIpcFile, tableFromTransfer, tableToTransfer } from '../../src/engine/plan/arrow.ts'
-import { batchJsonLine } from '../../src/engine/plan/jsonl.ts'
-import { planDataset } from '../../src/engine/plan/plan-dataset.ts'
+import { batchesTable, EXAMPLE_COLUMNS, examplesFromTable, examplesTable, planIpcFile, tableFromTransfer, tableToTransfer } from '../../src/engine/batches/arrow.ts'
+import { batchJsonLine } from '../../src/engine/batches/jsonl.ts'
+import { planDataset } from '../../src/engine/batches/plan-dataset.ts'
 import { collect } from '../../src/engine/pipeline/iterables.ts'
-import type { PlannedBatch } from '../../src/engine/pipeline/plan.ts'
+import type { PlannedBatch } from '../../src/engine/pipeline/plan-batches.ts'
 
 const demoRoot = resolve(import.meta.dirname, '../../public/demo/version=0')
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { DatasetFile } from '../../src/engine/dataset.ts'
-import { hiveKeysOf, partitionIdOf } from '../../src/engine/discovery/hive.ts'
-import { MixscopeError } from '../../src/engine/findings.ts'
-import { selectPartitions, type SelectConfig } from '../../src/engine/plan/select.ts'
+import type { DatasetFile } from '../../src/engine/dataset/dataset.ts'
+import { hiveKeysOf, partitionIdOf } from '../../src/engine/dataset/hive.ts'
+import { MixscopeError } from '../../src/engine/core/findings.ts'
+import { selectPartitions, type SelectConfig } from '../../src/engine/pipeline/config/select.ts'
 
 /** A discovered file with `groups` row groups of `rows` rows each. */
 function file(path: string, groups = 1, rows = 10): DatasetFile {

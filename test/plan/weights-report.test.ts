@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { defaultPipelineConfig } from '../../src/engine/config/defaults.ts'
-import { openDataset } from '../../src/engine/discovery/open.ts'
+import { defaultPipelineConfig } from '../../src/engine/pipeline/config/defaults.ts'
+import { openDataset } from '../../src/engine/dataset/open.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { weightsReport } from '../../src/engine/plan/weights-report.ts'
+import { weightsReport } from '../../src/engine/mixture/weights-report.ts'
 import { query, writeParquet } from '../helpers/duckdb.ts'
 
 let dir: string

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createMemorySink } from '../../src/engine/prepare/write/sink.ts'
 import { PreparedParquetWriter, type PreparedRow } from '../../src/engine/prepare/write/parquet-file.ts'
-import { mulberry32 } from '../../src/engine/util/mulberry32.ts'
+import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { query } from '../helpers/duckdb.ts'
 
 function rows(count: number, seed: number): PreparedRow[] {

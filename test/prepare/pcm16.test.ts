@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { toPcm16 } from '../../src/engine/prepare/encode/pcm16.ts'
-import { mulberry32 } from '../../src/engine/util/mulberry32.ts'
+import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { runPython } from './python.ts'
 
 describe('toPcm16', () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resampleTorchaudio, torchaudioResampledLength } from '../../src/engine/prepare/resample-torchaudio.ts'
-import { mulberry32 } from '../../src/engine/util/mulberry32.ts'
+import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { runPython } from './python.ts'
 
 const cases: { rate: number; frames: number }[] = [

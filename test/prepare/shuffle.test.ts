@@ -3,7 +3,7 @@
  * datasets (BufferShuffledExamplesIterable.__iter__, its loop transcribed below around numpy's real default_rng).
  */
 import { describe, expect, it } from 'vitest'
-import { NumpyGenerator } from '../../src/engine/prepare/shuffle/numpy-generator.ts'
+import { NumpyGenerator } from '../../src/engine/random/numpy-generator.ts'
 import { bufferShuffleOrder } from '../../src/engine/prepare/shuffle/buffer-shuffle.ts'
 import { runPython } from './python.ts'
 

@@ -13,11 +13,11 @@ import { auditDataset, type AuditOptions } from '../../src/engine/audit/audit.ts
 import { mergeAuditParts } from '../../src/engine/audit/partial/merge.ts'
 import { auditShard } from '../../src/engine/audit/partial/shard.ts'
 import type { AuditPart } from '../../src/engine/audit/partial/types.ts'
-import { contentHash } from '../../src/engine/audit/hash.ts'
+import { contentHash } from '../../src/engine/core/content-hash.ts'
 import { loadSpmTokenizer } from '../../src/engine/text/spm-tokenizer.ts'
 import { balancedRanges, rowGroupUnits } from '../../src/engine/shard/balance.ts'
 import { parsePart, stringifyPart, type NamedPart } from '../../src/engine/shard/part.ts'
-import type { Finding } from '../../src/engine/findings.ts'
+import type { Finding } from '../../src/engine/core/findings.ts'
 import { auditFixture, demoRoot, openFixture } from '../audit/helpers.ts'
 import { makeShardedDataset } from './make-sharded-dataset.ts'
 

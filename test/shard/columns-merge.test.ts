@@ -1,5 +1,5 @@
 /**
- * The dataset-level checks run on rows held as columns (src/engine/audit/row-table.ts), in the merge and in the
+ * The dataset-level checks run on rows held as columns (src/engine/audit/rows/row-table.ts), in the merge and in the
  * unsharded audit. What that could get wrong, on a dataset made for it: sums of a non-integer `audio_size` whose
  * value depends on the order they are added in, null `audio_size` cells, rows without a corpus or language key,
  * a split value with `_`, one language spread over files interleaved with others, a train transcript held by several

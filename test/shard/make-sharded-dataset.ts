@@ -11,7 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { toWav16, toWavFloat32 } from '../../src/engine/audio/wav-encode.ts'
-import { mulberry32 } from '../../src/engine/util/mulberry32.ts'
+import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { writeParquet } from '../helpers/duckdb.ts'
 
 const sql = (s: string) => `'${s.replaceAll("'", "''")}'`

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { compareUtf8 } from '../../src/engine/findings.ts'
+import { compareUtf8 } from '../../src/engine/core/findings.ts'
 import { createFsSource, FileCache } from '../../src/engine/node/fs-source.ts'
 import { isIgnoredPath } from '../../src/engine/source/manifest.ts'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { MixscopeError } from '../../src/engine/findings.ts'
+import { MixscopeError } from '../../src/engine/core/findings.ts'
 import { createHttpSource, encodePath } from '../../src/engine/source/http-source.ts'
 import type { HttpSourceOptions } from '../../src/engine/source/http-source.ts'
 import { buildManifest, formatManifest } from '../../src/engine/source/manifest.ts'

@@ -6,7 +6,7 @@
 import { Fragment, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { virtualAfterLayout } from './virtual-after-layout.ts'
-import { compareUtf8 } from '../../engine/findings.ts'
+import { compareUtf8 } from '../../engine/index.ts'
 import { formatCount } from '../lib/format.ts'
 
 /** One column: its header, how it sorts, how its cell renders (a `<td>`, so cells can carry `data-value`). */

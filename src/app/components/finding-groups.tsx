@@ -4,7 +4,7 @@
  * as a few dozen lines. Used by the Overview (problems found on opening) and the Audit (each triage category).
  */
 import { useMemo, useState, type ReactNode } from 'react'
-import { compareUtf8, type Finding } from '../../engine/findings.ts'
+import { compareUtf8, type Finding } from '../../engine/index.ts'
 import { formatCount, plural } from '../lib/format.ts'
 import { Num } from './num.tsx'
 

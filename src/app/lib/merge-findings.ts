@@ -1,5 +1,5 @@
 /** The Overview's one list of problems: stats and validation findings, each reported once, in the engine's order. */
-import { sortFindings, type Finding } from '../../engine/findings.ts'
+import { type Finding, sortFindings } from '../../engine/index.ts'
 
 /** Concatenates finding lists, drops exact duplicates (discovery findings appear in both reports), sorts. */
 export function mergeFindings(...lists: Finding[][]): Finding[] {

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest'
 import type { RequestOptions } from '../../engine/worker/client.ts'
 import type { Requests } from '../../engine/worker/protocol.ts'
-import type { BatchSummary } from '../../engine/plan/batch-summary.ts'
-import type { ConfigSpec } from '../../engine/config/resolve.ts'
+import type { BatchSummary } from '../../engine/batches/batch-summary.ts'
+import type { ConfigSpec } from '../../engine/pipeline/config/resolve.ts'
 import type { PlanStartResult } from '../../engine/worker/protocol/plan.ts'
 import { chunkSize, createBatchesStore } from './batches-store.ts'
-import { examplesTable, tableToTransfer } from '../../engine/plan/arrow.ts'
+import { examplesTable, tableToTransfer } from '../../engine/index.ts'
 
 const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
 const summary = (index: number): BatchSummary => ({ index, step: index, indexInStep: 0, size: 1, longest: 1, padded: 1, samples: 1, waste: 0, partitions: [] })

@@ -5,12 +5,12 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../engine/worker/client.ts'
-import type { PlannedBatch } from '../../engine/pipeline/plan.ts'
-import type { BatchSummary } from '../../engine/plan/batch-summary.ts'
-import type { ConfigSpec } from '../../engine/config/resolve.ts'
+import type { PlannedBatch } from '../../engine/pipeline/plan-batches.ts'
+import type { BatchSummary } from '../../engine/batches/batch-summary.ts'
+import type { ConfigSpec } from '../../engine/pipeline/config/resolve.ts'
 import type { FeaturizeResult, PlanChunk, PlanStartResult } from '../../engine/worker/protocol/plan.ts'
 import type { FeatureDevice } from '../../engine/features/model-input.ts'
-import { batchFromTransfer } from '../../engine/plan/arrow.ts'
+import { batchFromTransfer } from '../../engine/index.ts'
 
 /** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
 export const chunkSize = 32

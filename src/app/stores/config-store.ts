@@ -8,7 +8,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla'
 import { useStore } from 'zustand'
 import { useEffect, useMemo, useState } from 'react'
 import type { EngineClient } from '../../engine/worker/client.ts'
-import type { ConfigSpec, ResolvedConfig } from '../../engine/config/resolve.ts'
+import type { ConfigSpec, ResolvedConfig } from '../../engine/pipeline/config/resolve.ts'
 
 /** The preset the explorer starts with: the shipped CTC fine-tuning recipe. */
 export const defaultPreset = 'ctc-finetune'

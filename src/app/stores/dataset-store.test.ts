@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Progress } from '../../engine/dataset.ts'
+import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { RequestOptions } from '../../engine/worker/client.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
 import { createDatasetStore, shownReport } from './dataset-store.ts'

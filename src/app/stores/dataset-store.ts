@@ -4,7 +4,7 @@
  * cancelled or failed open keeps showing the dataset that was there before.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { Progress } from '../../engine/dataset.ts'
+import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
 

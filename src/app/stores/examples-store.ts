@@ -4,7 +4,7 @@
  * and aborts the request in flight; the first page after a change also brings the total and the facets.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { Progress } from '../../engine/dataset.ts'
+import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
 import type { ExampleFilter, ExampleSample, ExamplePage, ExampleSort, ExampleSummary } from '../../engine/examples/search.ts'
 

@@ -6,17 +6,24 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
-import { auditDataset } from '../../engine/audit/audit.ts'
-import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
-import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
-import { createAuditState } from '../../engine/audit/state.ts'
-import { contentHash } from '../../engine/audit/hash.ts'
-import { auditShard, shardCutFromIndex } from '../../engine/audit/partial/shard.ts'
-import { stringifyPart } from '../../engine/shard/part.ts'
-import { describeShard, shardFrom, wholeShard, type ShardSpec } from '../../engine/shard/select.ts'
-import type { AuditReport, AuditState } from '../../engine/audit/types.ts'
-import { MixscopeError } from '../../engine/findings.ts'
-import { loadSpmTokenizer } from '../../engine/text/spm-tokenizer.ts'
+import {
+  auditDataset,
+  auditReportHtml,
+  auditReportMarkdown,
+  auditShard,
+  contentHash,
+  createAuditState,
+  describeShard,
+  flaggedRowsJsonl,
+  loadSpmTokenizer,
+  MixscopeError,
+  shardCutFromIndex,
+  shardFrom,
+  type ShardSpec,
+  stringifyPart,
+  wholeShard,
+} from '../../engine/node.ts'
+import type { AuditReport, AuditState } from '../../engine/audit/rows/types.ts'
 import { createAuditPool } from '../audit-pool.ts'
 import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'

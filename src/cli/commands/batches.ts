@@ -4,13 +4,17 @@
  */
 import { parseArgs } from 'node:util'
 import { writeFile } from 'node:fs/promises'
-import type { PipelineConfig } from '../../engine/config/types.ts'
-import { planIpcFile } from '../../engine/plan/arrow.ts'
-import { batchJsonLine } from '../../engine/plan/jsonl.ts'
-import { applyBatchLimit, DEFAULT_TRAIN_MAX_BATCHES, planDataset } from '../../engine/plan/plan-dataset.ts'
-import { taskBucketSizes } from '../../engine/pipeline/buckets.ts'
-import { codePointLength } from '../../engine/pipeline/example.ts'
-import type { PlannedBatch } from '../../engine/pipeline/plan.ts'
+import type { PipelineConfig } from '../../engine/pipeline/config/types.ts'
+import {
+  applyBatchLimit,
+  batchJsonLine,
+  codePointLength,
+  DEFAULT_TRAIN_MAX_BATCHES,
+  planDataset,
+  planIpcFile,
+  taskBucketSizes,
+} from '../../engine/node.ts'
+import type { PlannedBatch } from '../../engine/pipeline/plan-batches.ts'
 import { configHelp, configOptions, findingLine, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, UsageError, type CliIo } from '../io.ts'

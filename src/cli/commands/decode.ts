@@ -5,12 +5,7 @@
  */
 import { parseArgs } from 'node:util'
 import { readFile, stat, writeFile } from 'node:fs/promises'
-import { decodeAudio } from '../../engine/audio/decode.ts'
-import { toMono } from '../../engine/audio/mono.ts'
-import { npyEncode } from '../../engine/util/npy.ts'
-import { resampleChannels } from '../../engine/audio/resample.ts'
-import { toWavFloat32 } from '../../engine/audio/wav-encode.ts'
-import { MixscopeError } from '../../engine/findings.ts'
+import { decodeAudio, MixscopeError, npyEncode, resampleChannels, toMono, toWavFloat32 } from '../../engine/node.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
 export const decodeHelp = `Usage: mixscope decode <audio-file | dataset#file:row> [--out out.npy|out.wav] [--mono] [--rate HZ] [--json]

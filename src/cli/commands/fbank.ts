@@ -9,14 +9,21 @@ import { parseExampleReference } from './decode.ts'
 import { loadExampleAudio } from '../example-loader.ts'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
-import { decodeAudio } from '../../engine/audio/decode.ts'
-import type { TrainingDtype } from '../../engine/dsp/bf16.ts'
-import type { Features } from '../../engine/dsp/fbank.ts'
-import { npyEncode } from '../../engine/util/npy.ts'
-import { channelZeroFinding, fbankFeatures, standardizeFinding } from '../../engine/features/model-input.ts'
-import { describeAdapter, getGpu, type Gpu } from '../../engine/gpu/device.ts'
-import { FeaturePipeline } from '../../engine/gpu/feature-pipeline.ts'
-import { finding, type Finding } from '../../engine/findings.ts'
+import {
+  channelZeroFinding,
+  createFeaturePipeline,
+  decodeAudio,
+  describeAdapter,
+  fbankFeatures,
+  finding,
+  type Finding,
+  getGpu,
+  type Gpu,
+  npyEncode,
+  standardizeFinding,
+} from '../../engine/node.ts'
+import type { TrainingDtype } from '../../engine/features/dsp/bf16.ts'
+import type { Features } from '../../engine/features/dsp/fbank.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 
 export const fbankHelp = `Usage: mixscope fbank <audio-file | dataset#file:row> [--out out.npy|out.json] [--standardize]
@@ -99,7 +106,7 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   const zero = channelZeroFinding(audio, where)
   if (zero) findings.push(zero)
   const started = performance.now()
-  const features = await fbankFeatures(audio, { standardize: values.standardize ?? false, dtype }, gpu ? { pipeline: new FeaturePipeline(gpu) } : null)
+  const features = await fbankFeatures(audio, { standardize: values.standardize ?? false, dtype }, gpu ? { pipeline: await createFeaturePipeline(gpu) } : null)
   const wallMs = performance.now() - started
   const undefinedFinding = standardizeFinding(features.problem, features.undefinedBins, features.frames, where)
   if (undefinedFinding) findings.push(undefinedFinding)

@@ -6,13 +6,17 @@
 import { parseArgs } from 'node:util'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { buildIndexRows } from '../../engine/index/build.ts'
-import { indexFileName } from '../../engine/index/format.ts'
-import { writeDatasetIndex } from '../../engine/index/write.ts'
-import { indexFindings, indexShard } from '../../engine/index/partial.ts'
-import { stringifyPart } from '../../engine/shard/part.ts'
-import { describeShard, shardFrom } from '../../engine/shard/select.ts'
-import type { Finding } from '../../engine/findings.ts'
+import {
+  buildIndexRows,
+  describeShard,
+  indexFileName,
+  indexFindings,
+  indexShard,
+  shardFrom,
+  stringifyPart,
+  writeDatasetIndex,
+} from '../../engine/node.ts'
+import type { Finding } from '../../engine/core/findings.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 

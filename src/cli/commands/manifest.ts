@@ -2,8 +2,7 @@
 import { parseArgs } from 'node:util'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { buildManifest, formatManifest, manifestName } from '../../engine/source/manifest.ts'
-import { createFsSource } from '../../engine/node/fs-source.ts'
+import { buildManifest, createFsSource, formatManifest, manifestName } from '../../engine/node.ts'
 import { exitCodes, UsageError, type CliIo } from '../io.ts'
 
 export const manifestHelp = `Usage: mixscope manifest <folder> [--out FILE] [--stdout]

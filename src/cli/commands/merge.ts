@@ -9,16 +9,28 @@ import { createWriteStream } from 'node:fs'
 import { open, readdir, rename, stat, writeFile, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { AuditMerger } from '../../engine/audit/partial/merge.ts'
+import {
+  AuditMerger,
+  auditReportHtml,
+  auditReportMarkdown,
+  checkHeader,
+  createFsSink,
+  flaggedRowsJsonl,
+  type IndexPart,
+  isBinaryPart,
+  mergeIndexParts,
+  mergePrepareParts,
+  MixscopeError,
+  type NamedPart,
+  parsePart,
+  type PartBytes,
+  type PartHeader,
+  partMagic,
+  type PreparePart,
+  readPartJson,
+  SKIP_REASONS,
+} from '../../engine/node.ts'
 import type { AuditPart } from '../../engine/audit/partial/types.ts'
-import { flaggedRowsJsonl } from '../../engine/audit/flagged.ts'
-import { auditReportHtml, auditReportMarkdown } from '../../engine/audit/report.ts'
-import { MixscopeError } from '../../engine/findings.ts'
-import { createFsSink } from '../../engine/node/fs-sink.ts'
-import { isBinaryPart, mergePrepareParts, partMagic, readPartJson, type PartBytes, type PreparePart } from '../../engine/prepare/partial/part.ts'
-import { SKIP_REASONS } from '../../engine/prepare/types.ts'
-import { mergeIndexParts, type IndexPart } from '../../engine/index/partial.ts'
-import { checkHeader, parsePart, type NamedPart, type PartHeader } from '../../engine/shard/part.ts'
 import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../io.ts'
 import { summaryText } from './audit.ts'
 

@@ -6,16 +6,23 @@
 import { parseArgs } from 'node:util'
 import { mkdir, stat } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
-import { createFsSource } from '../../engine/node/fs-source.ts'
-import { createFsSink } from '../../engine/node/fs-sink.ts'
-import { processClipNode } from '../../engine/node/prepare-clip-node.ts'
-import { scanInput } from '../../engine/prepare/inputs/scan.ts'
-import { planPrepare } from '../../engine/prepare/plan.ts'
-import { prepareShard } from '../../engine/prepare/partial/part.ts'
-import { describeShard, shardFrom } from '../../engine/shard/select.ts'
-import { runPrepare, SKIPPED_FILE } from '../../engine/prepare/run.ts'
-import { INPUT_FORMATS, SKIP_REASONS, type InputFormat, type PreparePlan } from '../../engine/prepare/types.ts'
-import { MixscopeError } from '../../engine/findings.ts'
+import {
+  createFsSink,
+  createFsSource,
+  describeShard,
+  INPUT_FORMATS,
+  type InputFormat,
+  MixscopeError,
+  planPrepare,
+  type PreparePlan,
+  prepareShard,
+  processClipNode,
+  runPrepare,
+  scanInput,
+  shardFrom,
+  SKIP_REASONS,
+  SKIPPED_FILE,
+} from '../../engine/node.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 import { createClipPool } from '../prepare-pool.ts'
 

@@ -1,9 +1,8 @@
 /** `mixscope stats <folder|url> [--json] [--tsv OUT] [--summary TSV]`. */
 import { parseArgs } from 'node:util'
 import { writeFile } from 'node:fs/promises'
-import { computeStats } from '../../engine/stats/stats.ts'
-import { compareUtf8 } from '../../engine/findings.ts'
-import type { StatsReport } from '../../engine/stats/types.ts'
+import { compareUtf8, computeStats } from '../../engine/node.ts'
+import type { StatsReport } from '../../engine/dataset/stats-types.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 

@@ -1,6 +1,6 @@
 /** `mixscope validate <folder|url> [--json] [--deep] [--summary TSV]`. */
 import { parseArgs } from 'node:util'
-import { checkDataset, rowChecksDuringOpen } from '../../engine/validate/validate.ts'
+import { checkDataset, rowChecksDuringOpen } from '../../engine/node.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 

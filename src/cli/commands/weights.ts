@@ -5,7 +5,7 @@
  * (docs/reference-pipeline.md §4-§5).
  */
 import { parseArgs } from 'node:util'
-import { weightsReport, type WeightsReport } from '../../engine/plan/weights-report.ts'
+import { weightsReport, type WeightsReport } from '../../engine/node.ts'
 import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'

@@ -3,8 +3,8 @@
  * return it to the training reference. WAV is parsed here; other codecs go to WebCodecs (where present and
  * preferred) or the WASM decoders, then get the same trimming so both paths agree with libsndfile's length.
  */
-import { MixscopeError } from '../findings.ts'
-import { mapLimit } from '../util/map-limit.ts'
+import { MixscopeError } from '../core/findings.ts'
+import { mapLimit } from '../core/map-limit.ts'
 import { ascii } from './bytes.ts'
 import { decodeFlacFrames, parseStreamInfo } from './flac-decoder.ts'
 import { flacFormatProblem, needsOwnFlacDecoder, splitFlacFrames, type FlacStream } from './flac.ts'

@@ -2,7 +2,7 @@
  * Checks one row's decoded audio against its stored `audio_size` (the dataprep's sample count at 16 kHz, measured
  * before encoding: docs/reference-pipeline.md §17) and its rate against the 16 kHz the recipes assume.
  */
-import { finding, type Finding } from '../findings.ts'
+import { finding, type Finding } from '../core/findings.ts'
 import type { AudioCodec } from './sniff.ts'
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Decoded audio and decoding options shared by every decoder path (WAV, WebCodecs, WASM).
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import type { AudioCodec, AudioContainer } from './sniff-result.ts'
 
 /** Decoded audio at the native rate, planar float32 (libsndfile's values: integer PCM / 2^(bits−1), float as stored). */

@@ -2,11 +2,11 @@
  * The audit report from the checks' results: one assembly for the unsharded audit (audit.ts) and the merge of shard
  * parts (partial/merge.ts), so the two documents cannot drift apart (the merge is byte-identical by construction).
  */
-import { sortFindings, type Finding } from '../findings.ts'
+import { sortFindings, type Finding } from '../core/findings.ts'
 import type { MeasuredRow } from './checks/audio.ts'
-import { rowHours } from './rows.ts'
+import { rowHours } from './rows/rows.ts'
 import { summarizeItems } from './summary.ts'
-import type { AuditReport, AuditItem, CheckResult } from './types.ts'
+import type { AuditReport, AuditItem, CheckResult } from './rows/types.ts'
 
 /** What the report is made of besides the checks' results. */
 export interface ReportInputs {

@@ -4,13 +4,13 @@
  * row group (through a pluggable measurer, so a worker pool can run it) and feeds the audio checks. Deterministic
  * for the same dataset and options; the audio pass is resumable through `state`.
  */
-import type { RunOptions } from '../dataset.ts'
-import type { OpenDataset } from '../discovery/open.ts'
-import { defaultPipelineConfig } from '../config/defaults.ts'
-import { parseSplit } from '../config/split.ts'
-import type { PipelineConfig } from '../config/types.ts'
+import type { RunOptions } from '../dataset/dataset.ts'
+import type { OpenDataset } from '../dataset/open.ts'
+import { defaultPipelineConfig } from '../pipeline/config/defaults.ts'
+import { parseSplit } from '../pipeline/config/split.ts'
+import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
-import { mapLimit } from '../util/map-limit.ts'
+import { mapLimit } from '../core/map-limit.ts'
 import { checkAudio, type MeasuredRow } from './checks/audio.ts'
 import { checkLeakageTable, normalizeTranscript } from './checks/leakage.ts'
 import { checkLengthTable } from './checks/length.ts'
@@ -22,13 +22,13 @@ import { checkTextTable } from './checks/text.ts'
 import { checkTokens, type AuditTokenizer } from './checks/tokens.ts'
 import { measureAudioTask } from './measure.ts'
 import { quickAudioCheckOnce } from './quick-audio.ts'
-import { readAuditRows, samplesOf } from './rows.ts'
-import { rowTableOf } from './row-table.ts'
+import { readAuditRows, samplesOf } from './rows/rows.ts'
+import { rowTableOf } from './rows/row-table.ts'
 import { codePointLength } from '../text/unicode.ts'
 import { assembleReport } from './assemble-report.ts'
 import { selectAudioRows } from './sample.ts'
 import { adoptAuditState, auditFingerprint, groupKey } from './state.ts'
-import type { AudioMeasure, AudioMeasurer, AudioTask, AuditReport, AuditRow, AuditState, CheckResult } from './types.ts'
+import type { AudioMeasure, AudioMeasurer, AudioTask, AuditReport, AuditRow, AuditState, CheckResult } from './rows/types.ts'
 
 /** Options of `auditDataset`. */
 export interface AuditOptions extends RunOptions {

@@ -1,7 +1,7 @@
 /**
  * Flagged rows of an audit as JSONL: one line per example with at least one row finding, in dataset order.
  */
-import { compareUtf8, type Finding } from '../findings.ts'
+import { compareUtf8, type Finding } from '../core/findings.ts'
 
 /** One line of the export. */
 export interface FlaggedRow {

@@ -2,11 +2,11 @@
  * The audio pass's unit of work: decode the rows of one task (some rows of one row group) and measure each one.
  * Pure apart from decoding, so it runs the same in this thread, a Node worker or a browser worker.
  */
-import { mapLimit } from '../util/map-limit.ts'
+import { mapLimit } from '../core/map-limit.ts'
 import { decodeAudio } from '../audio/decode.ts'
 import type { DecodeOptions } from '../audio/types.ts'
-import { contentHash, pcmHash } from './hash.ts'
-import type { AudioMeasure, AudioTask } from './types.ts'
+import { contentHash, pcmHash } from '../core/content-hash.ts'
+import type { AudioMeasure, AudioTask } from './rows/types.ts'
 
 /** Frame length of the silence measure, in seconds. */
 export const silenceFrameSeconds = 0.025

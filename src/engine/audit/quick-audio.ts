@@ -8,8 +8,8 @@
  * Cost: one pass over the bytes (CRCs), roughly an order of magnitude below decoding; the bytes are read per row
  * group, as the deep audit reads them.
  */
-import { finding } from '../findings.ts'
-import type { OpenDataset } from '../discovery/open.ts'
+import { finding } from '../core/findings.ts'
+import type { OpenDataset } from '../dataset/open.ts'
 import { flacFormatProblem, splitFlacFrames } from '../audio/flac.ts'
 import { splitMp3Frames } from '../audio/mp3.ts'
 import { readOggPackets } from '../audio/ogg.ts'
@@ -17,9 +17,9 @@ import { sniffAudio } from '../audio/sniff.ts'
 import { blockingProblems, type AudioSniff } from '../audio/sniff-result.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import { toNumber } from '../parquet/reader.ts'
-import { mapLimit } from '../util/map-limit.ts'
-import { rowHours } from './rows.ts'
-import type { AuditItem, TableRow } from './types.ts'
+import { mapLimit } from '../core/map-limit.ts'
+import { rowHours } from './rows/rows.ts'
+import type { AuditItem, TableRow } from './rows/types.ts'
 
 /** What the cheap check says about one row's bytes. */
 export interface QuickVerdict {

@@ -2,8 +2,8 @@
  * The audit as one readable file for a data review: Markdown or self-contained HTML (no external resources), with
  * the summary, every detail table (the numbers behind every chart) and the findings with their example ids.
  */
-import type { Finding } from '../findings.ts'
-import type { AuditReport, TableRow } from './types.ts'
+import type { Finding } from '../core/findings.ts'
+import type { AuditReport, TableRow } from './rows/types.ts'
 
 /** Findings listed per kind in a report (the rest are counted; `--json` has them all). */
 export const reportFindingsPerKind = 50

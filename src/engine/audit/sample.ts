@@ -1,9 +1,9 @@
 /**
  * Which rows the audio pass decodes: all of them (`deep`), or a seeded random fraction per language (`sample`).
  */
-import { compareUtf8 } from '../findings.ts'
-import { Mt19937 } from '../pipeline/rng/mt19937.ts'
-import type { AuditRow } from './types.ts'
+import { compareUtf8 } from '../core/findings.ts'
+import { Mt19937 } from '../random/mt19937.ts'
+import type { AuditRow } from './rows/types.ts'
 
 /**
  * Indices into `rows` to decode, ascending.

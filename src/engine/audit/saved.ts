@@ -5,9 +5,9 @@
  * the shape the views read and says what is wrong; comparing with the opened dataset says when the result looks like
  * another dataset's (a note, not a refusal: the root is named differently on a cluster and in the browser).
  */
-import type { OpenDataset } from '../discovery/open.ts'
-import { MixscopeError } from '../findings.ts'
-import type { AuditReport } from './types.ts'
+import type { OpenDataset } from '../dataset/open.ts'
+import { MixscopeError } from '../core/findings.ts'
+import type { AuditReport } from './rows/types.ts'
 
 /** The saved result's file name in the dataset root. */
 export const savedAuditFileName = '_mixscope_audit.json'

@@ -2,9 +2,9 @@
  * The resumable state of the audio pass: measures per `(file, row group)`, plain JSON. A state made for other files
  * or another audio selection is not reused.
  */
-import type { DatasetFile } from '../dataset.ts'
-import { contentHash } from './hash.ts'
-import type { AuditState } from './types.ts'
+import type { DatasetFile } from '../dataset/dataset.ts'
+import { contentHash } from '../core/content-hash.ts'
+import type { AuditState } from './rows/types.ts'
 
 /** Key of a row group in `AuditState.groups`. */
 export function groupKey(path: string, rowGroup: number): string {

@@ -2,9 +2,9 @@
  * Totals per finding kind (count, rows, hours), per kind × mixture partition, and the flagged rows per language
  * (each row counted once, with the findings it carries), from the checks' items.
  */
-import { compareUtf8 } from '../findings.ts'
-import { rowHours } from './rows.ts'
-import type { AuditItem, KindSummary, TableRow } from './types.ts'
+import { compareUtf8 } from '../core/findings.ts'
+import { rowHours } from './rows/rows.ts'
+import type { AuditItem, KindSummary, TableRow } from './rows/types.ts'
 
 const severityRank = { error: 0, warning: 1, info: 2 } as const
 

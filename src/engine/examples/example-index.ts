@@ -4,13 +4,13 @@
  * outliers, foreign script) keyed by example id. The Examples list, the Inspector's char vocabulary and its
  * per-example findings read it.
  */
-import type { RunOptions } from '../dataset.ts'
-import type { OpenDataset } from '../discovery/open.ts'
-import { compareUtf8, type Finding } from '../findings.ts'
+import type { RunOptions } from '../dataset/dataset.ts'
+import type { OpenDataset } from '../dataset/open.ts'
+import { compareUtf8, type Finding } from '../core/findings.ts'
 import { checkScript } from '../audit/checks/script.ts'
 import { checkText } from '../audit/checks/text.ts'
-import { readAuditRows } from '../audit/rows.ts'
-import type { AuditRow } from '../audit/types.ts'
+import { readAuditRows } from '../audit/rows/rows.ts'
+import type { AuditRow } from '../audit/rows/types.ts'
 
 /** Everything the examples scan found for one dataset. */
 export interface ExampleIndex {

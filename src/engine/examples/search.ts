@@ -2,10 +2,10 @@
  * Filtering and paging the example index (the Examples view): filters on language, corpus, split, stored length and
  * transcript text; "random N per language" draws a seeded sample of the matches for listening audits.
  */
-import { compareUtf8, type Finding, type Severity } from '../findings.ts'
-import { exampleId } from '../audit/rows.ts'
-import type { AuditRow } from '../audit/types.ts'
-import { PythonRandom } from '../dsp/python-random.ts'
+import { compareUtf8, type Finding, type Severity } from '../core/findings.ts'
+import { exampleId } from '../audit/rows/rows.ts'
+import type { AuditRow } from '../audit/rows/types.ts'
+import { PythonRandom } from '../random/python-random.ts'
 import { foldText, type ExampleIndex } from './example-index.ts'
 
 /** Which examples to list. Absent or empty lists mean "any". */

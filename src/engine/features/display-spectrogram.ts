@@ -2,10 +2,10 @@
  * Spectrograms for pictures (the Inspector): a dB power spectrogram of a visible window (n_fft 400, the hop grown to
  * fit a frame budget), on the CPU or a WebGPU pipeline, and the hop-200 STFT the reference SpecAugment acts on.
  */
-import { powerSpectrogramDb } from '../dsp/spectrogram.ts'
-import { SPEC_AUG_HOP, SPEC_AUG_N_FFT } from '../dsp/spec-augment.ts'
-import { stft } from '../dsp/stft.ts'
-import { hannWindow } from '../dsp/window.ts'
+import { powerSpectrogramDb } from './dsp/spectrogram.ts'
+import { SPEC_AUG_HOP, SPEC_AUG_N_FFT } from './dsp/spec-augment.ts'
+import { stft } from './dsp/stft.ts'
+import { hannWindow } from './dsp/window.ts'
 import type { FeatureBackend } from './model-input.ts'
 
 /** A dB spectrogram for pictures, frame-major `[frames, bins]`. */

@@ -6,13 +6,13 @@
  */
 import type { DecodedAudio } from '../audio/types.ts'
 import { toMono } from '../audio/mono.ts'
-import type { TrainingDtype } from '../dsp/bf16.ts'
-import { layerNorm, LAYER_NORM_EPS } from '../dsp/normalize.ts'
-import { PythonRandom } from '../dsp/python-random.ts'
+import type { TrainingDtype } from './dsp/bf16.ts'
+import { layerNorm, LAYER_NORM_EPS } from './dsp/normalize.ts'
+import { PythonRandom } from '../random/python-random.ts'
 import {
   drawFeatureSpecAugment, drawReferenceSpecAugment, SPEC_AUG_HOP, SPEC_AUG_N_FFT, type FeatureSpecAugmentOptions, type Mask,
-} from '../dsp/spec-augment.ts'
-import { finding, type Finding } from '../findings.ts'
+} from './dsp/spec-augment.ts'
+import { finding, type Finding } from '../core/findings.ts'
 import { referenceStftDb, type DisplaySpectrogram } from './display-spectrogram.ts'
 import {
   channelZeroFinding, computeModelInput, standardizeFinding,

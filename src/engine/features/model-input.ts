@@ -7,15 +7,15 @@
  * and `mixscope fbank`, so they cannot disagree.
  */
 import type { DecodedAudio } from '../audio/types.ts'
-import type { PipelineConfig } from '../config/types.ts'
-import { castToTrainingDtype, type TrainingDtype } from '../dsp/bf16.ts'
-import { kaldiFbank } from '../dsp/fbank.ts'
+import type { PipelineConfig } from '../pipeline/config/types.ts'
+import { castToTrainingDtype, type TrainingDtype } from './dsp/bf16.ts'
+import { kaldiFbank } from './dsp/fbank.ts'
 import { toMono } from '../audio/mono.ts'
-import { layerNorm } from '../dsp/normalize.ts'
-import { applyReferenceSpecAugment, type Mask } from '../dsp/spec-augment.ts'
-import { describeStandardizeProblem, standardizeFeatures, type StandardizeProblem } from '../dsp/standardize.ts'
-import { finding, type Finding } from '../findings.ts'
-import type { FeaturePipeline } from '../gpu/feature-pipeline.ts'
+import { layerNorm } from './dsp/normalize.ts'
+import { applyReferenceSpecAugment, type Mask } from './dsp/spec-augment.ts'
+import { describeStandardizeProblem, standardizeFeatures, type StandardizeProblem } from './dsp/standardize.ts'
+import { finding, type Finding } from '../core/findings.ts'
+import type { FeaturePipeline } from './gpu/feature-pipeline.ts'
 
 /** The config fields the model input depends on (reference names). */
 export type ModelInputConfig = Pick<PipelineConfig, 'use_fbank' | 'normalize_audio' | 'spec_aug_p' | 'spec_aug_freq_mask_param' | 'dtype'>

@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync, read as readFd, readdirSync, readSync, statSync, type Stats } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import { checkReadRange } from '../source/memory-source.ts'
 import { newCounters, throwIfAborted } from '../source/source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from '../source/source.ts'

@@ -4,8 +4,8 @@
  * files whole.
  */
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
-import { MixscopeError } from '../findings.ts'
-import type { RowGroupInfo } from '../dataset.ts'
+import { MixscopeError } from '../core/findings.ts'
+import type { RowGroupInfo } from './types.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'
 import type { ChunkCache } from './chunk-cache.ts'
 

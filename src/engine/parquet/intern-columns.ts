@@ -3,7 +3,7 @@
  * own, so what only interns (the dataset index's entries) does not load apache-arrow, which `schema.ts` decodes
  * footers' Arrow schemas with (a third of the worker's start-up code when an indexed root opens).
  */
-import type { ColumnInfo } from '../dataset.ts'
+import type { ColumnInfo } from './types.ts'
 
 /** Column lists seen so far, by their JSON: files with the same schema share one (frozen) array. */
 const internedColumns = new Map<string, ColumnInfo[]>()

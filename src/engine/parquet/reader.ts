@@ -4,8 +4,8 @@
  */
 import { parquetRead, type FileMetaData } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
-import { MixscopeError } from '../findings.ts'
-import type { DatasetFile } from '../dataset.ts'
+import { MixscopeError } from '../core/findings.ts'
+import type { ParquetFileRef } from './types.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'
 import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
@@ -59,7 +59,7 @@ export class ParquetReader {
    * dataset opened from its index reads footers only when a row group is read).
    * @throws MixscopeError `unreadable-parquet` when the file has no readable footer
    */
-  async loadFooter(file: DatasetFile, options: ReadOptions = {}): Promise<FileMetaData> {
+  async loadFooter(file: ParquetFileRef, options: ReadOptions = {}): Promise<FileMetaData> {
     const held = this.footers.get(file.path)
     if (held) return held
     if (!file.readable) throw new MixscopeError(`parquet: ${file.path} has no readable footer`, 'unreadable-parquet')
@@ -85,7 +85,7 @@ export class ParquetReader {
    * @throws MixscopeError (`unreadable-row-group`) naming file, row group and column
    */
   async readColumns(
-    file: DatasetFile,
+    file: ParquetFileRef,
     rowGroup: number,
     columns: string[],
     options: ReadOptions = {},
@@ -134,7 +134,7 @@ export class ParquetReader {
    * anything the fast path does not take.
    * @throws MixscopeError (`unreadable-row-group`) as `readColumns` does
    */
-  async readIntColumn(file: DatasetFile, rowGroup: number, column: string, options: ReadOptions = {}): Promise<ArrayLike<number | null>> {
+  async readIntColumn(file: ParquetFileRef, rowGroup: number, column: string, options: ReadOptions = {}): Promise<ArrayLike<number | null>> {
     const metadata = await this.loadFooter(file, options)
     if (file.rowGroups[rowGroup] && flatIntLevels(metadata, column) !== null) {
       try {
@@ -153,7 +153,7 @@ export class ParquetReader {
    * `readColumns` does this for its row group; stats does it per file with the columns validation reads next, so
    * their reads share requests.
    */
-  async prefetch(file: DatasetFile, wants: { rowGroup: number; columns: string[] }[], options: ReadOptions & { lone?: boolean } = {}): Promise<void> {
+  async prefetch(file: ParquetFileRef, wants: { rowGroup: number; columns: string[] }[], options: ReadOptions & { lone?: boolean } = {}): Promise<void> {
     const footer = await this.loadFooter(file, options)
     const ranges: [number, number][] = []
     for (const { rowGroup, columns } of wants) {
@@ -184,7 +184,7 @@ export class ParquetReader {
    * One row group of a `list<int8>` column (a Uint8Array per row) or a flat integer column (Numbers), through the
    * fast path of byte-list-column.ts.
    */
-  private async readByteList(file: DatasetFile, metadata: FileMetaData, rowGroup: number, column: string, options: ReadOptions): Promise<(Uint8Array | number | null)[]> {
+  private async readByteList(file: ParquetFileRef, metadata: FileMetaData, rowGroup: number, column: string, options: ReadOptions): Promise<(Uint8Array | number | null)[]> {
     const chunk = metadata.row_groups[rowGroup].columns.find((c) => c.meta_data?.path_in_schema[0] === column)
     if (!chunk?.meta_data) throw new Error(`no column chunk for ${column}`)
     const [start, end] = chunkRange(chunk)
@@ -197,7 +197,7 @@ export class ParquetReader {
 }
 
 /** The error of a row group that does not decode: file, row group, rows and columns named. */
-function decodeError(file: DatasetFile, rowGroup: number, columns: string[], error: unknown): MixscopeError {
+function decodeError(file: ParquetFileRef, rowGroup: number, columns: string[], error: unknown): MixscopeError {
   const group = file.rowGroups[rowGroup]
   return new MixscopeError(
     `parquet: ${file.path} row group ${rowGroup} (rows ${group.firstRow}-${group.firstRow + group.rows - 1}) of columns ${columns.join(', ')} does not decode: ${(error as Error).message}`,

@@ -5,7 +5,7 @@
  */
 import { parquetSchema, type FileMetaData, type SchemaTree } from 'hyparquet'
 import { tableFromIPC, DataType, type Field } from 'apache-arrow'
-import type { ColumnInfo } from '../dataset.ts'
+import type { ColumnInfo } from './types.ts'
 import { internColumns } from './intern-columns.ts'
 
 export { internColumns }

@@ -1,7 +1,7 @@
 /**
  * Errors the reference pipeline itself would raise, reported with the reference's own exception type and message.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 
 /**
  * A `MixscopeError` for a failure the training reference would hit too (exit class `data`).

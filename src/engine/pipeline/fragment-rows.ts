@@ -4,7 +4,7 @@
  */
 import type { PlannedExample } from './example.ts'
 import type { FragmentRef } from './fragments.ts'
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 
 /** What the planner needs from one row group: `[rows]` lengths (samples) and transcripts. */
 export interface FragmentMeta {

@@ -3,7 +3,7 @@
  * (docs/reference-pipeline.md §6): train = 100 precomputed numpy permutations replayed forever, eval = one pass in order;
  * both sharded by rank at row-group level.
  */
-import { NumpyRandomState } from './rng/numpy-random-state.ts'
+import { NumpyRandomState } from '../random/numpy-random-state.ts'
 
 /** One fragment: a row group of one file. */
 export interface FragmentRef {

@@ -3,7 +3,7 @@
  * (FS2:native/src/fairseq2n/data/sample_data_source.cc; docs/reference-pipeline.md §5).
  */
 import { referenceError } from './errors.ts'
-import { TorchGenerator } from './rng/torch-generator.ts'
+import { TorchGenerator } from '../random/torch-generator.ts'
 
 /**
  * Index the sampler picks for a draw `u`: the smallest index whose cumsum is ≥ `u` (binary search, as fairseq2),

@@ -4,7 +4,7 @@
  * comes back to the buffer start.
  */
 import { asyncIteratorOf, type ItemSource } from './iterables.ts'
-import { TorchGenerator } from './rng/torch-generator.ts'
+import { TorchGenerator } from '../random/torch-generator.ts'
 
 /**
  * Fisher-Yates as fairseq2 does it: for `s = n .. 2`, `j = random64() % s`, swap `[s-1]` and `[j]` when different.

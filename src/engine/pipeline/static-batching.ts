@@ -2,7 +2,7 @@
  * STATIC batching: fairseq2 `bucket(batch_size, drop_remainder)` (FS2:native/src/fairseq2n/data/bucket_data_source.cc;
  * docs/reference-pipeline.md §9 STATIC).
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import type { ItemSource } from './iterables.ts'
 
 /**

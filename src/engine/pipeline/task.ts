@@ -4,7 +4,7 @@
  */
 import { bucketByLength } from './bucket-by-length.ts'
 import { taskBucketSizes, type BucketSize } from './buckets.ts'
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import type { DropCounter, DropReason } from './drops.ts'
 import { referenceError } from './errors.ts'
 import { codePointLength, type PlannedExample } from './example.ts'
@@ -12,7 +12,7 @@ import type { ItemSource } from './iterables.ts'
 import { shuffleWindow } from './shuffle.ts'
 import { staticBatches } from './static-batching.ts'
 
-/** The AsrTask fields the plan reads (reference names; `PipelineConfig` from src/engine/config fits). */
+/** The AsrTask fields the plan reads (reference names; `PipelineConfig` from src/engine/pipeline/config fits). */
 export interface TaskConfig {
   min_audio_len: number
   max_audio_len: number

@@ -2,7 +2,7 @@
  * Two-level mixture weights, `get_partition_weights_from_betas` (OA:...mixture_parquet_storage.py:337-397;
  * docs/reference-pipeline.md §4), and the float32 cumulative distribution the sampler really draws from (§5).
  */
-import { compareUtf8 } from '../findings.ts'
+import { compareUtf8 } from '../core/findings.ts'
 import { referenceError } from './errors.ts'
 import { kahanGroupSum, numpySum } from './float-sums.ts'
 

@@ -8,7 +8,8 @@ import { normalizeText } from '../text/normalize.ts'
 import { mapLanguageCode, PARTITION_LANGUAGE, type LanguageMapping } from './lang/language-code.ts'
 import { byPath, normalizeSplit, type InputFiles } from './inputs/input-files.ts'
 import { bufferShuffleOrder } from './shuffle/buffer-shuffle.ts'
-import type { InputRow, InputScan, LanguageDecision, PlannedPartition, PlannedRow, PrepareOptions, PreparePlan, SkippedRow } from './types.ts'
+import type { LanguageDecision, PlannedPartition, PlannedRow, PrepareOptions, PreparePlan, SkippedRow } from './types.ts'
+import type { InputRow, InputScan } from './inputs/types.ts'
 
 /** `--language` values: one for every row, and/or `code=xxx_Script` decisions. @throws Error on a malformed value */
 export function parseLanguageOptions(values: readonly string[] = []): { all: string | null; decisions: Map<string, string> } {

@@ -3,48 +3,7 @@
  * skipped and why), and the report of a run. docs/conventions.md "Dataprep".
  */
 import type { AudioFormat } from './encode/types.ts'
-
-/** The input layouts `prepare` reads. */
-export type InputFormat = 'nemo' | 'commonvoice' | 'audiofolder' | 'hf-parquet'
-export const INPUT_FORMATS: readonly InputFormat[] = ['nemo', 'commonvoice', 'audiofolder', 'hf-parquet']
-
-/** Where one row's audio is: a file under the input root, or a cell of an input parquet file. */
-export type AudioRef =
-  | { kind: 'file'; path: string }
-  | { kind: 'parquet'; file: string; row: number; rowGroup: number }
-
-/** One input row as a reader found it (before language mapping and normalization). */
-export interface InputRow {
-  /** 0-based position in the input's order (readers list rows in a fixed order; a shard is a contiguous range). */
-  index: number
-  /** Where it was read, for messages: `train.tsv:12`, `manifest.jsonl:3`, `data/train-0.parquet:41`. */
-  where: string
-  /** `null` when the row names no audio (a problem of the row). */
-  audio: AudioRef | null
-  /** The raw transcript, `null` when missing. */
-  text: string | null
-  /** The raw language code, `null` when the input has none. */
-  language: string | null
-  split: string | null
-  corpus: string | null
-  /** Seconds, when the input says (NeMo `duration`). */
-  duration: number | null
-  /** A reason this row cannot be used, found while reading it (bad JSON line, no audio path). */
-  problem: { reason: SkipReason; message: string } | null
-}
-
-/** Why a row is not written. */
-export type SkipReason =
-  | 'bad-input-row'
-  | 'missing-audio'
-  | 'unreadable-audio'
-  | 'no-text'
-  | 'empty-text'
-  | 'no-language'
-  | 'unknown-language'
-  | 'ambiguous-language'
-
-export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language']
+import type { AudioRef, InputFormat, SkipReason } from './inputs/types.ts'
 
 /** One skipped row, as listed in `_prepare_skipped.jsonl`. */
 export interface SkippedRow {
@@ -54,14 +13,6 @@ export interface SkippedRow {
   message: string
   /** The audio file or `<file>:<row>`, when known. */
   audio: string | null
-}
-
-/** What the readers found, before any row is decided on. */
-export interface InputScan {
-  format: InputFormat
-  rows: InputRow[]
-  /** Things about the input as a whole (files not read, guessed split names). */
-  notes: string[]
 }
 
 /** Options of `prepare` (docs/conventions.md "Dataprep"). */

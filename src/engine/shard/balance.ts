@@ -5,7 +5,7 @@
  * to hear from another.
  */
 import type { FileMetaData } from 'hyparquet'
-import type { OpenDataset } from '../discovery/open.ts'
+import type { OpenDataset } from '../dataset/open.ts'
 
 /** One row group of one readable file: the unit of a sharded `audit` or `index`. */
 export interface RowGroupUnit {

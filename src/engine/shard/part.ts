@@ -4,7 +4,7 @@
  * (non-finite numbers kept, unlike `--json` outputs), and the check that a set of parts is complete and belongs
  * together before anything is merged: missing, repeated or mismatched parts are an error naming them.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 
 /** What a part is a part of: the command that wrote it. */
 export type PartKind = 'audit' | 'prepare' | 'index'

@@ -5,7 +5,7 @@
  * `MIXSCOPE_SHARDS=N`). No shard found: the job runs on everything. The environment is passed in (the engine reads
  * no globals), so the browser and tests can give their own.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 
 /** Where a shard came from (named in messages and in parts). */
 export type ShardOrigin = '--shard' | 'slurm' | 'MIXSCOPE_SHARD' | 'kubernetes'

@@ -2,7 +2,7 @@
  * Source over a File System Access `FileSystemDirectoryHandle` (from `showDirectoryPicker()` or OPFS).
  * Typed structurally, so a real handle, an OPFS handle or a test fake all fit.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import { checkReadRange } from './memory-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'

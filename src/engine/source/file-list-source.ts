@@ -2,7 +2,7 @@
  * Source over the Files of an `<input type=file webkitdirectory>` pick. Each File's `webkitRelativePath`
  * starts with the picked folder's own name, which is stripped: paths are relative to that folder.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import { checkReadRange } from './memory-source.ts'
 import { withMtime } from './directory-handle-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'

@@ -3,13 +3,13 @@
  * The file list is `<root>_manifest.json`; bytes come from explicit `Range: bytes=a-b` requests, checked
  * against what was asked, with bounded retries, a per-request timeout and a cap on requests in flight.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import { manifestName, parseManifest } from './manifest.ts'
-import { indexFileName } from '../index/names.ts'
+import { indexFileName } from './index-file-name.ts'
 import { checkReadRange } from './memory-source.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
-import { mulberry32 } from '../util/mulberry32.ts'
+import { mulberry32 } from '../random/mulberry32.ts'
 import { abortReason, createLimiter, globalTimers, sleep, timeoutScope, type Timers } from './request-control.ts'
 
 /** Settings for `createHttpSource`. */

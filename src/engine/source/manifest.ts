@@ -1,7 +1,7 @@
 /**
  * The HTTP dataset manifest `<root>_manifest.json` (docs/conventions.md "HTTP datasets"): the file list a static host cannot give.
  */
-import { compareUtf8, MixscopeError } from '../findings.ts'
+import { compareUtf8, MixscopeError } from '../core/findings.ts'
 import type { SourceFile } from './source.ts'
 
 /** Manifest file name, inside the dataset root (the leading `_` keeps the reference from reading it). */

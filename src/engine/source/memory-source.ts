@@ -1,7 +1,7 @@
 /**
  * In-memory dataset source: a map of relative paths to bytes. For tests and for data already in memory.
  */
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import { newCounters, throwIfAborted } from './source.ts'
 import type { DatasetSource, ReadOptions, SourceFile } from './source.ts'
 

@@ -3,21 +3,21 @@
  * file, then row checks per row group (nulls, empty audio, bad sizes, folder keys vs columns); `deep` also sniffs
  * every row's audio container. One bad file or row group never stops the rest.
  */
-import { finding, sortFindings, uniqueFindings, type Finding } from '../findings.ts'
-import type { DatasetFile, RunOptions } from '../dataset.ts'
+import { finding, sortFindings, uniqueFindings, type Finding } from '../core/findings.ts'
+import type { DatasetFile, RunOptions } from '../dataset/dataset.ts'
 import type { FileMetaData } from 'hyparquet'
-import type { OpenDataset, OpenOptions } from '../discovery/open.ts'
+import type { OpenDataset, OpenOptions } from '../dataset/open.ts'
 import type { ParquetReader } from '../parquet/reader.ts'
-import { requiredKeys } from '../discovery/hive.ts'
+import { requiredKeys } from '../dataset/hive.ts'
 import { audioBytesOf, isAudioBytesType } from '../parquet/audio-bytes.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
-import { statsReport } from '../stats/stats.ts'
-import { readFileFacts, type FactsOptions } from '../stats/facts.ts'
+import { statsReport } from '../dataset/stats.ts'
+import { readFileFacts, type FactsOptions } from '../dataset/facts.ts'
 import { sniffAudio } from '../audio/sniff.ts'
 import { blockingProblems } from '../audio/sniff-result.ts'
 import { audioLengthFindings } from '../audio/length-check.ts'
-import { mapLimit } from '../util/map-limit.ts'
-import type { StatsReport, ValidateReport } from '../stats/types.ts'
+import { mapLimit } from '../core/map-limit.ts'
+import type { StatsReport, ValidateReport } from '../dataset/stats-types.ts'
 
 /** Options of `validateDataset`. */
 export interface ValidateOptions extends RunOptions {

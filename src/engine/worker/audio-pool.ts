@@ -5,7 +5,7 @@
  * their own thread.
  */
 import { measureAudioTask } from '../audit/measure.ts'
-import type { AudioMeasure, AudioMeasurer, AudioTask } from '../audit/types.ts'
+import type { AudioMeasure, AudioMeasurer, AudioTask } from '../audit/rows/types.ts'
 import { DEFAULT_DECODE_CONCURRENCY, splitByBytes, type BatchDecoder } from '../audio/batch-decoder.ts'
 import { decodeMany, type DecodeItem, type DecodeManyOptions, type DecodeResult } from '../audio/decode.ts'
 

@@ -3,16 +3,16 @@
  * `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so the UI can keep it
  * in IndexedDB and pass it back to resume).
  */
-import type { RunOptions } from '../dataset.ts'
-import { sortFindings } from '../findings.ts'
+import type { RunOptions } from '../dataset/dataset.ts'
+import { sortFindings } from '../core/findings.ts'
 import { auditDataset } from '../audit/audit.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
 import { parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
-import type { AuditReport, AuditState } from '../audit/types.ts'
-import { checkConfig } from '../config/validate-config.ts'
-import { configCheckContext } from '../plan/check-context.ts'
-import { resolveConfig } from '../config/resolve.ts'
+import type { AuditReport, AuditState } from '../audit/rows/types.ts'
+import { checkConfig } from '../pipeline/config/validate-config.ts'
+import { configCheckContext } from '../pipeline/config/dataset-context.ts'
+import { resolveConfig } from '../pipeline/config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'

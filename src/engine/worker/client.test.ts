@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Progress } from '../dataset.ts'
+import type { Progress } from '../dataset/dataset.ts'
 import { createEngineClient, WorkerRequestError, type WorkerLike } from './client.ts'
 import { splitLongArrays } from './chunking.ts'
 import type { ClientMessage, WorkerMessage } from './protocol.ts'

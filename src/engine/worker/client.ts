@@ -4,7 +4,7 @@
  * worker, and an AbortSignal turned into an `abort` message. Errors surface as rejected promises:
  * `AbortError` (a DOMException) when the caller aborted, `WorkerRequestError` (with the engine's `kind`) otherwise.
  */
-import type { Progress } from '../dataset.ts'
+import type { Progress } from '../dataset/dataset.ts'
 import type { ClientMessage, PartialOf, RequestKind, Requests, WorkerMessage } from './protocol.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from './protocol/dataset.ts'
 import { joinLongArrays, type ArrayChunk } from './chunking.ts'

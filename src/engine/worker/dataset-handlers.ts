@@ -2,20 +2,20 @@
  * Handlers of the dataset kinds: `open` (discovery, stats, shallow validation; progressive: provisional results as it
  * goes), `close`, and `index-write` (the dataset index of an open dataset, into its folder or as bytes).
  */
-import type { Dataset, DatasetEstimate } from '../dataset.ts'
-import { openDataset, type OpenDataset } from '../discovery/open.ts'
-import { buildIndexRows } from '../index/build.ts'
-import { indexFileName } from '../index/format.ts'
-import type { IndexSummary } from '../index/summary.ts'
+import type { Dataset, DatasetEstimate } from '../dataset/dataset.ts'
+import { openDataset, type OpenDataset } from '../dataset/open.ts'
+import { buildIndexRows } from '../dataset-index/build.ts'
+import { indexFileName } from '../dataset/index-format.ts'
+import type { IndexSummary } from '../dataset/index-summary.ts'
 import type { DatasetSource } from '../source/source.ts'
-import { overviewTables, tsvCoverageOf } from '../stats/groupings.ts'
-import { statsReport } from '../stats/stats.ts'
-import { samePartitions, sameTotals } from '../stats/same.ts'
-import type { StatsReport, ValidateReport } from '../stats/types.ts'
+import { overviewTables, tsvCoverageOf } from '../dataset/groupings.ts'
+import { statsReport } from '../dataset/stats.ts'
+import { samePartitions, sameTotals } from '../dataset/same.ts'
+import type { StatsReport, ValidateReport } from '../dataset/stats-types.ts'
 import { checkDataset, rowChecksDuringOpen } from '../validate/validate.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { DatasetRequests, IndexWriteResult, OpenProvisional, OpenResult, OpenResultMessage } from './protocol/dataset.ts'
-import { rememberedCoverage } from '../stats/coverage-memo.ts'
+import { rememberedCoverage } from '../dataset/coverage-memo.ts'
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 
 /**
@@ -219,7 +219,7 @@ async function indexWrite(message: RequestMessage<'index-write'>, options: Handl
   const dataset: OpenDataset = context.dataset(message.dataset)
   const rows = await buildIndexRows(dataset, { signal: options.signal, onProgress: options.onProgress })
   // the writer loads with the first index written (an open never needs it)
-  const { writeDatasetIndex } = await import('../index/write.ts')
+  const { writeDatasetIndex } = await import('../dataset-index/write.ts')
   const bytes = writeDatasetIndex(rows)
   const summary = { rows: rows.length, files: dataset.files.length, size: bytes.length }
   if (!dataset.source.write) {

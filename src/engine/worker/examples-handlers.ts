@@ -3,7 +3,7 @@
  * (src/engine/examples/), and the next/previous match of an id under the same filter. Once the audit's cheap audio
  * check has finished for the dataset, its row findings (undecodable, damaged streams) count as flags too.
  */
-import type { OpenDataset } from '../discovery/open.ts'
+import type { OpenDataset } from '../dataset/open.ts'
 import { finishedQuickAudioCheck } from '../audit/quick-audio.ts'
 import type { ExampleIndex } from '../examples/example-index.ts'
 import { exampleIndex } from '../examples/example-index.ts'

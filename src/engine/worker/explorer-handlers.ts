@@ -1,5 +1,5 @@
-/** Handlers of the explorer's own kinds (protocol/explorer.ts): thin glue over src/engine/audit/example-facts.ts. */
-import { exampleFacts } from '../audit/example-facts.ts'
+/** Handlers of the explorer's own kinds (protocol/explorer.ts): thin glue over src/engine/examples/example-facts.ts. */
+import { exampleFacts } from '../examples/example-facts.ts'
 import type { HandlerTable } from './handler-types.ts'
 import type { ExplorerRequests } from './protocol/explorer.ts'
 

@@ -3,24 +3,12 @@
  * (so buffers are pooled across requests). Device loss and uncaptured errors are kept for the status bar. Where
  * WebGPU is missing (no `navigator.gpu`, no adapter) the reason is kept and callers run the CPU path.
  */
-import { describeAdapter, getGpu, type Gpu } from '../gpu/device.ts'
-import type { FeaturePipeline } from '../gpu/feature-pipeline.ts'
+import { describeAdapter, getGpu, type Gpu } from '../features/gpu/device.ts'
+import type { FeaturePipeline } from '../features/gpu/feature-pipeline.ts'
+import { createFeaturePipeline } from '../features/gpu/load.ts'
 import type { FeatureBackend, FeatureDevice } from '../features/model-input.ts'
 import type { ModelInputTarget } from '../features/model-input-details.ts'
-
-/** What the UI shows about the worker's GPU. */
-export interface GpuStatus {
-  /** Whether a device is ready now. */
-  available: boolean
-  /** One line naming the adapter, e.g. `google swiftshader (fallback)`; `null` without one. */
-  adapter: string | null
-  /** Why there is no device (no WebGPU, no adapter, device lost); `null` when there is one or none was asked for yet. */
-  reason: string | null
-  /** Uncaptured errors and the loss message, oldest first (at most the last 20). */
-  errors: string[]
-  /** Whether the device was asked for yet (the first GPU request asks). */
-  requested: boolean
-}
+import type { GpuStatus } from './protocol/inspect.ts'
 
 /** Where the `GPU` object comes from; tests pass the `webgpu` package's. */
 export type GpuProvider = () => GPU | undefined | null
@@ -71,7 +59,7 @@ export async function workerFeaturePipeline(): Promise<FeaturePipeline | string>
   const gpu = await workerGpu()
   if (typeof gpu === 'string') return gpu
   // the kernels' module is loaded on first use: the status bar's `engine-status` imports this file during every open
-  if (pipeline?.gpu !== gpu) pipeline = { gpu, pipeline: new (await import('../gpu/feature-pipeline.ts')).FeaturePipeline(gpu) }
+  if (pipeline?.gpu !== gpu) pipeline = { gpu, pipeline: await createFeaturePipeline(gpu) }
   return pipeline.pipeline
 }
 

@@ -1,6 +1,6 @@
 /** Types shared by the worker's request handlers (one table per group of kinds, joined in handler-table.ts). */
-import type { RunOptions } from '../dataset.ts'
-import type { OpenDataset } from '../discovery/open.ts'
+import type { RunOptions } from '../dataset/dataset.ts'
+import type { OpenDataset } from '../dataset/open.ts'
 import type { RequestKind, RequestMessage, Requests } from './protocol.ts'
 import type { sourceFromDescription } from './sources.ts'
 

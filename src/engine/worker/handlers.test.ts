@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Progress } from '../dataset.ts'
+import type { Progress } from '../dataset/dataset.ts'
 import { createMemorySource } from '../source/memory-source.ts'
 import type { DatasetSource } from '../source/source.ts'
 import { createRequestHandler } from './handlers.ts'

@@ -2,9 +2,9 @@
  * What the worker does for each request kind. Kept apart from serve.ts (which only wires `self.onmessage`)
  * so the dispatch reads as "one small function per kind" and can run in Node tests.
  */
-import type { OpenDataset } from '../discovery/open.ts'
+import type { OpenDataset } from '../dataset/open.ts'
 import type { RequestKind, RequestMessage, Requests } from './protocol.ts'
-import { MixscopeError } from '../findings.ts'
+import { MixscopeError } from '../core/findings.ts'
 import { allHandlers } from './handler-table.ts'
 import type { HandlerContext, HandlerRunOptions } from './handler-types.ts'
 

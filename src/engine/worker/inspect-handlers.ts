@@ -4,7 +4,7 @@
  * (`modelInputDetails`, src/engine/features/) on the worker's GPU or the CPU, transcript tokens (char vocabulary or a
  * loaded SentencePiece model), the example's findings.
  */
-import type { OpenDataset } from '../discovery/open.ts'
+import type { OpenDataset } from '../dataset/open.ts'
 import { decodeAudio } from '../audio/decode.ts'
 import { audioLengthFindings } from '../audio/length-check.ts'
 import { toMono } from '../audio/mono.ts'
@@ -12,10 +12,10 @@ import { resampleChannels } from '../audio/resample.ts'
 import type { DecodedAudio } from '../audio/types.ts'
 import { toWav16 } from '../audio/wav-encode.ts'
 import { existingExampleIndex } from '../examples/example-index.ts'
-import { readExample, parseExampleId, type ExampleRow } from '../examples/read-example.ts'
+import { readExample, parseExampleId, type ExampleRow } from '../dataset/read-example.ts'
 import { displaySpectrogram } from '../features/display-spectrogram.ts'
 import { modelInputDetails } from '../features/model-input-details.ts'
-import { finding, MixscopeError, sortFindings, type Finding } from '../findings.ts'
+import { finding, MixscopeError, sortFindings, type Finding } from '../core/findings.ts'
 import { buildCharVocabulary, charTokenize } from '../text/char-tokenizer.ts'
 import { loadSpmTokenizer, type SpmTokenizer } from '../text/spm-tokenizer.ts'
 import { backendFor, featureTarget, gpuStatus } from './gpu-state.ts'

@@ -7,7 +7,7 @@
  * Each group of kinds declares its params and results in a leaf module under protocol/ (types only, importing
  * nothing from the worker), and the handlers import them from there: the protocol never imports a handler.
  */
-import type { Progress } from '../dataset.ts'
+import type { Progress } from '../dataset/dataset.ts'
 import type { ArrayChunk } from './chunking.ts'
 import type { AuditRequests } from './protocol/audit.ts'
 import type { DatasetRequests } from './protocol/dataset.ts'

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import type { Progress } from '../dataset.ts'
+import type { Progress } from '../dataset/dataset.ts'
 import { throttleProgress } from './throttle-progress.ts'
 
 const at = (phase: Progress['phase'], done: number, total: number | null): Progress => ({ phase, done, total, requests: done, bytes: done * 10 })

@@ -1,5 +1,5 @@
 /** Progress throttling for the worker boundary: the UI needs a few updates a second, not one per footer. */
-import type { Progress } from '../dataset.ts'
+import type { Progress } from '../dataset/dataset.ts'
 
 /**
  * Wraps a progress callback so it fires at most once per `intervalMs` within a phase; a phase change and a

@@ -1,5 +1,5 @@
 /** The Audit view's list: every finding with where it came from, grouped, sorted and filtered (pure functions). */
-import { compareUtf8, type Finding } from '../../../engine/findings.ts'
+import { compareUtf8, type Finding } from '../../../engine/index.ts'
 
 /** Where a finding was found: opening (validation), the config check, or the audit's checks. */
 export type FindingSource = 'validation' | 'config' | 'audit'

@@ -2,7 +2,7 @@
  * IndexedDB keeping of partial deep-audit states (database `mixscope`, store `audit-states`, one record per dataset
  * key), so a cancelled or interrupted deep audit resumes after a reload. Only measures are stored: no audio, no text.
  */
-import type { AuditState } from '../../../engine/audit/types.ts'
+import type { AuditState } from '../../../engine/audit/rows/types.ts'
 import type { AuditPersistence } from './audit-store.ts'
 
 const dbName = 'mixscope-audit'

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import type { AuditState } from '../../../engine/audit/types.ts'
-import type { Progress } from '../../../engine/dataset.ts'
+import type { AuditState } from '../../../engine/audit/rows/types.ts'
+import type { Progress } from '../../../engine/dataset/dataset.ts'
 import type { RequestOptions } from '../../../engine/worker/client.ts'
 import type { Requests } from '../../../engine/worker/protocol.ts'
-import { finding } from '../../../engine/findings.ts'
+import { finding } from '../../../engine/index.ts'
 import { createAuditStore, saveEveryMs, type AuditPersistence } from './audit-store.ts'
 import { filterFindings, groupByKind, joinFindings, partitionOf, sortFindingsBy } from './audit-findings.ts'
 

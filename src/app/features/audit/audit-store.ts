@@ -5,11 +5,11 @@
  * cancel or a reload loses at most the row groups in flight.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { Progress } from '../../../engine/dataset.ts'
-import type { AuditState } from '../../../engine/audit/types.ts'
+import type { Progress } from '../../../engine/dataset/dataset.ts'
+import type { AuditState } from '../../../engine/audit/rows/types.ts'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { AuditResult, OpenedAuditResult } from '../../../engine/worker/protocol/audit.ts'
-import type { ConfigSpec } from '../../../engine/config/resolve.ts'
+import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
 
 /** Where partial deep-audit states are kept, by dataset key. */
 export interface AuditPersistence {

@@ -1,7 +1,7 @@
 /** The deep audit's controls: run / resume (from the partial state kept in IndexedDB), progress, cancel, forget. */
 import { useStore } from 'zustand'
 import type { StoreApi } from 'zustand/vanilla'
-import type { ConfigSpec } from '../../../engine/config/resolve.ts'
+import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import type { AuditStore } from './audit-store.ts'
 

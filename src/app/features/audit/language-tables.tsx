@@ -4,7 +4,7 @@
  * what the length filter drops.
  */
 import { useMemo } from 'react'
-import type { TableRow } from '../../../engine/audit/types.ts'
+import type { TableRow } from '../../../engine/audit/rows/types.ts'
 import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'

@@ -2,8 +2,8 @@
  * One open batch: its composition per (corpus, language) and its examples. Clicking an example selects it (with the
  * batch) and shows it in the Inspector.
  */
-import type { PlannedBatch } from '../../../engine/pipeline/plan.ts'
-import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
+import type { PlannedBatch } from '../../../engine/pipeline/plan-batches.ts'
+import type { BatchSummary } from '../../../engine/batches/batch-summary.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatSamples, formatShare } from '../../lib/format.ts'
 import { selectionStore } from '../../stores/selection-store.ts'

@@ -5,7 +5,7 @@
 import { useRef, type KeyboardEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { virtualAfterLayout } from '../../components/virtual-after-layout.ts'
-import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
+import type { BatchSummary } from '../../../engine/batches/batch-summary.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 
 const rowHeight = 30

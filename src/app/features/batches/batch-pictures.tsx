@@ -5,7 +5,7 @@
  * Plain SVG (components/charts/svg/scales.ts says why).
  */
 import { useMemo, useState } from 'react'
-import type { BatchSummary } from '../../../engine/plan/batch-summary.ts'
+import type { BatchSummary } from '../../../engine/batches/batch-summary.ts'
 import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
 import { BandBarChart } from '../../components/charts/svg/band-bar-chart.tsx'
 import { RankBrush } from '../../components/charts/svg/rank-brush.tsx'

@@ -7,8 +7,8 @@ import { useState, type FormEvent } from 'react'
 import { NumberField, type NumberRule } from '../../components/number-field.tsx'
 import { SplitField } from '../../components/split-field.tsx'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
-import type { PipelineConfig } from '../../../engine/config/types.ts'
-import type { ResolvedConfig } from '../../../engine/config/resolve.ts'
+import type { PipelineConfig } from '../../../engine/pipeline/config/types.ts'
+import type { ResolvedConfig } from '../../../engine/pipeline/config/resolve.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
 
 /** Main task fields shown in the form (reference names), with the values the reference accepts. */

@@ -1,7 +1,7 @@
 /** What the plan is built on: the length-bucket table, the mixture with live sampler counts, drops, rank diagnostics. */
 import { useMemo } from 'react'
 import type { DropCount } from '../../../engine/pipeline/drops.ts'
-import type { MixtureStream } from '../../../engine/pipeline/plan.ts'
+import type { MixtureStream } from '../../../engine/pipeline/plan-batches.ts'
 import type { PlanStartResult } from '../../../engine/worker/protocol/plan.ts'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'

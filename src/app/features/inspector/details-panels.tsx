@@ -1,7 +1,7 @@
 /** The Inspector's text panels: transcript and tokens, metadata, findings. Dataset text is rendered as text. */
 import type { ChangeEvent } from 'react'
 import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
-import type { ExampleFacts } from '../../../engine/audit/example-facts.ts'
+import type { ExampleFacts } from '../../../engine/examples/example-facts.ts'
 import { formatBytes, formatCount, formatSamples } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'

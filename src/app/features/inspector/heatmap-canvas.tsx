@@ -4,7 +4,7 @@
  * in a hatch colour and never enter the colour scale.
  */
 import { useEffect, useRef } from 'react'
-import type { Mask } from '../../../engine/dsp/spec-augment.ts'
+import type { Mask } from '../../../engine/features/dsp/spec-augment.ts'
 
 export interface HeatmapMask extends Mask {
   /** Legend text, e.g. `"frequency" mask (time frames)`. */

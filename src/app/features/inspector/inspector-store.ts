@@ -6,7 +6,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
-import { defaultFeatureSpecAugment } from '../../../engine/dsp/spec-augment.ts'
+import { defaultFeatureSpecAugment } from '../../../engine/index.ts'
 import type { FeatureDevice } from '../../../engine/features/model-input.ts'
 import type { InspectConfig, InspectResult } from '../../../engine/worker/protocol/inspect.ts'
 

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DisplaySpectrogram } from '../../../engine/features/display-spectrogram.ts'
 import { useStore } from 'zustand'
-import type { ExampleFacts } from '../../../engine/audit/example-facts.ts'
+import type { ExampleFacts } from '../../../engine/examples/example-facts.ts'
 import { engineClient } from '../../engine-client.ts'
 import { formatSeconds } from '../../lib/format.ts'
 import { playbackStore } from '../../stores/playback-store.ts'

@@ -1,8 +1,7 @@
 import { expect, test } from 'vitest'
 import { parse } from 'yaml'
-import { getPreset } from '../../../engine/config/presets.ts'
-import { loadRecipe } from '../../../engine/config/recipe.ts'
-import type { MixtureRow } from '../../../engine/plan/mixture.ts'
+import { getPreset, loadRecipe } from '../../../engine/index.ts'
+import type { MixtureRow } from '../../../engine/mixture/mixture.ts'
 import { hoursPerLanguage, languageDistributionTsv, mixtureRecipeYaml } from './mixture-export.ts'
 
 const row = (corpus: string, language: string, hours: number, p: number | null, h: number | null): MixtureRow => ({

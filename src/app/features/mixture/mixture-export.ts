@@ -4,7 +4,7 @@
  * the weight and sampling probability columns the reference ignores).
  */
 import { stringify } from 'yaml'
-import type { MixtureReport } from '../../../engine/plan/mixture.ts'
+import type { MixtureReport } from '../../../engine/mixture/mixture.ts'
 
 /** The recipe block (`dataset.mixture_parquet_storage_config`) with the betas and sampling seed in effect. */
 export function mixtureRecipeYaml(report: Pick<MixtureReport, 'config'>): string {

@@ -4,8 +4,8 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
-import type { ConfigSpec } from '../../../engine/config/resolve.ts'
-import type { MixtureReport } from '../../../engine/plan/mixture.ts'
+import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
+import type { MixtureReport } from '../../../engine/mixture/mixture.ts'
 
 export interface MixtureState {
   status: 'idle' | 'loading' | 'ready' | 'error'

@@ -7,7 +7,7 @@
 import { useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
-import type { MixtureRow } from '../../../engine/plan/mixture.ts'
+import type { MixtureRow } from '../../../engine/mixture/mixture.ts'
 import { engineClient } from '../../engine-client.ts'
 import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'

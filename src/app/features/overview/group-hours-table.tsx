@@ -1,6 +1,6 @@
 /** Hours and rows per corpus or split: a chart's text equivalent. */
 import { CountCell, HoursCell, ShareCell } from '../../components/num.tsx'
-import type { GroupHours } from '../../../engine/stats/groupings.ts'
+import type { GroupHours } from '../../../engine/dataset/groupings.ts'
 
 export function GroupHoursTable({ groups, noun }: { groups: GroupHours[]; noun: string }) {
   const total = groups.reduce((s, g) => s + g.hours, 0)

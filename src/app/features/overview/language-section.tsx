@@ -11,7 +11,7 @@ import { CoverageCurve, LogHistogram, TopBars } from '../../components/charts/di
 import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
-import type { LanguageHours } from '../../../engine/stats/groupings.ts'
+import type { LanguageHours } from '../../../engine/dataset/groupings.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { focusStore, useFocusSet } from '../../stores/focus-store.ts'

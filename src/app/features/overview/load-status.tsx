@@ -1,5 +1,5 @@
 /** What the latest open is doing: progress with a Cancel button, or why it stopped. */
-import type { Progress } from '../../../engine/dataset.ts'
+import type { Progress } from '../../../engine/dataset/dataset.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import { datasetStore, useDatasetStore } from '../../stores/use-dataset-store.ts'
 

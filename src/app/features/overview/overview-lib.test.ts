@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
-import type { PartitionStats } from '../../../engine/stats/types.ts'
-import { hoursBy, tsvCoverageOf } from '../../../engine/stats/groupings.ts'
+import type { PartitionStats } from '../../../engine/dataset/stats-types.ts'
+import { hoursBy, tsvCoverageOf } from '../../../engine/index.ts'
 import { filterPartitions, sortPartitions } from './partition-filter.ts'
 
 const p = (corpus: string, language: string, split: string, rows: number, hours: number): PartitionStats => ({ corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours })

@@ -11,7 +11,7 @@
  * groupings of the whole dataset come from the worker with the open result (`overview`).
  */
 import { memo, useDeferredValue, useMemo, useState } from 'react'
-import type { GroupHours, LanguageHours } from '../../../engine/stats/groupings.ts'
+import type { GroupHours, LanguageHours } from '../../../engine/dataset/groupings.ts'
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
 import { usePaced } from '../../components/paced.ts'
@@ -25,7 +25,7 @@ import { ProvisionalNotice } from './provisional-notice.tsx'
 import { SaveIndex } from './save-index.tsx'
 import { DatasetSummary } from './dataset-summary.tsx'
 import { GroupHoursTable } from './group-hours-table.tsx'
-import { hoursBy } from '../../../engine/stats/groupings.ts'
+import { hoursBy } from '../../../engine/index.ts'
 import { HoursChart } from './hours-chart.tsx'
 import { LanguageSection } from './language-section.tsx'
 import { PartitionsTable } from './partitions-table.tsx'

@@ -1,6 +1,6 @@
 /** Filtering and sorting the partition table (pure, so 10,000 folders stay fast and testable). */
-import { compareUtf8 } from '../../../engine/findings.ts'
-import type { PartitionStats } from '../../../engine/stats/types.ts'
+import { compareUtf8 } from '../../../engine/index.ts'
+import type { PartitionStats } from '../../../engine/dataset/stats-types.ts'
 
 export type PartitionSortKey = 'corpus' | 'language' | 'split' | 'files' | 'row_groups' | 'rows' | 'hours'
 

@@ -1,7 +1,7 @@
 /** Hours per (corpus, language, split): one row per mixture partition (corpus, language), one column per split. */
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
-import type { SplitHoursRow, SplitPivot } from '../../../engine/stats/groupings.ts'
+import type { SplitHoursRow, SplitPivot } from '../../../engine/dataset/groupings.ts'
 
 /** `pivot`: `hoursBySplit` of every partition (the open result's `overview.splitPivot`). */
 export function SplitHoursTable({ pivot }: { pivot: SplitPivot }) {

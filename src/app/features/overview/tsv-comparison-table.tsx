@@ -1,9 +1,9 @@
 /**
  * The stats TSV against the data, per (corpus, language): the TSV's hours, the data's over every split and in
- * `train`, and which splits the TSV's hours count (src/engine/stats/tsv-coverage.ts, the same verdict the audit
+ * `train`, and which splits the TSV's hours count (src/engine/dataset/tsv-coverage.ts, the same verdict the audit
  * gives), with one sentence on what training then does.
  */
-import { coverageCounts, coverageVerdict, describeSplits, type PartitionCoverage } from '../../../engine/stats/tsv-coverage.ts'
+import { coverageCounts, coverageVerdict, describeSplits, type PartitionCoverage } from '../../../engine/index.ts'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumCell } from '../../components/num.tsx'
 import { formatCount } from '../../lib/format.ts'

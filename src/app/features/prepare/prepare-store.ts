@@ -7,7 +7,8 @@ import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { PrepareOutput, PrepareScanResult } from '../../../engine/worker/protocol/prepare.ts'
 import type { SourceDescription } from '../../../engine/worker/protocol/dataset.ts'
 import type { PrepareProgress } from '../../../engine/prepare/run.ts'
-import type { InputFormat, PrepareReport } from '../../../engine/prepare/types.ts'
+import type { PrepareReport } from '../../../engine/prepare/types.ts'
+import type { InputFormat } from '../../../engine/prepare/inputs/types.ts'
 
 /** The options the form edits (docs/conventions.md "Dataprep"). */
 export interface PrepareForm {

@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react'
 import type { PrepareScanResult } from '../../../engine/worker/protocol/prepare.ts'
-import { SKIP_REASONS } from '../../../engine/prepare/types.ts'
+import { SKIP_REASONS } from '../../../engine/index.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatHours } from '../../lib/format.ts'
 

@@ -3,12 +3,12 @@
  * non-16 kHz rows (src/engine/audio/length-check.ts), silence, clipping, DC offset, exact duplicates (encoded bytes,
  * then decoded samples) within and across splits; census of codecs/rates/channels and loudness per language.
  */
-import { compareUtf8 } from '../../findings.ts'
+import { compareUtf8 } from '../../core/findings.ts'
 import { audioLengthFindings } from '../../audio/length-check.ts'
 import type { AudioCodec } from '../../audio/sniff.ts'
 import { medianSorted } from './text.ts'
-import { exampleId, rowHours, rowItem } from '../rows.ts'
-import type { AudioMeasure, AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { exampleId, rowHours, rowItem } from '../rows/rows.ts'
+import type { AudioMeasure, AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** Whole-clip RMS below this (dBFS) is a silent clip. */
 export const silentClipDb = -50

@@ -2,8 +2,8 @@
  * Leakage check: held-out rows (dev, test, ...) whose normalized transcript also occurs in the training split of
  * the same language. Normalized = NFC, lower-cased, whitespace runs collapsed to one space, trimmed.
  */
-import { exampleIdAt, fileAt, rowItemAt, rowTableOf, type RowTable } from '../row-table.ts'
-import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { exampleIdAt, fileAt, rowItemAt, rowTableOf, type RowTable } from '../rows/row-table.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** The transcript as the leakage check compares it. */
 export function normalizeTranscript(text: string): string {

@@ -3,12 +3,12 @@
  * bounds on the stored `audio_size`, docs/reference-pipeline.md §8 stage 1), and how the training split fills the LENGTH buckets
  * (docs/reference-pipeline.md §9).
  */
-import { compareUtf8, finding } from '../../findings.ts'
+import { compareUtf8, finding } from '../../core/findings.ts'
 import { taskBucketSizes, type LengthBucketConfig } from '../../pipeline/buckets.ts'
-import { storedSampleRate } from '../../stats/stats.ts'
-import { rowHours } from '../rows.ts'
-import { exampleIdAt, fileAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, samplesAt, type RowTable } from '../row-table.ts'
-import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { storedSampleRate } from '../../dataset/stats.ts'
+import { rowHours } from '../rows/rows.ts'
+import { exampleIdAt, fileAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, samplesAt, type RowTable } from '../rows/row-table.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** Upper edges of the duration histogram's bins, in seconds (the last bin is open). */
 export const durationBinEdges = [1, 2, 4, 6, 8, 10, 15, 20, 30, 40, 60, 120] as const

@@ -2,14 +2,14 @@
  * Mixture check: the stats TSV against the data (docs/reference-pipeline.md §4, §17). Partitions with data but no
  * TSV row are dropped from the training mixture silently; TSV hours that match no set of the data's splits skew the
  * weights; what the TSV counts (every split, as the reference dataprep writes it, the train split alone, or another
- * subset: src/engine/stats/tsv-coverage.ts) decides whether held-out data raises a partition's weight.
+ * subset: src/engine/dataset/tsv-coverage.ts) decides whether held-out data raises a partition's weight.
  */
-import { finding } from '../../findings.ts'
-import type { SummaryTsv } from '../../dataset.ts'
-import { rowHours } from '../rows.ts'
-import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../row-table.ts'
-import { coverageProblem, coverageVerdict, describeSplits, hoursText, tsvCoverage, type PartitionCoverage } from '../../stats/tsv-coverage.ts'
-import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { finding } from '../../core/findings.ts'
+import type { SummaryTsv } from '../../dataset/dataset.ts'
+import { rowHours } from '../rows/rows.ts'
+import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../rows/row-table.ts'
+import { coverageProblem, coverageVerdict, describeSplits, hoursText, tsvCoverage, type PartitionCoverage } from '../../dataset/tsv-coverage.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** Share of a partition's TSV hours coming from non-train splits above which it is a `warning` (else `info`). */
 export const heldOutShareWarning = 0.25

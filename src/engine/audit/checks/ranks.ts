@@ -2,13 +2,13 @@
  * Ranks check: row groups (fragments, the reference's unit of sharding) per mixture partition of the selected split
  * against `world_size` (docs/reference-pipeline.md §6), and row-group sizes against the ≤ 100 rows the dataprep writes (§17).
  */
-import { compareUtf8, finding } from '../../findings.ts'
-import type { DatasetFile } from '../../dataset.ts'
-import { isTrainStreaming, parseSplit } from '../../config/split.ts'
-import type { SyncMode } from '../../config/types.ts'
-import { rankDiagnostics, type MixturePartition } from '../../pipeline/plan.ts'
+import { compareUtf8, finding } from '../../core/findings.ts'
+import type { DatasetFile } from '../../dataset/dataset.ts'
+import { isTrainStreaming, parseSplit } from '../../pipeline/config/split.ts'
+import type { SyncMode } from '../../pipeline/config/types.ts'
+import { rankDiagnostics, type MixturePartition } from '../../pipeline/plan-batches.ts'
 import { medianSorted } from './text.ts'
-import type { AuditItem, CheckResult, TableRow } from '../types.ts'
+import type { AuditItem, CheckResult, TableRow } from '../rows/types.ts'
 
 /** Rows per row group the dataprep writes (`row_group_size=100`). */
 export const referenceRowGroupRows = 100

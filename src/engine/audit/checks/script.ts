@@ -4,9 +4,9 @@
  * spaces, combining marks) are ignored. Catches `hin_Deva` text typed in Latin letters and `rus_Cyrl` words with
  * Latin homoglyphs (`о` vs `o`).
  */
-import { compareUtf8, finding } from '../../findings.ts'
-import { exampleId, groupRows, rowItem } from '../rows.ts'
-import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { compareUtf8, finding } from '../../core/findings.ts'
+import { exampleId, groupRows, rowItem } from '../rows/rows.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** ISO 15924 codes that are not Unicode Script values, as the scripts they are written in. */
 const compositeScripts: Record<string, string[]> = {

@@ -2,10 +2,10 @@
  * Splits check: mixture partitions (corpus, language) without a dev or test split, and split values the reference
  * can never select because its split string is cut at the first `_` (docs/reference-pipeline.md §3, §19.4).
  */
-import { compareUtf8, finding } from '../../findings.ts'
-import { rowHours } from '../rows.ts'
-import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../row-table.ts'
-import type { AuditRow, CheckResult, TableRow } from '../types.ts'
+import { compareUtf8, finding } from '../../core/findings.ts'
+import { rowHours } from '../rows/rows.ts'
+import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../rows/row-table.ts'
+import type { AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** Held-out splits every mixture partition is expected to have (the recipes validate on `dev`). */
 export const expectedHeldOutSplits = ['dev', 'test'] as const

@@ -3,11 +3,11 @@
  * `min_samples_per_char` filter drops (stage 4, code points as Python's `len`), and speaking-rate outliers per
  * language by a robust z-score (median / MAD).
  */
-import { compareUtf8 } from '../../findings.ts'
-import { storedSampleRate } from '../../stats/stats.ts'
+import { compareUtf8 } from '../../core/findings.ts'
+import { storedSampleRate } from '../../dataset/stats.ts'
 import { codePointLength } from '../../text/unicode.ts'
-import { exampleIdAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, type RowTable } from '../row-table.ts'
-import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { exampleIdAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, type RowTable } from '../rows/row-table.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** |robust z| above which a speaking rate is an outlier (Iglewicz & Hoaglin's 3.5). */
 export const speakingRateZ = 3.5

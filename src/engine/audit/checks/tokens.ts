@@ -2,9 +2,9 @@
  * Unknown-token check (when a tokenizer is given): the share of `unk` tokens per language, and rows whose tokens
  * are all unknown, which the all-unknown filter drops (docs/reference-pipeline.md §8 stages 5-6).
  */
-import { compareUtf8, finding } from '../../findings.ts'
-import { exampleId, groupRows, rowItem } from '../rows.ts'
-import type { AuditItem, AuditRow, CheckResult, TableRow } from '../types.ts'
+import { compareUtf8, finding } from '../../core/findings.ts'
+import { exampleId, groupRows, rowItem } from '../rows/rows.ts'
+import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** What the check needs of a tokenizer (an `SpmTokenizer` fits). */
 export interface AuditTokenizer {

@@ -2,7 +2,7 @@
  * `AuditMerger`: the parts of shards 0…N−1 of an audit (src/engine/audit/partial/shard.ts) → the report
  * `auditDataset` gives for the whole dataset, byte for byte once printed (docs/conventions.md "Sharded jobs").
  *
- * The dataset-level checks run here, on the checks' own code and on the same columns (src/engine/audit/row-table.ts)
+ * The dataset-level checks run here, on the checks' own code and on the same columns (src/engine/audit/rows/row-table.ts)
  * as in the unsharded audit: each part's rows come back as columns without their transcript (file, row, keys and
  * `audio_size` are all the splits, mixture and length checks read), the text check gets the transcripts' lengths in
  * code points, the leakage check a key per row that compares as the normalized transcript does (its hash); the audio
@@ -11,8 +11,8 @@
  * arrays (33 bytes of columns per row; 57 bytes kept per row in all, measured on 1,000 parts of 1,000 rows), so
  * memory grows with the rows by that much, never with the parts' text; the peak is the findings and the report.
  */
-import { parseSplit } from '../../config/split.ts'
-import { compareUtf8, finding, MixscopeError } from '../../findings.ts'
+import { parseSplit } from '../../pipeline/config/split.ts'
+import { compareUtf8, finding, MixscopeError } from '../../core/findings.ts'
 import { checkPartSet, type NamedPart } from '../../shard/part.ts'
 import { checkAudio, type MeasuredRow } from '../checks/audio.ts'
 import { checkLeakageTable, normalizeTranscript } from '../checks/leakage.ts'
@@ -23,8 +23,8 @@ import { checkTextTable } from '../checks/text.ts'
 import { unknownRateWarning } from '../checks/tokens.ts'
 import { quickCensusTable } from '../quick-audio.ts'
 import { assembleReport } from '../assemble-report.ts'
-import { auditRowAt, tableSamples, type RowTable, type TableFile } from '../row-table.ts'
-import type { AudioMeasure, AuditItem, AuditReport, CheckResult, TableRow } from '../types.ts'
+import { auditRowAt, tableSamples, type RowTable, type TableFile } from '../rows/row-table.ts'
+import type { AudioMeasure, AuditItem, AuditReport, CheckResult, TableRow } from '../rows/types.ts'
 import type { AuditPart, AuditPartGlobal } from './types.ts'
 
 /** One added part in the form the merge keeps. */

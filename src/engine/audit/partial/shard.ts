@@ -5,10 +5,10 @@
  * (src/engine/audit/partial/types.ts). `mergeAuditParts` turns the parts of shards 0…N−1 into the report
  * `auditDataset` gives for the whole dataset.
  */
-import { defaultPipelineConfig } from '../../config/defaults.ts'
-import type { PipelineConfig } from '../../config/types.ts'
-import type { OpenDataset } from '../../discovery/open.ts'
-import type { Finding } from '../../findings.ts'
+import { defaultPipelineConfig } from '../../pipeline/config/defaults.ts'
+import type { PipelineConfig } from '../../pipeline/config/types.ts'
+import type { OpenDataset } from '../../dataset/open.ts'
+import type { Finding } from '../../core/findings.ts'
 import { rowGroupUnits, shardRange } from '../../shard/balance.ts'
 import type { ShardSpec } from '../../shard/select.ts'
 import { codePointLength } from '../../text/unicode.ts'
@@ -17,11 +17,11 @@ import { normalizeTranscript } from '../checks/leakage.ts'
 import { checkRanks } from '../checks/ranks.ts'
 import { checkScript } from '../checks/script.ts'
 import { checkTokens } from '../checks/tokens.ts'
-import { contentHash } from '../hash.ts'
+import { contentHash } from '../../core/content-hash.ts'
 import { quickAudioCheck } from '../quick-audio.ts'
-import { readAuditRows } from '../rows.ts'
+import { readAuditRows } from '../rows/rows.ts'
 import { selectAudioRows } from '../sample.ts'
-import type { AuditReport, AuditRow } from '../types.ts'
+import type { AuditReport, AuditRow } from '../rows/types.ts'
 import type { AuditPart, PartFile, PartUnit } from './types.ts'
 
 /** Options of `auditShard`: the audit's, plus what identifies the tokenizer (its model file differs, the parts differ). */

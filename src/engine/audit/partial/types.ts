@@ -6,12 +6,12 @@
  * characters); the audio pass's measures (hashes included, for duplicates across shards). Shard 0 also carries
  * what only the footers decide (discovery findings, the ranks check, the TSV, the config).
  */
-import type { PipelineConfig } from '../../config/types.ts'
-import type { SummaryTsv } from '../../dataset.ts'
-import type { Finding } from '../../findings.ts'
+import type { PipelineConfig } from '../../pipeline/config/types.ts'
+import type { SummaryTsv } from '../../dataset/dataset.ts'
+import type { Finding } from '../../core/findings.ts'
 import type { PartHeader } from '../../shard/part.ts'
 import type { QuickCensusCount } from '../quick-audio.ts'
-import type { AudioMeasure, AuditItem, AuditReport, CheckResult } from '../types.ts'
+import type { AudioMeasure, AuditItem, AuditReport, CheckResult } from '../rows/types.ts'
 
 /** A file the part's row groups belong to: `[index in dataset.files, path, corpus, language, split]` (keys `''` when absent). */
 export type PartFile = [number, string, string, string, string]

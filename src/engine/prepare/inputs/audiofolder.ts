@@ -3,7 +3,7 @@
  * as `train/`) with `file_name` (relative to the metadata file) and a transcript column; the split is the folder's
  * name (`validation` → `dev`), `train` at the root.
  */
-import type { InputRow } from '../types.ts'
+import type { InputRow } from './types.ts'
 import { parseCsv } from './delimited.ts'
 import { dirOf, readText, resolveAudioPath, splitFromPath, type InputFiles } from './input-files.ts'
 

@@ -4,7 +4,7 @@
  * `other.tsv`, `invalidated.tsv` are not read (validated is train + dev + test and more; the others are rejected
  * or unreviewed clips). Without a `locale` column the folder's name is the language.
  */
-import type { InputRow } from '../types.ts'
+import type { InputRow } from './types.ts'
 import { parseTsv } from './delimited.ts'
 import { readText, type InputFiles } from './input-files.ts'
 

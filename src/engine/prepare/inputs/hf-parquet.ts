@@ -7,7 +7,7 @@
 import { parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
-import type { InputRow } from '../types.ts'
+import type { InputRow } from './types.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'
 import { splitFromPath, type InputFiles } from './input-files.ts'
 

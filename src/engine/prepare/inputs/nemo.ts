@@ -3,7 +3,7 @@
  * `duration` (s), `lang`/`language`, `split`, `corpus`. The split of a row without one comes from the manifest's
  * name (`train_manifest.json`).
  */
-import type { InputRow } from '../types.ts'
+import type { InputRow } from './types.ts'
 import { dirOf, readText, resolveAudioPath, splitFromPath, type InputFiles } from './input-files.ts'
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null)

@@ -2,7 +2,7 @@
  * Reading an input folder: which layout it is (`--input-format`, else guessed from its files), and its rows.
  */
 import type { DatasetSource } from '../../source/source.ts'
-import { INPUT_FORMATS, type InputFormat, type InputRow, type InputScan } from '../types.ts'
+import { INPUT_FORMATS, type InputFormat, type InputRow, type InputScan } from './types.ts'
 import { audiofolderMetadata, readAudiofolder } from './audiofolder.ts'
 import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
 import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'

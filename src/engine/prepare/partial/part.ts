@@ -10,8 +10,8 @@
  * Part layout: the clips' encoded bytes one after the other, then the part's JSON (`stringifyPart`), then its
  * length as a little-endian uint64 and the 16 bytes `MIXSCOPE-PART-1\n`.
  */
-import { contentHash } from '../../audit/hash.ts'
-import { MixscopeError } from '../../findings.ts'
+import { contentHash } from '../../core/content-hash.ts'
+import { MixscopeError } from '../../core/findings.ts'
 import { shardRange } from '../../shard/balance.ts'
 import { checkPartSet, parsePart, stringifyPart, type NamedPart, type PartHeader } from '../../shard/part.ts'
 import type { ShardSpec } from '../../shard/select.ts'

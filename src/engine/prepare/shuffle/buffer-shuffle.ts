@@ -7,7 +7,7 @@
  * generator is `np.random.default_rng(seed)` (epoch 0). What mixscope cannot reproduce is written in
  * docs/interpretations.md "Dataprep".
  */
-import { NumpyGenerator } from './numpy-generator.ts'
+import { NumpyGenerator } from '../../random/numpy-generator.ts'
 
 /** The reference's shuffle seed and buffer (OA:hf_dataset_ingestion_example.py:192, :251). */
 export const SHUFFLE_SEED = 123

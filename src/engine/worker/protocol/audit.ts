@@ -1,7 +1,7 @@
 /** The explorer's audit kinds: `audit`, `audit-state` and `audit-open`. Types only (a leaf of protocol.ts). */
-import type { AuditReport, AuditState } from '../../audit/types.ts'
-import type { ConfigSpec } from '../../config/resolve.ts'
-import type { Finding } from '../../findings.ts'
+import type { AuditReport, AuditState } from '../../audit/rows/types.ts'
+import type { ConfigSpec } from '../../pipeline/config/resolve.ts'
+import type { Finding } from '../../core/findings.ts'
 
 /** What `audit` returns. */
 export interface AuditResult {

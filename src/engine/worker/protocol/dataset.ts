@@ -2,10 +2,10 @@
  * The `open` / `close` kinds: where a dataset's bytes live (as a description `postMessage` can clone) and what
  * opening returns. Types only (a leaf of protocol.ts, so handlers and the protocol never import each other).
  */
-import type { DatasetEstimate } from '../../dataset.ts'
+import type { DatasetEstimate } from '../../dataset/dataset.ts'
 import type { IoCounters } from '../../source/source.ts'
-import type { OverviewTables } from '../../stats/groupings.ts'
-import type { StatsReport, ValidateReport } from '../../stats/types.ts'
+import type { OverviewTables } from '../../dataset/groupings.ts'
+import type { StatsReport, ValidateReport } from '../../dataset/stats-types.ts'
 
 /** Where a dataset's bytes live, in a form `postMessage` can clone. */
 export type SourceDescription =

@@ -1,5 +1,5 @@
 /** The explorer's own kinds beyond the groups: `example-facts`. Types only (a leaf of protocol.ts). */
-import type { ExampleFacts } from '../../audit/example-facts.ts'
+import type { ExampleFacts } from '../../examples/example-facts.ts'
 
 /** Request kinds of the explorer group. */
 export interface ExplorerRequests {

@@ -2,14 +2,27 @@
  * The Inspector's kinds (`inspect-example`, `inspect-spectrogram`, `tokenizer-load`) and the status bar's
  * `engine-status`. Types only (a leaf of protocol.ts).
  */
-import type { PipelineConfig } from '../../config/types.ts'
-import type { FeatureSpecAugmentOptions } from '../../dsp/spec-augment.ts'
+import type { PipelineConfig } from '../../pipeline/config/types.ts'
+import type { FeatureSpecAugmentOptions } from '../../features/dsp/spec-augment.ts'
 import type { DisplaySpectrogram } from '../../features/display-spectrogram.ts'
 import type { ModelInput } from '../../features/model-input-details.ts'
 import type { FeatureDevice, ModelInputConfig } from '../../features/model-input.ts'
-import type { Finding } from '../../findings.ts'
+import type { Finding } from '../../core/findings.ts'
 import type { IoCounters } from '../../source/source.ts'
-import type { GpuStatus } from '../gpu-state.ts'
+
+/** What the UI shows about the worker's GPU. */
+export interface GpuStatus {
+  /** Whether a device is ready now. */
+  available: boolean
+  /** One line naming the adapter, e.g. `google swiftshader (fallback)`; `null` without one. */
+  adapter: string | null
+  /** Why there is no device (no WebGPU, no adapter, device lost); `null` when there is one or none was asked for yet. */
+  reason: string | null
+  /** Uncaptured errors and the loss message, oldest first (at most the last 20). */
+  errors: string[]
+  /** Whether the device was asked for yet (the first GPU request asks). */
+  requested: boolean
+}
 
 /** The config fields the Inspector depends on: the model input's, and the length filter's (reference names). */
 export type InspectConfig = ModelInputConfig & Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>

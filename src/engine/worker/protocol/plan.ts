@@ -2,15 +2,15 @@
  * The explorer's planning kinds: `config-resolve`, `mixture`, and the batch-streaming session `plan-start` →
  * `plan-next`… → `plan-close` with `plan-batch`, `plan-export` and `plan-featurize`. Types only (a leaf of protocol.ts).
  */
-import type { ConfigSpec, ResolvedConfig } from '../../config/resolve.ts'
-import type { PipelineConfig } from '../../config/types.ts'
+import type { ConfigSpec, ResolvedConfig } from '../../pipeline/config/resolve.ts'
+import type { PipelineConfig } from '../../pipeline/config/types.ts'
 import type { FeatureDevice } from '../../features/model-input.ts'
-import type { Finding } from '../../findings.ts'
-import type { BatchSummary } from '../../plan/batch-summary.ts'
-import type { MixtureReport } from '../../plan/mixture.ts'
+import type { Finding } from '../../core/findings.ts'
+import type { BatchSummary } from '../../batches/batch-summary.ts'
+import type { MixtureReport } from '../../mixture/mixture.ts'
 import type { BucketSize } from '../../pipeline/buckets.ts'
 import type { DropCount } from '../../pipeline/drops.ts'
-import type { MixtureStream, RankDiagnostic } from '../../pipeline/plan.ts'
+import type { MixtureStream, RankDiagnostic } from '../../pipeline/plan-batches.ts'
 
 /** What `plan-start` returns: everything known before the first batch. */
 export interface PlanStartResult {
@@ -45,7 +45,7 @@ export interface BatchTransfer {
   index: number
   step: number
   indexInStep: number
-  /** `examplesTable([batch], {text: true})` as IPC bytes; `batchFromTransfer` (src/engine/plan/arrow.ts) reads it back. */
+  /** `examplesTable([batch], {text: true})` as IPC bytes; `batchFromTransfer` (src/engine/batches/arrow.ts) reads it back. */
   examples: Uint8Array
 }
 
@@ -84,7 +84,7 @@ export interface FeaturizeResult {
 
 /** Request kinds of the planning group: params and results. */
 export interface PlanRequests {
-  /** Resolves a config as the CLI does (src/engine/config/resolve.ts); problems are findings, never errors. */
+  /** Resolves a config as the CLI does (src/engine/pipeline/config/resolve.ts); problems are findings, never errors. */
   'config-resolve': { params: { spec: ConfigSpec }; result: ResolvedConfig }
   /** `mixtureReport` of the spec's split; `findings` holds the resolution's and the report's. */
   'mixture': { params: { dataset: number; spec: ConfigSpec; draws: number; steps: number }; result: MixtureReport }

@@ -3,7 +3,8 @@
  * only (a leaf of protocol.ts, so handlers and the protocol never import each other).
  */
 import type { PrepareProgress } from '../../prepare/run.ts'
-import type { InputFormat, LanguageDecision, PrepareOptions, PrepareReport, SkipReason, SkippedRow } from '../../prepare/types.ts'
+import type { LanguageDecision, PrepareOptions, PrepareReport, SkippedRow } from '../../prepare/types.ts'
+import type { InputFormat, SkipReason } from '../../prepare/inputs/types.ts'
 import type { SourceDescription } from './dataset.ts'
 
 /** Where `prepare-run` writes: a folder the user picked read-write, or a folder (by name) under the OPFS root. */

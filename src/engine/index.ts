@@ -1,0 +1,139 @@
+/**
+ * mixscope's engine, browser-safe: everything the app's worker, the CLI, the benches and other people's code use,
+ * in the data's order (docs/architecture.md). Plain TypeScript with I/O passed in (a `DatasetSource`, a `GPUDevice`);
+ * it runs unchanged in a Web Worker and in Node. Node's own adapters (the file system source and sink, libFLAC
+ * loading) are in `./node.ts`, the package's `mixscope/node`.
+ */
+
+// Foundation: findings, errors, UTF-8 order, bounded concurrency
+export { contentHash } from './core/content-hash.ts'
+export { compareUtf8, type Finding, finding, MixscopeError, sortFindings } from './core/findings.ts'
+export { npyEncode } from './core/npy.ts'
+
+// Foundation: the reference's random generators
+export { mulberry32 } from './random/mulberry32.ts'
+export { PythonRandom } from './random/python-random.ts'
+
+// Stage 1, source: list files and read byte ranges (HTTP, folders, memory)
+export { createHttpSource } from './source/http-source.ts'
+export { buildManifest, formatManifest, manifestName } from './source/manifest.ts'
+export { checkReadRange, createMemorySource } from './source/memory-source.ts'
+
+// Stage 2, parquet: footers, row groups, columns
+export {
+  chunkRange,
+  decodeByteListChunk,
+  decodeFlatIntChunk,
+  flatIntLevels,
+  listLevels,
+  UnsupportedPageError,
+} from './parquet/byte-list-column.ts'
+
+// Stage 3, dataset: discovery, the dataset index read, file facts, stats
+export { hoursBy, hoursByLanguage, hoursBySplit, otherKeysText, tsvCoverageOf } from './dataset/groupings.ts'
+export { indexFileName, readIndex } from './dataset/index-format.ts'
+export { decodeIndexSummary, indexSummaryKey } from './dataset/index-summary.ts'
+export { openDataset, type OpenDataset, type OpenOptions } from './dataset/open.ts'
+export { readExample } from './dataset/read-example.ts'
+export { computeStats, statsReport } from './dataset/stats.ts'
+export { coverageCounts, coverageVerdict, describeSplits, type PartitionCoverage } from './dataset/tsv-coverage.ts'
+
+// Stage 4, text: normalization and tokenizers
+export { loadSpmTokenizer } from './text/spm-tokenizer.ts'
+
+// Stage 5, pipeline: config, weights, sampler, fragments, length buckets, batches
+export { bucketByLength } from './pipeline/bucket-by-length.ts'
+export { createBucketSizes, taskBucketSizes } from './pipeline/buckets.ts'
+export { getPreset, presetNames } from './pipeline/config/presets.ts'
+export { loadRecipe } from './pipeline/config/recipe.ts'
+export { resolutionErrors, resolveConfig, type ResolvedConfig } from './pipeline/config/resolve.ts'
+export { parseSetArgument } from './pipeline/config/set.ts'
+export { codePointLength } from './pipeline/example.ts'
+export { collect } from './pipeline/iterables.ts'
+export { type MixturePartition, type Plan, planBatches, type WeightEntry } from './pipeline/plan-batches.ts'
+
+// Stage 6, audio: sniff, decode, mono, resample
+export { type BatchDecoder, inThreadBatchDecoder } from './audio/batch-decoder.ts'
+export { decodeAudio, decodeMany } from './audio/decode.ts'
+export { toMono } from './audio/mono.ts'
+export { resampleChannels } from './audio/resample.ts'
+export { toWavFloat32 } from './audio/wav-encode.ts'
+export { DEFAULT_STREAM_DECODERS, hasWebCodecs } from './audio/webcodecs.ts'
+
+// Stage 7, features: DSP references, fbank, SpecAugment, the GPU pipeline
+export { roundToBfloat16 } from './features/dsp/bf16.ts'
+export { FbankComputer, type Features, kaldiFbank } from './features/dsp/fbank.ts'
+export { RealFft } from './features/dsp/fft.ts'
+export { layerNorm } from './features/dsp/normalize.ts'
+export {
+  applyReferenceSpecAugment,
+  defaultFeatureSpecAugment,
+  drawReferenceSpecAugment,
+} from './features/dsp/spec-augment.ts'
+export { powerSpectrogramDb } from './features/dsp/spectrogram.ts'
+export { standardizeFeatures } from './features/dsp/standardize.ts'
+export { featurizeBatches } from './features/featurize-batches.ts'
+export { describeAdapter, getGpu, type Gpu } from './features/gpu/device.ts'
+export { createFeaturePipeline } from './features/gpu/load.ts'
+export { channelZeroFinding, computeModelInput, fbankFeatures, standardizeFinding } from './features/model-input.ts'
+
+// Jobs: shards (Slurm arrays, Kubernetes Indexed Jobs)
+export { checkHeader, type NamedPart, parsePart, type PartHeader, stringifyPart } from './shard/part.ts'
+export { describeShard, shardFrom, type ShardSpec, wholeShard } from './shard/select.ts'
+
+// Jobs: validate
+export {
+  checkDataset,
+  checkFileRows,
+  rowCheckReads,
+  rowChecksDuringOpen,
+  validateDataset,
+} from './validate/validate.ts'
+
+// Jobs: audit
+export { auditDataset } from './audit/audit.ts'
+export { flaggedRowsJsonl } from './audit/flagged.ts'
+export { AuditMerger } from './audit/partial/merge.ts'
+export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
+export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'
+export { createAuditState } from './audit/state.ts'
+
+// Jobs: batches (a dataset's planned batches and their outputs)
+export { batchFromTransfer, examplesTable, planIpcFile, tableToTransfer } from './batches/arrow.ts'
+export { batchJsonLine } from './batches/jsonl.ts'
+export { applyBatchLimit, DEFAULT_TRAIN_MAX_BATCHES, planDataset } from './batches/plan-dataset.ts'
+
+// Jobs: mixture weights and draws
+export { weightsReport, type WeightsReport } from './mixture/weights-report.ts'
+
+// Jobs: writing the dataset index
+export { buildIndexRows } from './dataset-index/build.ts'
+export { indexFindings, type IndexPart, indexShard, mergeIndexParts } from './dataset-index/partial.ts'
+export { writeDatasetIndex } from './dataset-index/write.ts'
+
+// Jobs: prepare (the dataprep)
+export { scanInput } from './prepare/inputs/scan.ts'
+export { INPUT_FORMATS, type InputFormat, SKIP_REASONS } from './prepare/inputs/types.ts'
+export {
+  isBinaryPart,
+  mergePrepareParts,
+  type PartBytes,
+  partMagic,
+  type PreparePart,
+  prepareShard,
+  readPartJson,
+} from './prepare/partial/part.ts'
+export { planPrepare } from './prepare/plan.ts'
+export {
+  REPORT_FILE,
+  rowConverter,
+  ROWS_PER_FILE,
+  ROWS_PER_GROUP,
+  runPrepare,
+  SKIPPED_FILE,
+  STATE_FILE,
+} from './prepare/run.ts'
+export { type PreparePlan } from './prepare/types.ts'
+
+// Hosts: helper Workers for audio
+export { createAudioPool, createAuditPool, createDecodePool } from './worker/audio-pool.ts'

@@ -1,0 +1,145 @@
+/**
+ * The mixture of a split as the explorer's Mixture view shows it: `weightsReport` (docs/reference-pipeline.md §4-§5)
+ * plus natural shares, the first N picks of the real sampler, each partition's share of the training audio and the
+ * hours it gets in N optimizer steps.
+ */
+import type { RunOptions } from '../dataset/dataset.ts'
+import type { OpenDataset } from '../dataset/open.ts'
+import { MixscopeError, sortFindings, type Finding } from '../core/findings.ts'
+import type { PipelineConfig } from '../pipeline/config/types.ts'
+import { taskBucketSizes } from '../pipeline/buckets.ts'
+import { firstDraws } from '../pipeline/sampler.ts'
+import { partitionKey, partitionWeightsFromBetas, samplingDistribution } from '../pipeline/weights.ts'
+import { computeStats } from '../dataset/stats.ts'
+import type { StatsReport } from '../dataset/stats-types.ts'
+import { selectPartitions } from '../pipeline/config/select.ts'
+import { weightsReport, type WeightsRow } from './weights-report.ts'
+
+/** One (corpus, language) row of the mixture: `weights --json`'s row plus shares, draws and hours per N steps. */
+export interface MixtureRow extends WeightsRow {
+  /** `hours` / Σ hours of the rows in the split (`null` when not in the split). */
+  natural_share: number | null
+  /** Mean stored length of the partition's examples in the split, seconds at 16 kHz (`null` without rows). */
+  mean_seconds: number | null
+  /** Draws of the real sampler that picked this partition among the first `draws` (`null` without a sampler). */
+  sampled: number | null
+  /** `draws × sampling_probability`. */
+  expected: number | null
+  /** Share of the training audio: `p · mean_seconds / Σ p · mean_seconds` (`null` without a sampler). */
+  audio_share: number | null
+  /** Hours of this partition training sees in `steps` steps at full batches (`audio_share × step audio`). */
+  hours_per_steps: number | null
+}
+
+/** What `mixtureReport` returns. */
+export interface MixtureReport {
+  config: PipelineConfig
+  /** `weightsReport`'s findings (callers add the config resolution's). */
+  findings: Finding[]
+  source: 'tsv' | 'data'
+  summary_path: string | null
+  rows: MixtureRow[]
+  /** Sampler draws counted (`sampled`) and the seed they used (`sampling_seed`). */
+  draws: number
+  sampling_seed: number
+  /** Steps the `hours_per_steps` column is for. */
+  steps: number
+  /**
+   * Audio of one optimizer step across all ranks, in seconds at 16 kHz: `num_accumulate × world_size` batches of
+   * `samples_per_batch` (LENGTH: `max_num_elements` after rounding, an upper bound: padding and part-filled
+   * buckets lower it; STATIC: `batch_size` × the mean example length).
+   */
+  step_seconds: number
+  batches_per_step: number
+  samples_per_batch: number
+  basis: 'max_num_elements' | 'batch_size'
+}
+
+/** Options of `mixtureReport`. */
+export interface MixtureOptions extends RunOptions {
+  /** Sampler draws to count (`sampled`). */
+  draws: number
+  /** Optimizer steps the `hours_per_steps` column is for. */
+  steps: number
+  /** The dataset's `computeStats` when the caller already has it (the explorer keeps it per dataset). */
+  stats?: StatsReport | Promise<StatsReport>
+}
+
+/**
+ * The mixture of `config.split`: `weightsReport`, natural shares, the first `draws` picks of the real sampler
+ * (`firstDraws` with `sampling_seed`), and the hours each partition gets in `steps` steps.
+ */
+export async function mixtureReport(dataset: OpenDataset, config: PipelineConfig, options: MixtureOptions): Promise<MixtureReport> {
+  const { draws, steps } = options
+  const weights = await weightsReport(dataset, config, options)
+  const stats = await (options.stats ?? computeStats(dataset, { signal: options.signal }))
+  const split = config.split.split('_')[0]
+  const lengthOf = new Map<string, { rows: number; samples: number }>()
+  for (const p of stats.partitions) {
+    if (p.split !== split || p.corpus === null || p.language === null) continue
+    const key = partitionKey(p.corpus, p.language)
+    const acc = lengthOf.get(key) ?? { rows: 0, samples: 0 }
+    acc.rows += p.rows
+    acc.samples += p.samples
+    lengthOf.set(key, acc)
+  }
+  const counts = samplerDraws(dataset, config, weights.source, draws)
+  const inSplitHours = weights.weights.filter((w) => w.in_split && Number.isFinite(w.hours)).reduce((s, w) => s + w.hours, 0)
+  const meanSeconds = (w: WeightsRow) => {
+    const l = lengthOf.get(partitionKey(w.corpus, w.language))
+    return l && l.rows > 0 ? l.samples / l.rows / 16_000 : null
+  }
+  const mass = weights.weights.reduce((s, w) => s + (w.sampling_probability ?? 0) * (meanSeconds(w) ?? 0), 0)
+  const meanExample = [...lengthOf.values()].reduce((a, l) => ({ rows: a.rows + l.rows, samples: a.samples + l.samples }), { rows: 0, samples: 0 })
+  const batchesPerStep = config.num_accumulate * config.world_size
+  const basis = config.batching_strategy === 'STATIC' ? 'batch_size' : 'max_num_elements'
+  const samplesPerBatch = basis === 'batch_size'
+    ? config.batch_size * (meanExample.rows > 0 ? meanExample.samples / meanExample.rows : 0)
+    : safeMaxNumElements(config)
+  const stepSeconds = batchesPerStep * samplesPerBatch / 16_000
+  const rows = weights.weights.map((w): MixtureRow => {
+    const mean = meanSeconds(w)
+    const share = w.sampling_probability !== null && mass > 0 && mean !== null ? w.sampling_probability * mean / mass : null
+    const count = counts?.get(partitionKey(w.corpus, w.language))
+    return {
+      ...w,
+      natural_share: w.in_split && inSplitHours > 0 && Number.isFinite(w.hours) ? w.hours / inSplitHours : null,
+      mean_seconds: mean,
+      sampled: count?.sampled ?? null,
+      expected: count?.expected ?? null,
+      audio_share: share,
+      hours_per_steps: share === null ? null : share * stepSeconds * steps / 3600,
+    }
+  })
+  return {
+    config, findings: sortFindings(weights.findings), source: weights.source, summary_path: weights.summary_path,
+    rows, draws, sampling_seed: config.sampling_seed, steps, step_seconds: stepSeconds, batches_per_step: batchesPerStep,
+    samples_per_batch: samplesPerBatch, basis,
+  }
+}
+
+function safeMaxNumElements(config: PipelineConfig): number {
+  try {
+    return taskBucketSizes(config).maxNumElements
+  } catch {
+    return config.max_num_elements
+  }
+}
+
+/** Per partition key: the first `n` sampler picks and `n × p`, as the planner's sampler draws them; `null` without a sampler. */
+function samplerDraws(dataset: OpenDataset, config: PipelineConfig, source: 'tsv' | 'data', n: number): Map<string, { sampled: number; expected: number }> | null {
+  if (source !== 'tsv' || !dataset.summary || n <= 0) return null
+  try {
+    const selection = selectPartitions(dataset, config, config.split)
+    if (!selection.trainStreaming || selection.partitions.length < 2) return null
+    const entries = partitionWeightsFromBetas(dataset.summary.rows, config.beta_corpus, config.beta_language)
+    const weightOf = new Map(entries.map((e) => [partitionKey(e.corpus, e.language), e.weight]))
+    const kept = selection.partitions.map((p) => partitionKey(p.corpus, p.language)).filter((k) => weightOf.has(k))
+    const dist = samplingDistribution(kept.map((k) => weightOf.get(k) as number))
+    const drawn = firstDraws(dist.cumsums, dist.probabilities, config.sampling_seed, n)
+    return new Map(kept.map((k, i) => [k, { sampled: drawn.sampled[i], expected: drawn.expected[i] }]))
+  } catch (error) {
+    if (error instanceof MixscopeError) return null // the reference fails to build the sampler: weightsReport's findings say why
+    throw error
+  }
+}

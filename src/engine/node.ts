@@ -1,0 +1,12 @@
+/**
+ * mixscope's engine for Node (`mixscope/node`): the browser-safe API of `./index.ts` plus the Node adapters — a
+ * dataset folder on disk as a `DatasetSource`, an output folder as a sink, libFLAC loading, the prepare clip
+ * processor on Node threads. The only place the engine touches `node:` modules.
+ */
+export * from './index.ts'
+
+// Hosts: Node adapters
+export { createFsSink } from './node/fs-sink.ts'
+export { createFsSource } from './node/fs-source.ts'
+export { loadLibFlacNode } from './node/libflac-node.ts'
+export { processClipNode } from './node/prepare-clip-node.ts'

@@ -1,0 +1,14 @@
+/**
+ * mulberry32: a small seeded PRNG, uniform floats in [0, 1). For jitter and synthetic data only; the
+ * training-exact RNGs (MT19937, numpy, torch, Python) live in src/engine/random and src/engine/features/dsp.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

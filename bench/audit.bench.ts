@@ -1,5 +1,5 @@
 /**
- * Audit benchmark (issue 7): metadata audit of the 2,000-file synthetic dataset (open + audit, local files), and
+ * Audit benchmark: metadata audit of the 2,000-file synthetic dataset (open + audit, local files), and
  * deep-audit throughput in hours of audio per minute on FLAC: the demo's FLAC partitions (mls, fleurs) copied 10×
  * under `bench/.cache/audit-flac/version=0`, decoded by the Node worker pool (all cores), in one thread, and in
  * Chromium's Worker over HTTP (one thread, WebCodecs).

@@ -1,5 +1,5 @@
 /**
- * Decode benchmark (issue 4): throughput in seconds of audio per second for FLAC, Ogg Vorbis, Ogg Opus and MP3 on the
+ * Decode benchmark: throughput in seconds of audio per second for FLAC, Ogg Vorbis, Ogg Opus and MP3 on the
  * same ~10-minute files, in one run: WebCodecs and WASM in a Chromium Worker, WASM in Node, and the native command-line
  * decoders (`flac -d`, `oggdec`, `opusdec`, `ffmpeg` for MP3; plus `ffmpeg` on every codec), as ratios to the native
  * decoder. Then training batches (max_num_elements 960,000) featurized from the encoded files in the browser, decode

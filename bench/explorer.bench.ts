@@ -1,5 +1,5 @@
 /**
- * Explorer benchmark (issue 6): the built app in Chromium (playwright-core, /usr/bin/chromium), served over HTTP.
+ * Explorer benchmark: the built app in Chromium (playwright-core, /usr/bin/chromium), served over HTTP.
  * - time from "open" (navigation) to the first bar of the Overview's language chart, for the demo and for the
  *   2,000-file synthetic dataset served by a second HTTP server (`?dataset=<url>`);
  * - Batches: batches streamed per second from the worker into the virtualized list, and the longest main-thread

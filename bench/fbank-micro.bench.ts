@@ -1,5 +1,5 @@
 /**
- * Micro benchmark of the CPU fbank path (issues 5, 11): `FbankComputer.compute` over the speech corpus (~608 s) with the
+ * Micro benchmark of the CPU fbank path: `FbankComputer.compute` over the speech corpus (~608 s) with the
  * WebAssembly SIMD kernel and with the TypeScript loop, beside kaldi-native-fbank at the commit fairseq2 pins (knf, C++,
  * when built: KNF_BIN, bench/knf/README.md) and transformers.js's Kaldi fbank (`_extract_fbank_features` of its
  * SeamlessM4TFeatureExtractor, before its normalization), all in one run and one thread; then the real FFTs the fbank

@@ -1,5 +1,5 @@
 /**
- * Features benchmark (issue 5): Kaldi fbank + per-utterance standardization (the reference's fbank path) of ~10 minutes
+ * Features benchmark: Kaldi fbank + per-utterance standardization (the reference's fbank path) of ~10 minutes
  * of speech in training-sized batches (max_num_elements 960,000 samples per padded batch), in one run: the CPU path in
  * Node, the CPU path in a Chromium Worker, the WebGPU path (`FeaturePipeline.fbank`, one submission per batch) in a
  * Chromium Worker with the adapter it got, and transformers.js's `SeamlessM4TFeatureExtractor` (same Kaldi recipe plus

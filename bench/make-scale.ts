@@ -1,5 +1,5 @@
 /**
- * Scale benchmark datasets (issue 12): `<MIXSCOPE_BENCH_DATA or bench/.cache>/scale-<files>/version=0` with 2,000, 20,000 or 100,000 parquet
+ * Scale benchmark datasets: `<MIXSCOPE_BENCH_DATA or bench/.cache>/scale-<files>/version=0` with 2,000, 20,000 or 100,000 parquet
  * files of tiny payloads, 1,600 languages, 4 corpora and 3 splits (about 5 files per partition folder), one row group
  * per file except every 20th file, which holds 3 row groups of 2 rows. `_manifest.json` inside the root and
  * `language_distribution_0.tsv` beside it (exact hours of the data), as the dataprep lays them out.

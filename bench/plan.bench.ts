@@ -1,5 +1,5 @@
 /**
- * Planning benchmark (issue 3): a synthetic metadata-only dataset of 1,000,000 rows in 10,000 row groups (100 rows
+ * Planning benchmark: a synthetic metadata-only dataset of 1,000,000 rows in 10,000 row groups (100 rows
  * each) over 100 mixture partitions, planned in Node.
  * - in memory: `planBatches` with a fake `readFragmentMeta` (lengths and texts generated per row group), train
  *   mixture (100 weighted partitions) and eval (one pass);

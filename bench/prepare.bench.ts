@@ -1,5 +1,5 @@
 /**
- * Dataprep benchmark (issue 15): hours of audio converted per minute by `mixscope prepare` (NeMo input: 44.1 kHz
+ * Dataprep benchmark: hours of audio converted per minute by `mixscope prepare` (NeMo input: 44.1 kHz
  * stereo WAV → 16 kHz mono 16-bit FLAC in parquet), in Node on one thread and on every core, and in Chromium (the
  * Prepare view on its helper Workers, into OPFS), next to the same audio conversion with the command-line tools in
  * the same run: `sox in.wav -t wav -r 16000 -c 1 -b 16 - | flac -5 -s -o out.flac -`, one file at a time.

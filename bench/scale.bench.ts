@@ -1,5 +1,5 @@
 /**
- * Scale benchmark (issue 12), `npm run bench -- scale`: datasets of 2,000, 20,000 and 100,000 files (bench/make-scale.ts:
+ * Scale benchmark, `npm run bench -- scale`: datasets of 2,000, 20,000 and 100,000 files (bench/make-scale.ts:
  * 1,600 languages, 4 corpora, 3 splits, tiny payloads, every 20th file with 3 row groups; built once into
  * bench/.cache), measured
  * - in Node, each run in its own process under `ulimit -n 1024` and `--max-old-space-size=500` (a run that needs more

@@ -1,5 +1,5 @@
 /**
- * Shard benchmark (issue 14), `npm run bench -- shard`:
+ * Shard benchmark, `npm run bench -- shard`:
  * - deep-audit throughput of N shards on this machine (N = 1 … cores): each shard a `mixscope audit --deep
  *   --workers 1 --shard i/N` process, as a job array's tasks are; first every shard alone (one shard's rate), then
  *   all N at once. Target: N at once ≥ 0.9 × N × one shard's rate. Twice: unpinned, and with every shard pinned to one

@@ -1,5 +1,5 @@
 /**
- * Stats benchmark (issue 2): full stats of the 2,000-file synthetic dataset with mixscope on local files, mixscope
+ * Stats benchmark: full stats of the 2,000-file synthetic dataset with mixscope on local files, mixscope
  * over HTTP (requests and bytes read), and DuckDB summing audio_size per partition on the same files, one thread each.
  * Targets: over HTTP under 1% of the dataset's bytes; locally within 2× of DuckDB's time.
  */

@@ -1,5 +1,5 @@
 /**
- * Opening at Omnilingual scale (issue 12), over HTTP with 50 ms before every answer, as an object store:
+ * Opening at Omnilingual scale, over HTTP with 50 ms before every answer, as an object store:
  * - with a dataset index describing 100,000 partition folders (e2e/fixtures/index-only.ts): the first chart after a
  *   handful of requests, the totals DuckDB reads from the index file itself, and the Overview's tables virtualized and
  *   usable (filter, sort, scroll to the last folder) with a main thread that stays responsive;

@@ -1,5 +1,5 @@
 /**
- * Numbers the Audit view must be able to stand behind (issue 13): flagged rows counted once per row (against
+ * Numbers the Audit view must be able to stand behind: flagged rows counted once per row (against
  * DuckDB's row counts), the stats TSV recognised as counting every split, the train split only or another subset
  * (TSVs written here from DuckDB's sums, not by the code under test), and the cheap audio check finding the demo's
  * undecodable FLAC without decoding.

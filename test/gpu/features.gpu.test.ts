@@ -25,7 +25,7 @@ it(`has a WebGPU adapter (${reason ?? describeAdapter((gpu as Exclude<typeof gpu
  * Fbank tolerance of the GPU path, over every value (loud and quiet mel bins alike): max |Δ| ≤ 1e-4 against the CPU
  * path and ≤ 5e-4 against torchaudio in float64 (the CPU's own bar). Both paths follow kaldi-native-fbank's float32
  * order of operations with the FFT in double (CPU) or float-float (GPU). A float32 FFT misses by ~1e-2 in the low mel
- * bins of loud frames (issue 11 item 6), a pre-emphasis product fused into the subtraction by ~2e-3.
+ * bins of loud frames, a pre-emphasis product fused into the subtraction by ~2e-3.
  */
 const kFbankVsCpu = 1e-4
 const kFbankVsTorchaudio64 = 5e-4

@@ -1,5 +1,5 @@
 /**
- * `auditDataset`: the data audit of issue 7. A metadata pass (audio_size and text only) feeds the splits, mixture,
+ * `auditDataset`: the data audit. A metadata pass (audio_size and text only) feeds the splits, mixture,
  * length, text, script, token, leakage and ranks checks; with `deep` or `sample` an audio pass decodes rows per
  * row group (through a pluggable measurer, so a worker pool can run it) and feeds the audio checks. Deterministic
  * for the same dataset and options; the audio pass is resumable through `state`.

@@ -1,6 +1,6 @@
 /**
  * `batches --jsonl`: one line per batch of the rank, `{"batch": i, "examples": [{"file", "row", "row_group",
- * "corpus", "language", "split", "length", "text_chars"}]}` (issue 3). Shared by the CLI and the browser so both
+ * "corpus", "language", "split", "length", "text_chars"}]}`. Shared by the CLI and the browser so both
  * print the same bytes.
  */
 import { codePointLength } from '../pipeline/example.ts'

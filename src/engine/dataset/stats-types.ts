@@ -1,4 +1,4 @@
-/** Output shapes of `stats` and `validate`, exactly as `--json` prints them (issue 2; other tools parse them). */
+/** Output shapes of `stats` and `validate`, exactly as `--json` prints them (other tools parse them). */
 import type { Finding } from '../core/findings.ts'
 
 /** One partition folder (one distinct combination of all hive keys). Absent keys are `null`. */

@@ -1,5 +1,5 @@
 /**
- * The `weights --json` document (issue 3): the reference's two-level mixture weights per summary TSV row
+ * The `weights --json` document: the reference's two-level mixture weights per summary TSV row
  * (docs/reference-pipeline.md §4) next to the probability the sampler really draws each partition with for one split (§5).
  */
 import { compareUtf8, finding, MixscopeError, sortFindings, uniqueFindings, type Finding } from '../core/findings.ts'

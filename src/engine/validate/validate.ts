@@ -1,5 +1,5 @@
 /**
- * Validate: every problem in one pass, as findings (issue 2). Discovery and stats findings, then schema checks per
+ * Validate: every problem in one pass, as findings. Discovery and stats findings, then schema checks per
  * file, then row checks per row group (nulls, empty audio, bad sizes, folder keys vs columns); `deep` also sniffs
  * every row's audio container. One bad file or row group never stops the rest.
  */

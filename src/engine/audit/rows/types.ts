@@ -1,5 +1,5 @@
 /**
- * Shapes of the data audit (issue 7): the rows it reads, what each check returns, the report `audit --json` prints,
+ * Shapes of the data audit: the rows it reads, what each check returns, the report `audit --json` prints,
  * and the resumable state of the audio pass.
  */
 import type { Finding } from '../../core/findings.ts'

@@ -4,8 +4,8 @@
  * docs/reference-pipeline.md §17, omnilingual-asr #79). Sources: ISO 639-3 (npm `iso-639-3`), CLDR likely subtags
  * and language aliases (npm `cldr-core`), and Omnilingual ASR's own language list for macrolanguages.
  */
-import likelySubtagsJson from 'cldr-core/supplemental/likelySubtags.json'
-import aliasesJson from 'cldr-core/supplemental/aliases.json'
+import likelySubtagsJson from 'cldr-core/supplemental/likelySubtags.json' with { type: 'json' }
+import aliasesJson from 'cldr-core/supplemental/aliases.json' with { type: 'json' }
 import { iso6393 } from 'iso-639-3'
 import { OMNILINGUAL_LANGUAGES } from './omnilingual-languages.ts'
 

@@ -24,6 +24,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS config modules (dependency-cruiser's config and the layer list it shares with a test)
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/engine/**/*.ts'],
     ignores: ['src/engine/node/**', 'src/engine/node.ts'],
     languageOptions: { globals: { ...globals.worker } },

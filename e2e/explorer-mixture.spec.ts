@@ -3,6 +3,7 @@
  * recipe YAML; beta 1 gives the natural shares; sampled counts add up to the draws; the URL keeps the betas.
  */
 import { expect, test, type Page } from '@playwright/test'
+import { execFileSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { parse } from 'yaml'
 import { waitForDataset } from './fixtures/overview-page.ts'
@@ -98,4 +99,42 @@ test('the split is picked from the splits the dataset has; a typed split that se
   await split.selectOption({ label: 'other (type it)…' })
   await page.getByLabel('Split string').fill('trian')
   await expect(page.getByRole('alert').filter({ hasText: 'the dataset has no split “trian” (it has dev, test, train)' })).toBeVisible()
+})
+
+test('what the model sees in N steps: the same epochs and chances as `mixscope weights --steps`, curves for the focused languages', async ({ page }, testInfo) => {
+  await page.goto('/?view=mixture')
+  await waitForDataset(page, 'Demo dataset')
+  const steps = page.getByLabel('Training steps (N)')
+  await steps.fill('2000')
+  await steps.press('Enter')
+  const table = page.getByRole('table', { name: 'What the model sees in N steps' })
+  await expect(table.locator('thead')).toContainText('Hours seen by step 2,000')
+  const shown = await table.evaluate((t) => {
+    const headers = [...t.querySelectorAll('thead th')].map((th) => th.textContent ?? '')
+    const epochs = headers.findIndex((h) => h.startsWith('Epochs'))
+    const never = headers.findIndex((h) => h.startsWith('P(never'))
+    return Object.fromEntries([...t.querySelectorAll('tbody tr[data-language]')].map((tr) => {
+      const cells = [...tr.querySelectorAll('td')]
+      return [tr.getAttribute('data-language'), { epochs: Number(cells[epochs].getAttribute('data-value')), never: Number(cells[never].getAttribute('data-value')) }]
+    }))
+  })
+  const cli = JSON.parse(execFileSync('node', ['bin/mixscope.js', 'weights', 'public/demo/version=0', '--steps', '2000', '--json'], { encoding: 'utf8' })) as
+    { exposure: { languages: { language: string; expected_epochs: number; p_not_drawn: number }[] } }
+  expect(Object.keys(shown).sort()).toEqual(cli.exposure.languages.map((l) => l.language).sort())
+  for (const l of cli.exposure.languages) {
+    expect(shown[l.language]!.epochs, l.language).toBeCloseTo(l.expected_epochs, 6)
+    expect(shown[l.language]!.never, l.language).toBeCloseTo(l.p_not_drawn, 9)
+  }
+  // the curves: eight languages of the demo's eight; focusing one draws only it
+  const curves = page.getByRole('img', { name: /^Line chart, log–log: hours of data seen against training step/ })
+  await expect(curves).toHaveAttribute('aria-label', /for 8 of 8 languages/)
+  await table.locator('tr[data-language="swh_Latn"]').click()
+  await expect(curves).toHaveAttribute('aria-label', /for 1 of 8 languages \(swh_Latn\)/)
+  await expect(curves.locator('path.chart-line')).toHaveCount(1)
+  await page.screenshot({ path: testInfo.outputPath('mixture-exposure.png'), fullPage: true })
+  // the log slider moves N
+  const slider = page.getByRole('slider', { name: 'Steps, log scale' })
+  await slider.focus()
+  await page.keyboard.press('Home')
+  await expect(table.locator('thead')).toContainText('Hours seen by step 1')
 })

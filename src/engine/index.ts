@@ -104,6 +104,16 @@ export { batchJsonLine } from './batches/jsonl.ts'
 export { applyBatchLimit, DEFAULT_TRAIN_MAX_BATCHES, planDataset } from './batches/plan-dataset.ts'
 
 // Jobs: mixture weights and draws
+export {
+  curveSteps,
+  exposureAt,
+  exposureByLanguage,
+  exposureModel,
+  type ExposureModel,
+  type ExposurePartition,
+  type ExposureRow,
+} from './mixture/exposure.ts'
+export { type ExposureCurveRow, exposureReport, type ExposureReport } from './mixture/exposure-report.ts'
 export { weightsReport, type WeightsReport } from './mixture/weights-report.ts'
 
 // Jobs: writing the dataset index

@@ -106,7 +106,10 @@ describe('plan handlers', () => {
     expect(inSplit.reduce((s, r) => s + (r.audio_share ?? 0), 0)).toBeCloseTo(1, 9)
     const preset = getPreset('ctc-finetune').config
     expect(half.batches_per_step).toBe(preset.num_accumulate * preset.world_size)
-    expect(half.step_seconds).toBe(half.batches_per_step * preset.max_num_elements / 16000)
+    // a step's audio is the exposure model's (length buckets of ctc-finetune: below the max_num_elements bound)
+    expect(half.step_seconds).toBeCloseTo(half.exposure!.step_seconds!, 9)
+    expect(half.step_seconds).toBeLessThan(half.batches_per_step * preset.max_num_elements / 16000)
+    expect(half.step_seconds).toBeGreaterThan(0.5 * half.batches_per_step * preset.max_num_elements / 16000)
     const totalHours = inSplit.reduce((s, r) => s + (r.hours_per_steps ?? 0), 0)
     expect(totalHours).toBeCloseTo(half.step_seconds * 100 / 3600, 9)
     // beta 1 = natural shares at the weight level

@@ -1,11 +1,11 @@
 /**
  * `mixscope weights <dataset> [--preset NAME] [--config FILE] [--set k=v] [--summary TSV] [--beta-corpus B]
- * [--beta-language B] [--split train] [--json]`:
+ * [--beta-language B] [--split train] [--steps N] [--json]`:
  * the reference's mixture weights per summary TSV row and what the sampler draws with for one split
  * (docs/reference-pipeline.md §4-§5).
  */
 import { parseArgs } from 'node:util'
-import { weightsReport, type WeightsReport } from '../../engine/node.ts'
+import { computeStats, exposureReport, weightsReport, type ExposureReport, type WeightsReport } from '../../engine/node.ts'
 import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
@@ -14,7 +14,7 @@ import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
 export const DEFAULT_BETA = 0.5
 
 export const weightsHelp = `Usage: mixscope weights <dataset> [--preset NAME] [--config FILE] [--set key=value ...]
-                        [--summary TSV] [--beta-corpus B] [--beta-language B] [--split train] [--json]
+                        [--summary TSV] [--beta-corpus B] [--beta-language B] [--split train] [--steps N] [--json]
 
 Two-level mixture weights of Omnilingual ASR (get_partition_weights_from_betas) for every row of the
 language_distribution TSV, and the probability the training sampler really draws each (corpus,
@@ -31,9 +31,18 @@ ${configHelp(23)}
   --beta-language B    language-level temperature, applied after --set (default as --beta-corpus)
   --split S            split string the sampling probabilities are for, applied after --set (default: the
                        config's split, train)
+  --steps N            also what the sampler makes the model see by optimizer step N, per (corpus, language)
+                       and per language: hours drawn (all ranks), expected_epochs (hours drawn / hours the
+                       length filter keeps), p_not_drawn; from the config's batching (length buckets or
+                       batch_size, num_accumulate, world_size). Findings over-repeated-partition (above
+                       exposure.max_epochs, default 100) and unseen-partition (p_not_drawn above
+                       exposure.max_p_not_drawn, default 0.5); --set changes either
   --json               print {"schema_version": 1, "root", "source", "summary_path", "weights": [{"corpus",
                        "language", "hours", "corpus_weight", "language_weight", "weight", "in_split",
-                       "sampling_probability"}], "findings"}
+                       "sampling_probability"}], "findings"}; with --steps also "exposure": {"steps",
+                       "curve_steps", "draws_per_step", "examples_per_batch", "batches_per_step", "step_seconds",
+                       "basis", "draws", "partitions", "languages": [{"corpus", "language", "probability",
+                       "hours_available", "hours_drawn", "expected_epochs", "p_not_drawn", "curve"}], "findings"}
   -h, --help           show this help
 
 Exit codes: 0 done, 1 error findings (e.g. a zero-hours row the sampler rejects), 2 usage or I/O error, or a
@@ -59,10 +68,30 @@ function weightsTable(report: WeightsReport): string {
     line(head), ...rows.map(line), '', `${report.findings.length} finding(s)`, ...findings].join('\n') + '\n'
 }
 
+/** The exposure tables (per language, then per partition) for the text output. */
+function exposureTable(exposure: ExposureReport): string {
+  const num = (v: number | null, digits: number) => (v === null || !Number.isFinite(v) ? '-' : v.toFixed(digits))
+  const prob = (v: number | null) => (v === null ? '-' : v < 1e-4 && v > 0 ? v.toExponential(2) : v.toFixed(4))
+  const table = (head: string[], rows: string[][], text: number) => {
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+    const line = (r: string[]) => r.map((c, i) => (i >= text ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')
+    return [line(head), ...rows.map(line)]
+  }
+  const cells = (r: ExposureReport['languages'][number]) => [num(r.hours_available, 4), num(r.hours_drawn, 4), num(r.expected_epochs, 2), prob(r.p_not_drawn)]
+  const head = ['hours_available', 'hours_drawn', 'epochs', 'p_not_drawn']
+  return [
+    '', `exposure by step ${exposure.steps}: ${num(exposure.draws_per_step, 1)} draws per step on each rank (${exposure.draws === 'sampler' ? 'the sampler' : 'one shuffled stream'}), ` +
+      `${num(exposure.examples_per_batch, 2)} examples per batch (${exposure.basis}), ${exposure.batches_per_step} batches per step`,
+    ...table(['language', ...head], exposure.languages.map((r) => [r.language, ...cells(r)]), 1),
+    '',
+    ...table(['corpus', 'language', ...head], exposure.partitions.map((r) => [r.corpus ?? '', r.language, ...cells(r)]), 2),
+  ].join('\n') + '\n'
+}
+
 export async function runWeights(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
     ...configOptions, summary: { type: 'string' }, 'beta-corpus': { type: 'string' }, 'beta-language': { type: 'string' },
-    split: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    split: { type: 'string' }, steps: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   } })
   if (values.help) {
     io.stdout(weightsHelp)
@@ -73,6 +102,8 @@ export async function runWeights(argv: string[], io: CliIo): Promise<number> {
   if (values['beta-corpus'] !== undefined) flags.push(['beta_corpus', beta('--beta-corpus', values['beta-corpus'])])
   if (values['beta-language'] !== undefined) flags.push(['beta_language', beta('--beta-language', values['beta-language'])])
   if (values.split !== undefined) flags.push(['split', values.split])
+  const steps = values.steps === undefined ? null : Number(values.steps)
+  if (steps !== null && !(Number.isInteger(steps) && steps >= 1 && steps <= 1e12)) throw new UsageError(`--steps expects a whole number of optimizer steps from 1 to 10^12, got ${JSON.stringify(values.steps)}`)
   const resolved = await resolveConfigArgs(values, io, 'weights', flags)
   const config = resolved.config
   if (!values.preset && !values.config) {
@@ -84,7 +115,13 @@ export async function runWeights(argv: string[], io: CliIo): Promise<number> {
   if (summary.note) io.stderr(`mixscope weights: ${summary.note}\n`)
   const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
   if (!values.json) io.stderr(`mixscope weights: ${summaryLine(dataset)}\n`)
-  const report = await weightsReport(dataset, config)
-  io.stdout(values.json ? formatJson(report) : weightsTable(report))
+  const weights = await weightsReport(dataset, config)
+  let report: WeightsReport & { exposure?: ExposureReport | null } = weights
+  if (steps !== null) {
+    await computeStats(dataset) // the row groups' audio_size facts the exposure model reads
+    const exposure = weights.findings.some((f) => f.severity === 'error') ? null : exposureReport(dataset, config, weights.weights, steps)
+    report = { ...weights, findings: [...weights.findings, ...(exposure?.findings ?? [])], exposure }
+  }
+  io.stdout(values.json ? formatJson(report) : weightsTable(report) + (report.exposure ? exposureTable(report.exposure) : report.exposure === null ? '\nexposure: none (the split is read once, or the sampler cannot be built)\n' : ''))
   return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
 }

@@ -7,13 +7,13 @@ import type { RunOptions } from '../dataset/dataset.ts'
 import type { OpenDataset } from '../dataset/open.ts'
 import { MixscopeError, sortFindings, type Finding } from '../core/findings.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
-import { taskBucketSizes } from '../pipeline/buckets.ts'
 import { firstDraws } from '../pipeline/sampler.ts'
 import { partitionKey, partitionWeightsFromBetas, samplingDistribution } from '../pipeline/weights.ts'
 import { computeStats } from '../dataset/stats.ts'
 import type { StatsReport } from '../dataset/stats-types.ts'
 import { selectPartitions } from '../pipeline/config/select.ts'
 import { weightsReport, type WeightsRow } from './weights-report.ts'
+import { exposureReport, type ExposureReport } from './exposure-report.ts'
 
 /** One (corpus, language) row of the mixture: `weights --json`'s row plus shares, draws and hours per N steps. */
 export interface MixtureRow extends WeightsRow {
@@ -27,8 +27,12 @@ export interface MixtureRow extends WeightsRow {
   expected: number | null
   /** Share of the training audio: `p · mean_seconds / Σ p · mean_seconds` (`null` without a sampler). */
   audio_share: number | null
-  /** Hours of this partition training sees in `steps` steps at full batches (`audio_share × step audio`). */
+  /** Hours of this partition the model sees in `steps` steps (the exposure model: `exposure.partitions`' `hours_drawn`). */
   hours_per_steps: number | null
+  /** `hours_per_steps` / the hours of its rows the length filter keeps: how many times its data is seen. */
+  expected_epochs: number | null
+  /** Probability that no draw picked it by `steps` steps. */
+  p_not_drawn: number | null
 }
 
 /** What `mixtureReport` returns. */
@@ -45,14 +49,16 @@ export interface MixtureReport {
   /** Steps the `hours_per_steps` column is for. */
   steps: number
   /**
-   * Audio of one optimizer step across all ranks, in seconds at 16 kHz: `num_accumulate × world_size` batches of
-   * `samples_per_batch` (LENGTH: `max_num_elements` after rounding, an upper bound: padding and part-filled
-   * buckets lower it; STATIC: `batch_size` × the mean example length).
+   * Audio of one optimizer step across all ranks, in seconds at 16 kHz, as the exposure model has it:
+   * `num_accumulate × world_size` batches of `samples_per_batch` kept audio (length buckets or `batch_size`); 0 for a
+   * split read once.
    */
   step_seconds: number
   batches_per_step: number
   samples_per_batch: number
-  basis: 'max_num_elements' | 'batch_size'
+  basis: ExposureReport['basis']
+  /** What the sampler makes the model see by `steps` (curves per language), or `null` for a split read once. */
+  exposure: ExposureReport | null
 }
 
 /** Options of `mixtureReport`. */
@@ -90,17 +96,13 @@ export async function mixtureReport(dataset: OpenDataset, config: PipelineConfig
     return l && l.rows > 0 ? l.samples / l.rows / 16_000 : null
   }
   const mass = weights.weights.reduce((s, w) => s + (w.sampling_probability ?? 0) * (meanSeconds(w) ?? 0), 0)
-  const meanExample = [...lengthOf.values()].reduce((a, l) => ({ rows: a.rows + l.rows, samples: a.samples + l.samples }), { rows: 0, samples: 0 })
-  const batchesPerStep = config.num_accumulate * config.world_size
-  const basis = config.batching_strategy === 'STATIC' ? 'batch_size' : 'max_num_elements'
-  const samplesPerBatch = basis === 'batch_size'
-    ? config.batch_size * (meanExample.rows > 0 ? meanExample.samples / meanExample.rows : 0)
-    : safeMaxNumElements(config)
-  const stepSeconds = batchesPerStep * samplesPerBatch / 16_000
+  const exposure = safeExposure(dataset, config, weights.weights, steps)
+  const exposureOf = new Map((exposure?.partitions ?? []).map((r) => [partitionKey(r.corpus as string, r.language), r]))
   const rows = weights.weights.map((w): MixtureRow => {
     const mean = meanSeconds(w)
     const share = w.sampling_probability !== null && mass > 0 && mean !== null ? w.sampling_probability * mean / mass : null
     const count = counts?.get(partitionKey(w.corpus, w.language))
+    const seen = w.in_split ? exposureOf.get(partitionKey(w.corpus, w.language)) : undefined
     return {
       ...w,
       natural_share: w.in_split && inSplitHours > 0 && Number.isFinite(w.hours) ? w.hours / inSplitHours : null,
@@ -108,21 +110,28 @@ export async function mixtureReport(dataset: OpenDataset, config: PipelineConfig
       sampled: count?.sampled ?? null,
       expected: count?.expected ?? null,
       audio_share: share,
-      hours_per_steps: share === null ? null : share * stepSeconds * steps / 3600,
+      hours_per_steps: seen?.hours_drawn ?? null,
+      expected_epochs: seen?.expected_epochs ?? null,
+      p_not_drawn: seen?.p_not_drawn ?? null,
     }
   })
+  const batchesPerStep = config.num_accumulate * config.world_size
+  const stepSeconds = exposure?.step_seconds ?? 0
   return {
-    config, findings: sortFindings(weights.findings), source: weights.source, summary_path: weights.summary_path,
+    config, findings: sortFindings([...weights.findings, ...(exposure?.findings ?? [])]), source: weights.source, summary_path: weights.summary_path,
     rows, draws, sampling_seed: config.sampling_seed, steps, step_seconds: stepSeconds, batches_per_step: batchesPerStep,
-    samples_per_batch: samplesPerBatch, basis,
+    samples_per_batch: batchesPerStep > 0 ? stepSeconds * 16_000 / batchesPerStep : 0,
+    basis: exposure?.basis ?? (config.batching_strategy === 'STATIC' ? 'batch_size' : 'length-buckets'), exposure,
   }
 }
 
-function safeMaxNumElements(config: PipelineConfig): number {
+/** The exposure model, or `null` when the config cannot build its bucket table (the config checks say why). */
+function safeExposure(dataset: OpenDataset, config: PipelineConfig, weights: WeightsRow[], steps: number): ExposureReport | null {
   try {
-    return taskBucketSizes(config).maxNumElements
-  } catch {
-    return config.max_num_elements
+    return exposureReport(dataset, config, weights, steps)
+  } catch (error) {
+    if (error instanceof MixscopeError) return null
+    throw error
   }
 }
 

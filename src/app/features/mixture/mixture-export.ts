@@ -26,16 +26,3 @@ export function languageDistributionTsv(report: Pick<MixtureReport, 'rows'>): st
   for (const r of report.rows) lines.push([r.corpus, r.language, r.hours, r.weight, r.sampling_probability ?? ''].join('\t'))
   return lines.join('\n') + '\n'
 }
-
-/** Hours per language in the report's steps (Σ over corpora), most first; languages without a sampler share are left out. */
-export function hoursPerLanguage(report: Pick<MixtureReport, 'rows'>): { language: string; hours: number; share: number }[] {
-  const by = new Map<string, { hours: number; share: number }>()
-  for (const r of report.rows) {
-    if (r.hours_per_steps === null) continue
-    const e = by.get(r.language) ?? { hours: 0, share: 0 }
-    e.hours += r.hours_per_steps
-    e.share += r.audio_share ?? 0
-    by.set(r.language, e)
-  }
-  return [...by].map(([language, e]) => ({ language, ...e })).sort((a, b) => b.hours - a.hours || (a.language < b.language ? -1 : 1))
-}

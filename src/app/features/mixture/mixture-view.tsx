@@ -1,13 +1,15 @@
 /**
  * Mixture: tune `beta_corpus` / `beta_language` and see, live, each (corpus, language)'s natural share of the hours
  * against the probability the real sampler draws it with: a log-log scatter that holds 1,600 partitions, the top
- * partitions as bars, and the "Find language" table; the first draws of the sampler against expectation; the hours
- * per language training sees in N steps. Exports the recipe block and the TSV.
+ * partitions as bars, and the "Find language" table; the first draws of the sampler against expectation; what the
+ * model sees in N steps (hours drawn, epochs of each language's data, the chance it is never drawn, curves over
+ * steps). Exports the recipe block and the TSV.
  */
 import { useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
 import type { MixtureRow } from '../../../engine/mixture/mixture.ts'
+import type { ExposureCurveRow } from '../../../engine/mixture/exposure-report.ts'
 import { engineClient } from '../../engine-client.ts'
 import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
@@ -24,7 +26,8 @@ import { languageLabel } from '../../lib/language-names.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { BetaControl } from './beta-control.tsx'
 import { createMixtureStore } from './mixture-store.ts'
-import { hoursPerLanguage, languageDistributionTsv, mixtureRecipeYaml } from './mixture-export.ts'
+import { languageDistributionTsv, mixtureRecipeYaml } from './mixture-export.ts'
+import { ExposureCurves } from './exposure-curves.tsx'
 import { useBlobUrl } from './use-blob-url.ts'
 import './mixture.css'
 
@@ -32,6 +35,11 @@ export const mixtureStore = createMixtureStore(engineClient)
 
 /** Stable empty list (no dataset open). */
 const noNames: string[] = []
+const noLanguages: ExposureCurveRow[] = []
+/** A probability of never being drawn: exponents below 0.001, so 1e-40 does not read as 0. */
+/** A slider position as a step count with two significant digits (1,000 · 1,300 · 1,600 …). */
+const roundSteps = (v: number) => { const e = 10 ** Math.max(0, Math.floor(Math.log10(v)) - 1); return Math.max(1, Math.round(v / e) * e) }
+const formatNever = (p: number) => (p > 0 && p < 0.001 ? p.toExponential(1) : formatProbability(p))
 const percentTick = (v: number) => formatShare(v)
 /** Two weights read the same on the page (the sampler's 24-bit draws differ from the float64 weight far below that). */
 const same = (a: number | null, b: number | null) => a === b || (a !== null && b !== null && formatProbability(a) === formatProbability(b))
@@ -168,7 +176,7 @@ export function MixtureView() {
   const tsvUrl = useBlobUrl(tsv, 'text/tab-separated-values')
   const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
-  const languages = useMemo(() => (result ? hoursPerLanguage(result) : []), [result])
+  const languages: ExposureCurveRow[] = result?.exposure?.languages ?? noLanguages
   const stage = useStage(5, m.report !== null)
   const splits = report?.overview.splitNames ?? noNames
   const corpora = report?.overview.corpusNames ?? noNames
@@ -186,7 +194,12 @@ export function MixtureView() {
           onChange={(v) => configStore.getState().update({ betaLanguage: v })} />
         <SplitField id="mixture-split" value={configState.split} splits={splits} corpora={corpora} onChange={(split) => configStore.getState().update({ split })} />
         <NumberField id="mixture-draws" label="Sampler draws" value={m.draws} rule={{ min: 1, max: 10_000_000, integer: true }} onValue={(v) => { if (v !== null) mixtureStore.getState().setDraws(v) }} />
-        <NumberField id="mixture-steps" label="Training steps (N)" value={m.steps} rule={{ min: 1, integer: true }} onValue={(v) => { if (v !== null) mixtureStore.getState().setSteps(v) }} />
+        <NumberField id="mixture-steps" label="Training steps (N)" value={m.steps} rule={{ min: 1, max: 1e12, integer: true }} onValue={(v) => { if (v !== null) mixtureStore.getState().setSteps(v) }} />
+        <label className="steps-slider">
+          <span>Steps, log scale</span>
+          <input type="range" min={0} max={7} step={0.1} value={Math.log10(m.steps)} aria-valuetext={`${formatCount(m.steps)} steps`}
+            onChange={(e) => mixtureStore.getState().setSteps(roundSteps(10 ** Number(e.currentTarget.value)))} />
+        </label>
       </div>
       <p role="status" aria-live="polite" className="hint">
         {m.status === 'loading' ? 'Updating…' : m.status === 'error' ? '' : result ? `Weights from ${result.source === 'tsv' ? `the stats TSV (${result.summary_path})` : 'the data (no TSV: training has no mixture)'}; preset ${configState.preset ?? 'reference defaults'}, split ${result.config.split}; ${formatCount(inSplit.length)} of ${formatCount(result.rows.length)} partitions in the split.` : ''}
@@ -207,18 +220,26 @@ export function MixtureView() {
           </Staged>
           <Staged stage={stage} at={5} minHeight={360}>
           <section aria-labelledby="hours-steps-heading">
-            <h3 id="hours-steps-heading">Hours per language in {formatCount(result.steps)} training steps</h3>
-            <p className="hint">
-              One step = {result.batches_per_step} batches (num_accumulate × world_size) of {formatCount(Math.round(result.samples_per_batch))} samples
-              {result.basis === 'max_num_elements' ? ' (max_num_elements: an upper bound, padding and part-filled buckets lower it)' : ' (batch_size × mean example length)'}
-              {' '}= {formatSeconds(result.step_seconds)} of audio; shared by sampling probability × mean example length.
-            </p>
-            {languages.length === 0 ? <p>No sampler for this split (eval split, one partition, or no TSV): training reads one stream.</p> : (
-              <LanguageTable rows={languages} label="Hours per language in N steps" height={300} initialSort={{ id: 'hours', descending: true }}
-                columns={[
-                  { id: 'share', header: 'Share of audio', numeric: true, sortValue: (l) => l.share, cell: (l) => <NumCell value={l.share} kind="share" /> },
-                  { id: 'hours', header: `Hours in ${formatCount(result.steps)} steps`, numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
-                ]} />
+            <h3 id="hours-steps-heading">What the model sees in {formatCount(result.steps)} training steps</h3>
+            {result.exposure === null ? <p>This split is read once (evaluation), or its batching cannot be built: nothing is repeated.</p> : (
+              <>
+                <p className="hint">
+                  {result.exposure.draws === 'sampler' ? 'The sampler' : 'One shuffled stream (no mixture)'} draws {result.exposure.draws_per_step === null ? 'no example that the length filter keeps' : `${formatCount(Math.round(result.exposure.draws_per_step))} examples per step on every rank, the same partitions on each`};
+                  {' '}a batch holds {result.exposure.examples_per_batch === null ? '—' : formatProbability(result.exposure.examples_per_batch)} examples on average ({result.exposure.basis === 'length-buckets' ? 'the length buckets of max_num_elements' : 'batch_size'}),
+                  {' '}a step is {result.batches_per_step} batches (num_accumulate × world_size) = {formatSeconds(result.step_seconds)} of audio.
+                  {' '}Epochs = hours seen ÷ the hours the length filter keeps; lengths come from each row group's audio_size facts, no row is read.
+                </p>
+                <ExposureCurves exposure={result.exposure} focus={focus} />
+                <LanguageTable rows={languages} label="What the model sees in N steps" height={300} initialSort={{ id: 'epochs', descending: true }}
+                  columns={[
+                    { id: 'hours', header: `Hours seen by step ${formatCount(result.steps)}`, numeric: true, sortValue: (l) => l.hours_drawn, cell: (l) => <NumCell value={l.hours_drawn} kind="hours" /> },
+                    { id: 'available', header: 'Hours available', numeric: true, sortValue: (l) => l.hours_available, cell: (l) => <NumCell value={l.hours_available} kind="hours" /> },
+                    { id: 'epochs', header: 'Epochs of its data', numeric: true, title: 'hours seen ÷ hours available: how many times the model sees each example', sortValue: (l) => l.expected_epochs,
+                      cell: (l) => <td className="num" data-value={l.expected_epochs ?? ''}>{l.expected_epochs === null ? '—' : formatProbability(l.expected_epochs)}</td> },
+                    { id: 'never', header: 'P(never drawn)', numeric: true, title: 'probability that no draw on any rank picked the language by this step', sortValue: (l) => l.p_not_drawn,
+                      cell: (l) => <td className="num" data-value={l.p_not_drawn ?? ''}>{l.p_not_drawn === null ? '—' : formatNever(l.p_not_drawn)}</td> },
+                  ]} />
+              </>
             )}
           </section>
           </Staged>

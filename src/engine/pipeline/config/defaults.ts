@@ -76,5 +76,6 @@ export function defaultPipelineConfig(): PipelineConfig {
     dtype: 'float32',
 
     features_spec_aug: { enabled: false, seed: 0 },
+    exposure: { max_epochs: 100, max_p_not_drawn: 0.5 },
   }
 }

@@ -97,6 +97,8 @@ export const configFields: readonly FieldSpec[] = [
   f('dtype', { kind: 'enum', values: ['float32', 'bfloat16'] }),
   f('features_spec_aug.enabled', bool),
   f('features_spec_aug.seed', int),
+  f('exposure.max_epochs', num),
+  f('exposure.max_p_not_drawn', num),
 ]
 
 /** Describes a field type in words for error messages, e.g. `integer or null`. */

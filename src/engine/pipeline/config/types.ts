@@ -2,7 +2,7 @@
  * Pipeline configuration: the reference's own field names (snake_case), as they appear in a recipe's
  * `dataset.mixture_parquet_storage_config` and `dataset.asr_task_config` sections (docs/conventions.md "Config keys"),
  * flattened into one object, plus the reader-level keys mixscope needs (`split`, `rank`, `world_size`,
- * `num_accumulate`, `dtype`) and mixscope's own `features_spec_aug`.
+ * `num_accumulate`, `dtype`) and mixscope's own `features_spec_aug` and `exposure`.
  *
  * Storage fields come from OA `MixtureParquetStorageConfig` (docs/reference-pipeline.md §5-§7), task fields from OA
  * `AsrTaskConfig` (docs/reference-pipeline.md §8). The storage config's own `num_prefetch` (=1) is never read by the reference
@@ -79,6 +79,17 @@ export interface FeaturesSpecAugConfig {
   seed: number
 }
 
+/**
+ * mixscope's own thresholds for what the sampler makes the model see (`weights --steps`, the Mixture view;
+ * src/engine/mixture/exposure.ts).
+ */
+export interface ExposureConfig {
+  /** `over-repeated-partition` above this many expected epochs of a partition's data by the step asked about. Default 100. */
+  max_epochs: number
+  /** `unseen-partition` when the probability of never being drawn by that step is above this. Default 0.5. */
+  max_p_not_drawn: number
+}
+
 /** Every field mixscope reads; see `defaults.ts` for the values and `schema.ts` for the types. */
 export interface PipelineConfig {
   // ---- storage (OA MixtureParquetStorageConfig + StorageConfig) ----
@@ -137,4 +148,5 @@ export interface PipelineConfig {
 
   // ---- mixscope ----
   features_spec_aug: FeaturesSpecAugConfig
+  exposure: ExposureConfig
 }

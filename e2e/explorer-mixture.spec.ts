@@ -101,7 +101,7 @@ test('the split is picked from the splits the dataset has; a typed split that se
   await expect(page.getByRole('alert').filter({ hasText: 'the dataset has no split “trian” (it has dev, test, train)' })).toBeVisible()
 })
 
-test('what the model sees in N steps: the same epochs and chances as `mixscope weights --steps`, curves for the focused languages', async ({ page }, testInfo) => {
+test('what the model sees in N steps: the same epochs and chances as `mixscope weights --preset ctc-finetune --steps` (the explorer’s default preset), curves for the focused languages', async ({ page }, testInfo) => {
   await page.goto('/?view=mixture')
   await waitForDataset(page, 'Demo dataset')
   const steps = page.getByLabel('Training steps (N)')
@@ -118,7 +118,7 @@ test('what the model sees in N steps: the same epochs and chances as `mixscope w
       return [tr.getAttribute('data-language'), { epochs: Number(cells[epochs].getAttribute('data-value')), never: Number(cells[never].getAttribute('data-value')) }]
     }))
   })
-  const cli = JSON.parse(execFileSync('node', ['bin/mixscope.js', 'weights', 'public/demo/version=0', '--steps', '2000', '--json'], { encoding: 'utf8' })) as
+  const cli = JSON.parse(execFileSync('node', ['bin/mixscope.js', 'weights', 'public/demo/version=0', '--preset', 'ctc-finetune', '--steps', '2000', '--json'], { encoding: 'utf8' })) as
     { exposure: { languages: { language: string; expected_epochs: number; p_not_drawn: number }[] } }
   expect(Object.keys(shown).sort()).toEqual(cli.exposure.languages.map((l) => l.language).sort())
   for (const l of cli.exposure.languages) {

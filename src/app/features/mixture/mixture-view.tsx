@@ -214,7 +214,7 @@ export function MixtureView() {
           <Staged stage={stage} at={3} minHeight={380}><RankedProbabilities rows={inSplit} /></Staged>
           <Staged stage={stage} at={4} minHeight={420}>
           <section aria-labelledby="weights-heading">
-            <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused languages)` : ''}</h3>
+            <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'})` : ''}</h3>
             <WeightsTable rows={shown} draws={result.draws} steps={result.steps} />
           </section>
           </Staged>

@@ -40,3 +40,17 @@ export function languageName(code: string): string | null {
 export function languageLabel(code: string): string {
   return languageName(code) ?? code
 }
+
+/**
+ * The BCP 47 tag of an Omnilingual code for an element's `lang` attribute: ICU's canonical form, which takes the
+ * shortest ISO 639 code and the macrolanguage (`deu_Latn` → `de-Latn`, `swh_Latn` → `sw-Latn`, `cmn_Hans` →
+ * `zh-Hans`); `undefined` for a code that is not `<3 letters>_<Script>` or that the runtime rejects.
+ */
+export function bcp47Tag(code: string | undefined): string | undefined {
+  if (!code || !/^[a-z]{2,3}_[A-Z][a-z]{3}$/.test(code)) return undefined
+  try {
+    return Intl.getCanonicalLocales(code.replace('_', '-'))[0]
+  } catch {
+    return undefined
+  }
+}

@@ -3,7 +3,7 @@ import { finding, hoursByLanguage, hoursBySplit } from '../../engine/index.ts'
 import type { PartitionStats } from '../../engine/dataset/stats-types.ts'
 import { exactText, formatBytes, formatCount, formatDifference, formatHours, formatProbability, formatSamples, formatShare } from './format.ts'
 import { clampRange, countBelow, coverageCurve, itemsForShare, logHistogram, panRange, rankItems, zoomRange } from './distribution.ts'
-import { languageLabel, languageName } from './language-names.ts'
+import { bcp47Tag, languageLabel, languageName } from './language-names.ts'
 import { countBySeverity, mergeFindings } from './merge-findings.ts'
 import { datasetParam, withDatasetParam } from './url-state.ts'
 
@@ -20,6 +20,15 @@ describe('language names', () => {
   test('unknown or malformed codes fall back to the code', () => {
     expect(languageName('qqx_Zzzz')).toBeNull()
     expect(languageLabel('not a code!')).toBe('not a code!')
+  })
+  test('lang attributes are valid BCP 47: the shortest ISO 639 code, macrolanguages as the IANA registry prefers', () => {
+    expect(bcp47Tag('deu_Latn')).toBe('de-Latn')
+    expect(bcp47Tag('swh_Latn')).toBe('sw-Latn')
+    expect(bcp47Tag('cmn_Hans')).toBe('zh-Hans')
+    expect(bcp47Tag('yue_Hant')).toBe('yue-Hant')
+    expect(bcp47Tag('hin_Deva')).toBe('hi-Deva')
+    expect(bcp47Tag('not a code')).toBeUndefined()
+    expect(bcp47Tag(undefined)).toBeUndefined()
   })
 })
 

@@ -3,19 +3,14 @@ import type { ChangeEvent } from 'react'
 import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
 import type { ExampleFacts } from '../../../engine/examples/example-facts.ts'
 import { formatBytes, formatCount, formatSamples } from '../../lib/format.ts'
-import { languageLabel } from '../../lib/language-names.ts'
+import { bcp47Tag, languageLabel } from '../../lib/language-names.ts'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
-
-/** BCP 47 tag of an Omnilingual code (`cmn_Hans` → `cmn-Hans`) for the `lang` attribute. */
-function langTag(code: string | undefined): string | undefined {
-  return code && /^[a-z]{2,3}_[A-Z][a-z]{3}$/.test(code) ? code.replace('_', '-') : undefined
-}
 
 /** The transcript as text; a null or empty one says so (training drops an empty transcript). */
 export function TranscriptText({ text, language }: { text: string | null; language: string | undefined }) {
   if (text === null) return <p className="transcript empty" data-testid="transcript">(null transcript: training fails on this row)</p>
   if (text === '') return <p className="transcript empty" data-testid="transcript">(empty transcript)</p>
-  return <p className="transcript" dir="auto" lang={langTag(language)} data-testid="transcript">{text}</p>
+  return <p className="transcript" dir="auto" lang={bcp47Tag(language)} data-testid="transcript">{text}</p>
 }
 
 export function TranscriptPanel({ result }: { result: InspectResult }) {

@@ -138,3 +138,18 @@ test('what the model sees in N steps: the same epochs and chances as `mixscope w
   await page.keyboard.press('Home')
   await expect(table.locator('thead')).toContainText('Hours seen by step 1')
 })
+
+test('"Use config" names the config’s own beta, not the override, and goes back to it', async ({ page }) => {
+  await page.goto('/?view=mixture')
+  await waitForDataset(page, 'Demo dataset')
+  const typed = page.getByRole('textbox', { name: 'beta_language (typed)' })
+  await typed.fill('0.2')
+  await typed.press('Enter')
+  await expect.poll(() => new URL(page.url()).searchParams.get('beta_language')).toBe('0.2')
+  const back = page.getByRole('button', { name: 'Use config (0.5)' })
+  await expect(back).toBeVisible()
+  await back.click()
+  await expect.poll(() => new URL(page.url()).searchParams.get('beta_language')).toBe(null)
+  await expect(page.getByRole('slider', { name: 'beta_language' })).toHaveValue('0.5')
+  await expect(page.getByRole('button', { name: /^Use config/ })).toHaveCount(0)
+})

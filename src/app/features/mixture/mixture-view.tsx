@@ -10,6 +10,7 @@ import { useStore } from 'zustand'
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
 import type { MixtureRow } from '../../../engine/mixture/mixture.ts'
 import type { ExposureCurveRow } from '../../../engine/mixture/exposure-report.ts'
+import { resolveConfig } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
 import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
@@ -161,6 +162,11 @@ export function MixtureView() {
   const report = useDatasetStore((s) => s.report)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
+  // the betas the config gives without the view's own beta overrides: what "Use config" goes back to
+  const configBetas = useMemo(() => {
+    const { config } = resolveConfig(configSpec({ ...configState, betaCorpus: null, betaLanguage: null }))
+    return { corpus: config.beta_corpus, language: config.beta_language }
+  }, [configState])
   const m = useStore(mixtureStore)
   const focus = useFocusSet()
   const dataset = report?.dataset ?? null
@@ -182,15 +188,14 @@ export function MixtureView() {
   const corpora = report?.overview.corpusNames ?? noNames
 
   if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset with a <code>language_distribution_*.tsv</code> to tune its mixture; without one, training reads one stream.</p></div>
-  const configured = result?.config
   const stale = m.status === 'loading' && result !== null
   return (
     <section className="mixture-view" aria-labelledby="mixture-heading">
       <h2 id="mixture-heading" className="visually-hidden">Mixture</h2>
       <div className="mixture-controls">
-        <BetaControl label="beta_corpus" value={configState.betaCorpus} configured={configured?.beta_corpus ?? null}
+        <BetaControl label="beta_corpus" value={configState.betaCorpus} configured={configBetas.corpus}
           onChange={(v) => configStore.getState().update({ betaCorpus: v })} />
-        <BetaControl label="beta_language" value={configState.betaLanguage} configured={configured?.beta_language ?? null}
+        <BetaControl label="beta_language" value={configState.betaLanguage} configured={configBetas.language}
           onChange={(v) => configStore.getState().update({ betaLanguage: v })} />
         <SplitField id="mixture-split" value={configState.split} splits={splits} corpora={corpora} onChange={(split) => configStore.getState().update({ split })} />
         <NumberField id="mixture-draws" label="Sampler draws" value={m.draws} rule={{ min: 1, max: 10_000_000, integer: true }} onValue={(v) => { if (v !== null) mixtureStore.getState().setDraws(v) }} />

@@ -110,3 +110,18 @@ test('decode & featurize: the open batch and the next ones through the engine wo
   }
   await page.getByRole('region', { name: 'Data loader cost' }).screenshot({ path: testInfo.outputPath('loader-cost.png') })
 })
+
+test('a batch link opens that batch; opening a batch puts it in the URL', async ({ page }) => {
+  const lines = (await cliJsonl(['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5'])).trim().split('\n').map((l) => JSON.parse(l) as Line)
+  await page.goto('/?view=batches&preset=ctc-finetune&split=train&max_batches=5&batch=3')
+  await waitForDataset(page, 'Demo dataset')
+  const examples = page.getByRole('table', { name: 'Examples of batch 3' })
+  await expect(examples).toBeVisible({ timeout: 30_000 })
+  expect(await examples.locator('tbody tr td:first-child').allTextContents()).toEqual(lines[3]!.examples.map((e) => `${e.file}:${e.row}`))
+  await expect(page.getByRole('table', { name: 'Batches' }).locator('tbody tr[data-batch="3"]')).toHaveAttribute('aria-selected', 'true')
+  await page.getByRole('table', { name: 'Batches' }).locator('tbody tr[data-batch="2"]').click()
+  await expect(page.getByRole('table', { name: 'Examples of batch 2' })).toBeVisible()
+  await expect.poll(() => new URL(page.url()).searchParams.get('batch')).toBe('2')
+  await page.reload()
+  await expect(page.getByRole('table', { name: 'Examples of batch 2' })).toBeVisible({ timeout: 30_000 })
+})

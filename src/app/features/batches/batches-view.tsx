@@ -19,9 +19,16 @@ import { BatchPictures } from './batch-pictures.tsx'
 import { batchesStore, useBatchesStore } from '../../stores/use-batches-store.ts'
 import type { BatchesState } from '../../stores/batches-store.ts'
 import { useViewActive } from '../../stores/view-active.ts'
+import { selectionStore, useSelectionStore } from '../../stores/selection-store.ts'
 import './batches.css'
 
 const statusText = { idle: 'Idle', starting: 'Planning…', streaming: 'Streaming batches…', done: 'Done', stopped: 'Stopped', error: 'Failed' } as const
+
+/** Opens a batch and puts it in the URL (`batch=N`: a link to the view opens it again). */
+function openBatch(index: number) {
+  void batchesStore.getState().select(index)
+  selectionStore.getState().select(selectionStore.getState().exampleId, index)
+}
 
 export function BatchesView() {
   const report = useDatasetStore((s) => s.report)
@@ -42,6 +49,12 @@ export function BatchesView() {
     void batchesStore.getState().run(dataset, spec, maxBatches)
   }, [dataset, spec, maxBatches])
   useEffect(() => () => batchesStore.getState().dispose(), [])
+  // the batch in the URL (`batch=N`, the Inspector's batch context too) opens as soon as the stream has it
+  const linked = useSelectionStore((x) => x.batchIndex)
+  const streamed = s.batches.length
+  useEffect(() => {
+    if (linked !== null && linked < streamed && batchesStore.getState().selected !== linked) void batchesStore.getState().select(linked)
+  }, [linked, streamed])
   // hidden (another tab shown), the stream waits: no chunk lands on the main thread while nobody looks
   const active = useViewActive()
   useEffect(() => batchesStore.getState().setVisible(active), [active])
@@ -98,9 +111,9 @@ const BatchesBody = memo(function BatchesBody({ state }: { state: BatchesState }
   const selectedSummary = state.selected === null ? null : state.batches[state.selected] ?? null
   return (
     <>
-      {state.start && <BatchPictures batches={state.batches} start={state.start} onOpen={(i) => void batchesStore.getState().select(i)} />}
+      {state.start && <BatchPictures batches={state.batches} start={state.start} onOpen={openBatch} />}
       <div className="batches-main">
-        <BatchList batches={state.batches} selected={state.selected} onSelect={(i) => void batchesStore.getState().select(i)} />
+        <BatchList batches={state.batches} selected={state.selected} onSelect={openBatch} />
         {selectedSummary ? <BatchDetail summary={selectedSummary} batch={state.selectedBatch} /> : <p className="hint">Open a batch (click, or Enter) to list its examples.</p>}
       </div>
       {selectedSummary && <LoaderCost from={selectedSummary.index} streamed={state.batches.length} />}

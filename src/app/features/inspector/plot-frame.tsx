@@ -18,9 +18,10 @@ export function niceTicks(lo: number, hi: number, count = 6): number[] {
   return out
 }
 
-/** A tick label in seconds with as many decimals as the step needs. */
-function secondsLabel(v: number, step: number): string {
-  const decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
+/** A tick label in seconds with as many decimals as the step needs to be exact (a 0.25 s step reads 0.25, 0.50, …). */
+export function secondsLabel(v: number, step: number): string {
+  let decimals = 0
+  while (decimals < 4 && Math.abs(step * 10 ** decimals - Math.round(step * 10 ** decimals)) > 1e-9 * 10 ** decimals) decimals++
   return `${v.toFixed(decimals)} s`
 }
 

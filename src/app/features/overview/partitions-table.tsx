@@ -71,7 +71,7 @@ export function PartitionsTable({ partitions, showOther }: { partitions: Partiti
         <label htmlFor="partition-filter">Filter partitions</label>
         <input id="partition-filter" type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="mls, eng_Latn, split=dev, corpus=mls/split=train/…" />
         <span className="hint" role="status" aria-live="polite">
-          {formatCount(shown.length)} of {formatCount(partitions.length)} folders · {formatCount(totals.files)} files · {formatCount(totals.rows)} rows · {formatHours(totals.hours)} h
+          {formatCount(shown.length)} of {formatCount(partitions.length)} folders · {formatCount(totals.files)} files · {formatCount(totals.rows)} rows · {formatHours(totals.hours)}
         </span>
       </div>
       <div ref={scroller} className={virtual ? 'partitions-scroll' : undefined}>

@@ -11,6 +11,7 @@ import { DatasetHeading } from './shell/dataset-heading.tsx'
 import { FocusBar } from './shell/focus-bar.tsx'
 import { StatusBar } from './features/status/status-bar.tsx'
 import { ViewTabs } from './shell/view-tabs.tsx'
+import { ThemeToggle } from './shell/theme-toggle.tsx'
 
 export function App() {
   return (
@@ -19,6 +20,7 @@ export function App() {
         <header className="app-header">
           <p className="brand">mixscope</p>
           <DatasetHeading />
+          <ThemeToggle />
           <OpenBar />
         </header>
         <main>

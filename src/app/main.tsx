@@ -9,7 +9,10 @@ import { appCanLoad } from './start.ts'
 import { loadView, preloadViews } from './shell/views.tsx'
 import { viewStore } from './stores/use-view-store.ts'
 import { fontWarmBatches, warmFontBatch } from './lib/warm-fonts.ts'
+import { applyStoredTheme } from './lib/theme.ts'
 import './styles.css'
+
+applyStoredTheme()
 
 const container = document.getElementById('root')
 if (!container) throw new Error('app: index.html has no #root element')

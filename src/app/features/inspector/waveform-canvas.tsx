@@ -4,6 +4,8 @@
  * (and counted by the caller, never drawn as data).
  */
 import { useEffect, useRef, type MouseEvent } from 'react'
+import { useStore } from 'zustand'
+import { cssColor, themeStore } from '../../lib/theme.ts'
 
 /** The largest finite |value| of `samples[start, end)` (1 when all are 0): what a peak-scaled plot spans. */
 export function windowPeak(samples: Float32Array, start: number, end: number): number {
@@ -28,6 +30,7 @@ export function WaveformCanvas({ samples, sampleRate, start, end, playhead, onSe
   testId?: string
 }) {
   const canvas = useRef<HTMLCanvasElement>(null)
+  const theme = useStore(themeStore, (s) => s.choice) // a new theme draws again in its colours
 
   useEffect(() => {
     const c = canvas.current
@@ -36,16 +39,15 @@ export function WaveformCanvas({ samples, sampleRate, start, end, playhead, onSe
     const width = c.clientWidth || 1000
     c.width = width
     c.height = height
-    const styles = getComputedStyle(c)
-    context.fillStyle = styles.getPropertyValue('--panel').trim() || '#f6f8fa'
+    context.fillStyle = cssColor(c, '--panel', '#f6f8fa')
     context.fillRect(0, 0, width, height)
     const count = Math.max(0, end - start)
     if (count === 0) return
     const peak = fixedScale ? 1 : windowPeak(samples, start, end)
     const mid = height / 2
-    context.strokeStyle = styles.getPropertyValue('--border').trim() || '#d1d9e0'
+    context.strokeStyle = cssColor(c, '--border', '#d1d9e0')
     context.beginPath(); context.moveTo(0, mid); context.lineTo(width, mid); context.stroke()
-    context.fillStyle = styles.getPropertyValue('--accent').trim() || '#2563eb'
+    context.fillStyle = cssColor(c, '--accent', '#2563eb')
     for (let x = 0; x < width; x++) {
       const a = start + Math.floor((x * count) / width)
       const b = Math.max(a + 1, start + Math.floor(((x + 1) * count) / width))
@@ -58,11 +60,11 @@ export function WaveformCanvas({ samples, sampleRate, start, end, playhead, onSe
     if (playhead !== null && playhead !== undefined) {
       const x = ((playhead * sampleRate - start) / count) * width
       if (x >= 0 && x <= width) {
-        context.fillStyle = styles.getPropertyValue('--error').trim() || '#b42318'
+        context.fillStyle = cssColor(c, '--error', '#b42318')
         context.fillRect(x, 0, 2, height)
       }
     }
-  }, [samples, sampleRate, start, end, playhead, fixedScale, height])
+  }, [samples, sampleRate, start, end, playhead, fixedScale, height, theme])
 
   const seek = (event: MouseEvent<HTMLCanvasElement>) => {
     if (!onSeek) return

@@ -133,6 +133,7 @@ export {
   SKIPPED_FILE,
   STATE_FILE,
 } from './prepare/run.ts'
+export { type PlanPartitionSummary, preparePlanSummary, type PreparePlanSummary } from './prepare/summary.ts'
 export { type PreparePlan } from './prepare/types.ts'
 
 // Hosts: helper Workers for audio

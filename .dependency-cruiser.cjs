@@ -7,6 +7,8 @@
  * the worker's client and protocol (type-only imports of engine types are free); no feature folder of the app imports
  * another. `test/lint/import-rules.test.ts` shows each rule catching its kind.
  */
+// dependency-cruiser reads its config as CommonJS
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { engineLayers, layerOrder } = require('./scripts/engine-layers.cjs')
 
 /** One rule per layer: it imports nothing from a later layer, nor the public entries. */

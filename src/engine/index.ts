@@ -30,11 +30,12 @@ export {
 } from './parquet/byte-list-column.ts'
 
 // Stage 3, dataset: discovery, the dataset index read, file facts, stats
+export { type ExampleIdentity, exampleIdOf, type ExampleLocation, parseExampleId } from './dataset/example-id.ts'
 export { hoursBy, hoursByLanguage, hoursBySplit, otherKeysText, tsvCoverageOf } from './dataset/groupings.ts'
 export { indexFileName, readIndex } from './dataset/index-format.ts'
 export { decodeIndexSummary, indexSummaryKey } from './dataset/index-summary.ts'
 export { openDataset, type OpenDataset, type OpenOptions } from './dataset/open.ts'
-export { readExample } from './dataset/read-example.ts'
+export { type ExampleRow, readExample } from './dataset/read-example.ts'
 export { computeStats, statsReport } from './dataset/stats.ts'
 export { coverageCounts, coverageVerdict, describeSplits, type PartitionCoverage } from './dataset/tsv-coverage.ts'
 
@@ -97,6 +98,9 @@ export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'
 export { createAuditState } from './audit/state.ts'
+
+// Jobs: examples (one example's facts and findings)
+export { type ExampleFacts, inspectExample, type InspectedExample, lengthFilteredFinding } from './examples/example-facts.ts'
 
 // Jobs: batches (a dataset's planned batches and their outputs)
 export { batchFromTransfer, examplesTable, planIpcFile, tableToTransfer } from './batches/arrow.ts'

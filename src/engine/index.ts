@@ -93,6 +93,7 @@ export {
 
 // Jobs: audit
 export { auditDataset } from './audit/audit.ts'
+export { type AuditConfig, auditConfigFindings, auditHasErrors, auditWithConfig } from './audit/configured.ts'
 export { flaggedRowsJsonl } from './audit/flagged.ts'
 export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'

@@ -84,6 +84,11 @@ export interface AuditReport {
   /** Per finding kind: severity, count, rows, hours. Kinds in alphabetical order. */
   summary: Record<string, KindSummary>
   findings: Finding[]
+  /**
+   * What the config would do on this dataset, as the explorer's Audit view shows it: the config's resolution findings
+   * and `checkConfig` (docs/reference-pipeline.md §19), sorted. Not counted in `summary`, `totals` or the tables.
+   */
+  config_findings: Finding[]
   /** Detail tables (histograms, per-language counts), by name; every chart's numbers. */
   tables: Record<string, TableRow[]>
 }

@@ -39,6 +39,9 @@ channel 0, the file's own sample rate, 25 ms / 10 ms frames (snip edges), 80 mel
   --dtype D        float32 (default) or bfloat16 (rounded as training casts, written widened to float32)
   --device D       cpu (default) or gpu (WebGPU; exits 2 when there is no adapter)
   --json           print {"schema_version", "root", "frames", "bins", "device", "adapter", "seconds_of_audio", "wall_ms", "findings"}
+
+For dataset#file:row the findings are the example's as the explorer's Inspector shows them (its row's, the cheap
+audio check's, the decoder's); an example that does not decode has no features: exit 1 with its findings.
   -h, --help       show this help
 `
 

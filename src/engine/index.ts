@@ -30,11 +30,12 @@ export {
 } from './parquet/byte-list-column.ts'
 
 // Stage 3, dataset: discovery, the dataset index read, file facts, stats
+export { type ExampleIdentity, exampleIdOf, type ExampleLocation, parseExampleId } from './dataset/example-id.ts'
 export { hoursBy, hoursByLanguage, hoursBySplit, otherKeysText, tsvCoverageOf } from './dataset/groupings.ts'
 export { indexFileName, readIndex } from './dataset/index-format.ts'
 export { decodeIndexSummary, indexSummaryKey } from './dataset/index-summary.ts'
 export { openDataset, type OpenDataset, type OpenOptions } from './dataset/open.ts'
-export { readExample } from './dataset/read-example.ts'
+export { type ExampleRow, readExample } from './dataset/read-example.ts'
 export { computeStats, statsReport } from './dataset/stats.ts'
 export { coverageCounts, coverageVerdict, describeSplits, type PartitionCoverage } from './dataset/tsv-coverage.ts'
 
@@ -92,11 +93,15 @@ export {
 
 // Jobs: audit
 export { auditDataset } from './audit/audit.ts'
+export { type AuditConfig, auditConfigFindings, auditHasErrors, auditWithConfig } from './audit/configured.ts'
 export { flaggedRowsJsonl } from './audit/flagged.ts'
 export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'
 export { createAuditState } from './audit/state.ts'
+
+// Jobs: examples (one example's facts and findings)
+export { type ExampleFacts, inspectExample, type InspectedExample, lengthFilteredFinding } from './examples/example-facts.ts'
 
 // Jobs: batches (a dataset's planned batches and their outputs)
 export { batchFromTransfer, examplesTable, planIpcFile, tableToTransfer } from './batches/arrow.ts'
@@ -143,6 +148,7 @@ export {
   SKIPPED_FILE,
   STATE_FILE,
 } from './prepare/run.ts'
+export { type PlanPartitionSummary, preparePlanSummary, type PreparePlanSummary } from './prepare/summary.ts'
 export { type PreparePlan } from './prepare/types.ts'
 
 // Hosts: helper Workers for audio

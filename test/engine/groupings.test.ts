@@ -9,7 +9,7 @@ import { openDataset } from '../../src/engine/dataset/open.ts'
 import { computeStats } from '../../src/engine/dataset/stats.ts'
 import { overviewTables, tsvCoverageOf } from '../../src/engine/dataset/groupings.ts'
 import { rememberedCoverage } from '../../src/engine/dataset/coverage-memo.ts'
-import { sameStats } from '../../src/engine/worker/dataset-handlers.ts'
+import { sameStats } from '../../src/engine/validate/open-snapshots.ts'
 import type { StatsReport } from '../../src/engine/dataset/stats-types.ts'
 
 const report = await computeStats(await openDataset(await createFsSource('public/demo/version=0'), { facts: true }))

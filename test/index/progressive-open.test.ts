@@ -23,6 +23,7 @@ import type { ClientMessage, WorkerMessage } from '../../src/engine/worker/proto
 import { overviewTables } from '../../src/engine/dataset/groupings.ts'
 import type { IndexWriteResult, OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
 import { main } from '../../src/cli/main.ts'
+import { provisionalLabel } from '../../src/app/lib/provisional-label.ts'
 
 let dir: string
 let root: string
@@ -76,7 +77,7 @@ describe('progressive open', () => {
     for (const p of estimate.stats.partitions) byPair.set(`${p.corpus}\t${p.language}`, (byPair.get(`${p.corpus}\t${p.language}`) ?? 0) + p.hours)
     expect(byPair.size).toBe(tsv.length)
     for (const [corpus, language, hours] of tsv) expect(byPair.get(`${corpus}\t${language}`)).toBeCloseTo(Number(hours), 12)
-    expect(estimate.provisional?.label).toMatch(/^Estimate from the file listing and \.\.\/language_distribution_0\.tsv/)
+    expect(provisionalLabel(estimate.provisional!)).toMatch(/^Estimate from the file listing and \.\.\/language_distribution_0\.tsv/)
 
     const stages = rest.map((p) => p.provisional?.stage)
     expect(stages.every((s) => s === 'stats')).toBe(true)
@@ -122,7 +123,7 @@ describe('progressive open', () => {
       // partitions and totals; its rows agree, so they are not posted again
       expect(indexed.counters.requests).toBe(1)
       expect(indexed.provisional).toMatchObject({ stage: 'stats', filesDone: validating.files.parquet, filesTotal: validating.files.parquet, fromIndex: validating.files.parquet })
-      expect(indexed.provisional?.label).toMatch(/^Numbers of the \d+ files the dataset index describes, as its summary recorded them/)
+      expect(provisionalLabel(indexed.provisional!)).toMatch(/^Numbers of the \d+ files the dataset index describes, as its summary recorded them/)
       expect(indexed.files).toEqual({ ...validating.files, ignored: 0, stray: 0 })
       expect(indexed.stats.partitions).toEqual(plain.partitions)
       expect(indexed.stats.totals).toEqual(plain.totals)
@@ -161,7 +162,7 @@ describe('progressive open with a stale index', () => {
       await result
       expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'validating'])
       const [indexed, validating] = partials
-      expect(indexed.provisional?.label).toMatch(/dataset index describes, as its summary recorded them when it was written; its rows are being read, then checked against the listing/)
+      expect(provisionalLabel(indexed.provisional!)).toMatch(/dataset index describes, as its summary recorded them when it was written; its rows are being read, then checked against the listing/)
       expect(indexed.stats.totals.files).toBe(validating.stats.totals.files + 1)
       const plain = await computeStats(await openDataset(await createFsSource(staleRoot), { useIndex: false }))
       expect(validating.samePartitions).toBeUndefined()
@@ -192,9 +193,9 @@ describe('progressive open and the index summary', () => {
       expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'stats', 'validating'])
       const [summarized, fromRows] = partials
       const plain = await computeStats(await openDataset(await createFsSource(copyRoot), { useIndex: false }))
-      expect(summarized.provisional?.label).toMatch(/as its summary recorded them/)
+      expect(provisionalLabel(summarized.provisional!)).toMatch(/as its summary recorded them/)
       expect(summarized.stats.partitions[0].rows).toBe(plain.partitions[0].rows + 1000)
-      expect(fromRows.provisional?.label).toMatch(/^Exact numbers of the \d+ files the dataset index describes/)
+      expect(provisionalLabel(fromRows.provisional!)).toMatch(/^Exact numbers of the \d+ files the dataset index describes/)
       expect(fromRows.stats.partitions).toEqual(plain.partitions)
       expect(final.validation.findings).toContainEqual(expect.objectContaining({
         kind: 'bad-index', severity: 'warning', path: indexFileName,
@@ -210,7 +211,7 @@ describe('progressive open and the index summary', () => {
         const { partials, result } = await openThrough(await createFsSource(copyRoot))
         const final = await result
         expect(partials.map((p) => p.provisional?.stage)).toEqual(['stats', 'validating'])
-        expect(partials[0].provisional?.label).toMatch(/^Exact numbers of the \d+ files the dataset index describes, before/)
+        expect(provisionalLabel(partials[0].provisional!)).toMatch(/^Exact numbers of the \d+ files the dataset index describes, before/)
         const plain = await computeStats(await openDataset(await createFsSource(copyRoot), { useIndex: false }))
         expect(partials[0].stats.partitions).toEqual(plain.partitions)
         expect(final.described.fromIndex).toBe(plain.totals.files)

@@ -3,6 +3,7 @@ import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { RequestOptions } from '../../engine/worker/client.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
 import { createDatasetStore, shownReport } from './dataset-store.ts'
+import { provisionalLabel } from '../lib/provisional-label.ts'
 
 interface Call {
   description: SourceDescription
@@ -112,7 +113,7 @@ describe('dataset store', () => {
     await first
     const second = store.getState().open(other)
     expect(shownReport(store.getState())).toEqual(report(1)) // nothing provisional yet: the open dataset
-    const estimate = { ...report(-1), provisional: { stage: 'estimate', filesDone: 0, filesTotal: 9, fromIndex: 0, label: 'listing' } } as OpenResult
+    const estimate = { ...report(-1), provisional: { stage: 'estimate', filesDone: 0, filesTotal: 9, fromIndex: 0, basis: 'listing' } } as OpenResult
     client.calls[1].options.onPartial?.(estimate)
     expect(shownReport(store.getState())).toBe(estimate)
     expect(store.getState().report).toEqual(report(1))
@@ -127,16 +128,16 @@ describe('dataset store', () => {
     const client = fakeClient()
     const store = createDatasetStore(client)
     const first = store.getState().open(demo)
-    client.calls[0].options.onPartial?.({ ...report(-1), provisional: { stage: 'stats', filesDone: 3, filesTotal: 9, fromIndex: 0, label: 'some' } } as OpenResult)
+    client.calls[0].options.onPartial?.({ ...report(-1), provisional: { stage: 'stats', filesDone: 3, filesTotal: 9, fromIndex: 0, basis: 'files' } } as OpenResult)
     store.getState().cancel()
     await first
     expect(store.getState()).toMatchObject({ status: 'cancelled', partial: null, report: null })
     const second = store.getState().open(other)
-    const validating = { ...report(7), provisional: { stage: 'validating', filesDone: 9, filesTotal: 9, fromIndex: 9, label: 'Exact numbers of all 9 files; rows of 9 files are still being checked' } } as OpenResult
+    const validating = { ...report(7), provisional: { stage: 'validating', filesDone: 9, filesTotal: 9, fromIndex: 9, basis: 'all-files', remaining: 9 } } as OpenResult
     client.calls[1].options.onPartial?.(validating)
     store.getState().cancel()
     await second
     expect(store.getState()).toMatchObject({ status: 'ready', report: { dataset: 7 }, reportLabel: 'http://x/other/' })
-    expect(store.getState().report?.provisional?.label).toMatch(/^Exact numbers of all 9 files; row checks were cancelled/)
+    expect(provisionalLabel(store.getState().report!.provisional!)).toMatch(/^Exact numbers of all 9 files \(9 from the dataset index\); row checks were cancelled/)
   })
 })

@@ -95,7 +95,7 @@ export function createDatasetStore(client: Pick<EngineClient, 'openDataset' | 'c
         if (error instanceof Error && error.name === 'AbortError' && partial?.provisional?.stage === 'validating') {
           // every file's numbers were in and the dataset usable: keep it, saying its rows were not all checked
           const previous = get().report
-          const kept: OpenResult = { ...partial, provisional: { ...partial.provisional, label: `${partial.provisional.label.split(';')[0]}; row checks were cancelled, so problems in unchecked rows are not listed` } }
+          const kept: OpenResult = { ...partial, provisional: { ...partial.provisional, rowChecksCancelled: true } }
           set({ status: 'ready', progress: null, phases: {}, report: kept, reportLabel: request.label, reportRequest: request, partial: null })
           if (previous && previous.dataset !== kept.dataset) void client.closeDataset(previous.dataset).catch(() => undefined)
         } else if (error instanceof Error && error.name === 'AbortError') set({ status: 'cancelled', progress: null, phases: {}, partial: null })

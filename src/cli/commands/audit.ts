@@ -7,10 +7,12 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
-  auditDataset,
+  auditConfigFindings,
+  auditHasErrors,
   auditReportHtml,
   auditReportMarkdown,
   auditShard,
+  auditWithConfig,
   contentHash,
   createAuditState,
   describeShard,
@@ -47,7 +49,7 @@ ${configHelp(20)}
                     here, else the lookup beside the root)
   --workers N       decoding workers (default: all cores; 0 decodes in this thread)
   --state FILE      resume the audio pass from FILE and save it there (also on Ctrl-C)
-  --json            print {"schema_version": 1, "root", "summary", "findings", "tables", ...}
+  --json            print {"schema_version": 1, "root", "summary", "findings", "config_findings", "tables", ...}
   --report FILE     write a readable report: .html (self-contained) or .md
   --flagged FILE    write flagged rows as JSONL of example ids
   --shard i/N       audit only shard i of N (row groups in dataset order, balanced by compressed bytes);
@@ -58,7 +60,8 @@ ${configHelp(20)}
                     "mixscope merge parts… --out audit.json" gives what --json prints for the whole dataset
   -h, --help        show this help
 
-Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error, or a config that cannot be built as
+Exit codes: 0 no error findings, 1 error findings (of the data, or of the config on this dataset: what the
+training would refuse), 2 usage or I/O error, or a config that cannot be built as
 given (unknown preset or key, bad value: findings printed). A shard exits 0 once its part is written: its
 findings are judged by the merge.
 `
@@ -82,6 +85,7 @@ export function summaryText(report: AuditReport): string {
     ...rows.map(([kind, s]) => `${kind.padEnd(width)}  ${s.severity.padEnd(8)}  ${String(s.count).padStart(6)}  ${String(s.rows).padStart(6)}  ${s.hours.toFixed(4).padStart(9)}`),
     `${t.files} files, ${t.rows} rows, ${t.hours.toFixed(4)} hours audited; ${t.rows_decoded} rows (${t.hours_decoded.toFixed(4)} hours) decoded`,
     `${t.flagged_rows} rows (${t.flagged_hours.toFixed(4)} hours) carry at least one row finding`,
+    ...report.config_findings.map((f) => `config: ${f.severity}: ${f.kind}: ${f.message}`),
   ].join('\n') + '\n'
 }
 
@@ -148,7 +152,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   try {
     const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
     if (shard) {
-      const part = await auditShard(dataset, shard, { ...options, tokenizerId: model ? contentHash(model) : undefined })
+      const part = await auditShard(dataset, shard, { ...options, configFindings: auditConfigFindings(dataset, resolved), tokenizerId: model ? contentHash(model) : undefined })
       // written whole or not at all: a task killed while writing leaves no part that looks complete
       const out = values.out!
       await mkdir(dirname(out), { recursive: true })
@@ -159,7 +163,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
         `${part.audio ? `, ${part.audio.measures.length} decoded` : ''}${dataset.described.fromIndex > 0 ? `, cut from ${dataset.described.index} (${dataset.described.read} footers read)` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
       return exitCodes.ok
     }
-    report = await auditDataset(dataset, options)
+    report = await auditWithConfig(dataset, resolved, options)
   } finally {
     process.off('SIGINT', onSigint)
     await pool?.close()
@@ -169,5 +173,5 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   if (values.report) await writeFile(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
   if (values.flagged) await writeFile(values.flagged, flaggedRowsJsonl(report.findings))
   io.stdout(values.json ? formatJson(report) : summaryText(report))
-  return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+  return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
 }

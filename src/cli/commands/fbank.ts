@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { parseExampleReference } from './decode.ts'
-import { loadExampleAudio } from '../example-loader.ts'
+import { openDatasetArg } from '../dataset-arg.ts'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
@@ -19,9 +19,11 @@ import {
   type Finding,
   getGpu,
   type Gpu,
+  inspectExample,
   npyEncode,
   standardizeFinding,
 } from '../../engine/node.ts'
+import type { DecodedAudio } from '../../engine/audio/types.ts'
 import type { TrainingDtype } from '../../engine/features/dsp/bf16.ts'
 import type { Features } from '../../engine/features/dsp/fbank.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
@@ -37,6 +39,9 @@ channel 0, the file's own sample rate, 25 ms / 10 ms frames (snip edges), 80 mel
   --dtype D        float32 (default) or bfloat16 (rounded as training casts, written widened to float32)
   --device D       cpu (default) or gpu (WebGPU; exits 2 when there is no adapter)
   --json           print {"schema_version", "root", "frames", "bins", "device", "adapter", "seconds_of_audio", "wall_ms", "findings"}
+
+For dataset#file:row the findings are the example's as the explorer's Inspector shows them (its row's, the cheap
+audio check's, the decoder's); an example that does not decode has no features: exit 1 with its findings.
   -h, --help       show this help
 `
 
@@ -63,6 +68,17 @@ function featuresJson(features: Features): string {
   return JSON.stringify({ schema_version: 1, shape: [features.frames, features.bins], dtype: 'float32', data: rows }) + '\n'
 }
 
+/** A dataset example that does not decode: no features, its findings (the reason among them), exit 1. */
+function undecodable(root: string, values: { json?: boolean; device?: string }, findings: Finding[], io: CliIo): number {
+  if (values.json) {
+    io.stdout(formatJson({ schema_version: 1, root, frames: 0, bins: 80, device: values.device, adapter: null, seconds_of_audio: 0, wall_ms: 0, findings }))
+  } else {
+    io.stderr('mixscope fbank: the example does not decode: no features\n')
+    for (const f of findings) io.stderr(`${f.severity}: ${f.message}\n`)
+  }
+  return exitCodes.findings
+}
+
 /** Runs `mixscope fbank`; returns the exit code. */
 export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
@@ -76,18 +92,32 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
   if (values.device !== 'cpu' && values.device !== 'gpu') throw new UsageError(`fbank: --device must be cpu or gpu, got "${values.device}"`)
   if (values.out !== undefined && !/\.(npy|json)$/.test(values.out)) throw new UsageError(`fbank: --out must end in .npy or .json, got "${values.out}"`)
   const file = positionals[0]
-  let bytes: Uint8Array
   const exists = await stat(file).then((s) => s.isFile(), () => false)
   const ref = exists ? null : parseExampleReference(file)
+  let audio: DecodedAudio
+  let where: { path: string; row?: number; row_group?: number }
+  let findings: Finding[]
   if (ref) {
-    // `<dataset>#<file>:<row>` (docs/conventions.md "example reference"); a local path that exists wins
-    bytes = (await loadExampleAudio(ref.dataset, ref.file, ref.row)).bytes
+    // `<dataset>#<file>:<row>` (docs/conventions.md "example reference"; a local path that exists wins): the
+    // example's facts and findings as the Inspector shows them (`inspectExample`)
+    const inspected = await inspectExample(await openDatasetArg(ref.dataset), `${ref.file}:${ref.row}`)
+    findings = [...inspected.facts.findings]
+    if (!inspected.audio) return undecodable(ref.dataset, values, findings, io)
+    audio = inspected.audio
+    where = { path: inspected.facts.path, row: inspected.facts.row, row_group: inspected.facts.rowGroup }
   } else {
+    let bytes: Uint8Array
     try {
       bytes = new Uint8Array(await readFile(file))
     } catch (e) {
       io.stderr(`mixscope fbank: cannot read ${file}: ${(e as Error).message}\n`)
       return exitCodes.usage
+    }
+    audio = await decodeAudio(bytes, { id: basename(file) })
+    where = { path: basename(file) }
+    findings = audio.warnings.map((w) => finding('info', 'audio-decode-warning', where.path, w))
+    if (!audio.trainable) {
+      findings.push(finding('error', 'untrainable-audio', where.path, `training cannot read this row: ${audio.untrainable} (the features are of what decodes)`))
     }
   }
   let gpu: Gpu | null = null
@@ -96,13 +126,7 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
     if (typeof got === 'string') { io.stderr(`mixscope fbank: ${got}\n`); return exitCodes.usage }
     gpu = got
   }
-  const audio = await decodeAudio(bytes, { id: basename(file) })
   const waveform = audio.channels[0] ?? new Float32Array(0)
-  const where = { path: basename(file) }
-  const findings: Finding[] = audio.warnings.map((w) => finding('info', 'audio-decode-warning', where.path, w))
-  if (!audio.trainable) {
-    findings.push(finding('error', 'untrainable-audio', where.path, `training cannot read this row: ${audio.untrainable} (the features are of what decodes)`))
-  }
   const zero = channelZeroFinding(audio, where)
   if (zero) findings.push(zero)
   const started = performance.now()

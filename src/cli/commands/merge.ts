@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
   AuditMerger,
+  auditHasErrors,
   auditReportHtml,
   auditReportMarkdown,
   checkHeader,
@@ -186,7 +187,7 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
     if (values.json) await writeJson(document, (text) => io.stdout(text))
     else io.stdout(summaryText(report))
     io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
-    return report.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+    return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
   } finally {
     await handles.close()
   }

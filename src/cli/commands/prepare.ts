@@ -15,6 +15,7 @@ import {
   MixscopeError,
   planPrepare,
   type PreparePlan,
+  preparePlanSummary,
   prepareShard,
   processClipNode,
   runPrepare,
@@ -113,7 +114,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     return exitCodes.usage
   }
   if (values['dry-run']) {
-    io.stdout(values.json ? formatJson({ schema_version: 1, root: arg, plan: planSummary(plan) }) : describePlan(plan))
+    io.stdout(values.json ? formatJson({ schema_version: 1, root: arg, plan: preparePlanSummary(plan) }) : describePlan(plan))
     return exitCodes.ok
   }
   const out = values.out!
@@ -166,18 +167,8 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   }
 }
 
-/** What `--dry-run --json` prints: partitions with their row counts, skipped rows per reason, decisions. */
-function planSummary(plan: PreparePlan) {
-  const counts = Object.fromEntries(SKIP_REASONS.map((r) => [r, plan.skipped.filter((s) => s.reason === r).length]))
-  return {
-    format: plan.format, version: plan.version, audio_format: plan.audioFormat, input_rows: plan.inputRows,
-    partitions: plan.partitions.map((p) => ({ corpus: p.corpus, split: p.split, language: p.language, rows: p.rows.length, declared_seconds: p.declaredSeconds })),
-    skipped: counts, skipped_rows: plan.skipped, languages: plan.languages, notes: plan.notes,
-  }
-}
-
 function describePlan(plan: PreparePlan): string {
-  const s = planSummary(plan)
+  const s = preparePlanSummary(plan)
   const lines = [`${plan.format}: ${plan.inputRows} input rows`]
   for (const p of s.partitions) lines.push(`  corpus=${p.corpus} split=${p.split} language=${p.language}: ${p.rows} rows`)
   for (const l of plan.languages) lines.push(`language "${l.input}" → ${l.output ?? '?'} (${l.rows} rows)${l.note ? `: ${l.note}` : ''}`)

@@ -24,6 +24,8 @@ export interface ReportInputs {
   rowsAudioChecked: number
   /** Dataset-level findings (the open's), counted with no rows. */
   datasetFindings: readonly Finding[]
+  /** The config's findings on the dataset (the report's `config_findings`: not counted in `summary` or `totals`). */
+  configFindings: readonly Finding[]
   /** The checks' results, in the audit's order (tables of later results replace earlier ones of the same name). */
   results: readonly CheckResult[]
 }
@@ -51,6 +53,7 @@ export function assembleReport(inputs: ReportInputs): AuditReport {
     },
     summary,
     findings: sortedUniqueFindings(items.map((i) => i.finding)),
+    config_findings: sortFindings([...inputs.configFindings]),
     tables,
   }
 }

@@ -10,6 +10,7 @@ import { defaultPipelineConfig } from '../pipeline/config/defaults.ts'
 import { parseSplit } from '../pipeline/config/split.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
+import type { Finding } from '../core/findings.ts'
 import { mapLimit } from '../core/map-limit.ts'
 import { checkAudio, type MeasuredRow } from './checks/audio.ts'
 import { checkLeakageTable, normalizeTranscript } from './checks/leakage.ts'
@@ -53,6 +54,11 @@ export interface AuditOptions extends RunOptions {
   concurrency?: number
   /** Resumable audio state, filled in place as row groups finish; pass it back after a cancel to resume. */
   state?: AuditState
+  /**
+   * The config's findings on this dataset, written as the report's `config_findings` (`auditWithConfig`,
+   * configured.ts, computes them: resolution findings and `checkConfig`); none when absent.
+   */
+  configFindings?: readonly Finding[]
 }
 
 const inThread: AudioMeasurer = (task, signal) => measureAudioTask(task, {}, signal)
@@ -108,7 +114,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
       min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
     },
     files: dataset.files.length, rowGroups: read.rowGroups, rowCount: rows.length, samples: samplesOf(rows), measured, rowsAudioChecked: quickRows,
-    datasetFindings: dataset.findings, results,
+    datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results,
   })
 }
 

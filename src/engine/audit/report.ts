@@ -84,6 +84,12 @@ export function auditReportMarkdown(report: AuditReport): string {
   const out: string[] = ['# mixscope audit', '', ...headline(report).map((l) => `- ${mdEscape(l)}`), '', '## Summary', '']
   out.push(mdTable(Object.entries(report.summary).map(([kind, s]) => ({ kind, severity: s.severity, count: s.count, rows: s.rows, hours: s.hours }))))
   for (const name of tableOrder(report)) out.push(`## ${tableTitles[name] ?? name}`, '', mdTable(report.tables[name]))
+  const config = report.config_findings ?? []
+  if (config.length > 0) {
+    out.push('## Config on this dataset', '')
+    for (const f of config) out.push(`- ${f.severity}: \`${f.kind}\` ${mdEscape(f.message)}`)
+    out.push('')
+  }
   out.push('## Findings', '')
   for (const [kind, list] of findingsByKind(report)) {
     out.push(`### ${kind} (${list[0].severity}, ${list.length})`, '')
@@ -110,6 +116,9 @@ export function auditReportHtml(report: AuditReport): string {
   const findings = findingsByKind(report).map(([kind, list]) => `<section><h3 class="${list[0].severity}">${html(kind)} (${list[0].severity}, ${list.length})</h3><ul>${
     list.slice(0, reportFindingsPerKind).map((f) => `<li><code>${html(where(f))}</code> ${html(f.message)}</li>`).join('')}${
     list.length > reportFindingsPerKind ? `<li>… ${list.length - reportFindingsPerKind} more (see <code>audit --json</code>)</li>` : ''}</ul></section>`)
+  const config = report.config_findings ?? []
+  const configSection = config.length === 0 ? '' : `<section><h2>Config on this dataset</h2><ul>${
+    config.map((f) => `<li><span class="${f.severity}">${f.severity}</span>: <code>${html(f.kind)}</code> ${html(f.message)}</li>`).join('')}</ul></section>\n`
   const summaryRows = Object.entries(report.summary).map(([kind, s]) => ({ kind, severity: s.severity, count: s.count, rows: s.rows, hours: s.hours }))
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>mixscope audit: ${html(report.root)}</title>
@@ -123,7 +132,7 @@ code{font-size:12px}.error{color:#b00020}.warning{color:#a15c00}.info{color:#245
 <ul>${headline(report).map((l) => `<li>${html(l)}</li>`).join('')}</ul>
 <section><h2>Summary</h2>${htmlTable(summaryRows)}</section>
 ${sections.join('\n')}
-<h2>Findings</h2>
+${configSection}<h2>Findings</h2>
 ${findings.join('\n')}
 </body></html>
 `

@@ -47,6 +47,8 @@ export function parseSavedAudit(text: string, where: string): SavedAudit {
   // documents written before these totals existed: what the views read as counts
   const t = report.totals as Record<string, unknown>
   for (const k of ['rows_decoded', 'rows_audio_checked', 'hours_decoded', 'flagged_rows', 'flagged_hours']) if (typeof t[k] !== 'number') t[k] = 0
+  // and before the config's findings were written with the audit
+  if (!Array.isArray(report.config_findings)) report.config_findings = []
   return { report: report as unknown as AuditReport, shards: typeof timing?.shards === 'number' ? timing.shards : null }
 }
 

@@ -3,34 +3,19 @@
  * read through the dataset's parquet reader (so neighbours come from the chunk cache).
  */
 import { MixscopeError } from '../core/findings.ts'
+import { exampleIdOf, type ExampleIdentity } from './example-id.ts'
 import type { OpenDataset } from './open.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
 import type { ReadOptions } from '../source/source.ts'
 
-/** What one row holds. */
-export interface ExampleRow {
-  /** `<file>:<row>`. */
-  id: string
-  file: string
-  /** 0-based row within the file, counting across row groups. */
-  row: number
-  row_group: number
+/** What one row holds: its identity and its cells. */
+export interface ExampleRow extends ExampleIdentity {
   /** Stored `audio_size` (samples at 16 kHz), `null` when null or absent. */
   audioSize: number | null
   text: string | null
   /** The encoded audio file, `null` when the cell is null. */
   audio: Uint8Array | null
-  /** Hive keys of the file. */
-  keys: Record<string, string>
-}
-
-/** Splits an example id on its last `:`. @throws MixscopeError (usage) when it has no `:<row>` */
-export function parseExampleId(id: string): { file: string; row: number } {
-  const colon = id.lastIndexOf(':')
-  const row = colon > 0 ? id.slice(colon + 1) : ''
-  if (!/^\d+$/.test(row)) throw new MixscopeError(`example: ${JSON.stringify(id)} is not an example id; expected <file>:<row>`, 'bad-example-id', 'usage')
-  return { file: id.slice(0, colon), row: Number(row) }
 }
 
 /**
@@ -53,10 +38,10 @@ export async function readExample(
   const data = await dataset.parquet.readColumns(info, group.index, wanted, options)
   const i = row - group.firstRow
   return {
-    id: `${file}:${row}`,
-    file,
+    id: exampleIdOf(file, row),
+    path: file,
     row,
-    row_group: group.index,
+    rowGroup: group.index,
     audioSize: data.audio_size ? toNumber(data.audio_size[i]) : null,
     text: data.text ? toText(data.text[i]) : null,
     audio: data.audio_bytes ? audioBytesOf(data.audio_bytes[i]) : null,

@@ -1,25 +1,28 @@
 /**
- * What is known about one example without decoding it: its keys, row group, stored length and transcript, the size
- * and first bytes of its encoded audio, the cheap audio check's verdict (quick-audio.ts) and its findings. The
- * Inspector shows this when an example does not decode, so an undecodable row still shows its metadata, header
- * bytes and findings.
+ * What is known about one example, and its findings, for every caller that shows one example: the Inspector (the
+ * worker kinds `inspect-example` and `example-facts`) and `mixscope fbank <dataset>#<file>:<row>`. Without decoding:
+ * its identity and keys, stored length and transcript, the size and first bytes of its encoded audio, the cheap audio
+ * check's verdict (quick-audio.ts); then the decoded audio and what decoding found (`inspectExample`). The
+ * findings are the same wherever they are shown: the row's known findings (the open's and, once the Examples view
+ * has scanned, the example index's row-level metadata findings), the cheap audio check's verdict, then the decoder's.
+ * The Inspector shows the facts alone when an example does not decode (metadata, header bytes and findings).
  */
-import { type Finding, finding, sortFindings } from '../core/findings.ts'
+import { type Finding, finding, MixscopeError, sortFindings } from '../core/findings.ts'
 import type { OpenDataset } from '../dataset/open.ts'
-import { existingExampleIndex } from './example-index.ts'
-import { parseExampleId, readExample } from '../dataset/read-example.ts'
+import { parseExampleId, type ExampleIdentity } from '../dataset/example-id.ts'
+import { readExample, type ExampleRow } from '../dataset/read-example.ts'
+import { decodeAudio } from '../audio/decode.ts'
+import { audioLengthFindings } from '../audio/length-check.ts'
+import type { DecodedAudio } from '../audio/types.ts'
+import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { quickAudioVerdict, type QuickVerdict } from '../audit/quick-audio.ts'
+import { existingExampleIndex } from './example-index.ts'
 
 /** Header bytes shown (hex). */
 export const headerBytesShown = 64
 
 /** The facts about one example. */
-export interface ExampleFacts {
-  id: string
-  path: string
-  row: number
-  rowGroup: number
-  keys: Record<string, string>
+export interface ExampleFacts extends ExampleIdentity {
   /** Stored `audio_size` (16 kHz samples). */
   storedSamples: number | null
   text: string | null
@@ -30,31 +33,99 @@ export interface ExampleFacts {
   /** The same bytes as printable ASCII (`.` for others). */
   headerAscii: string
   verdict: QuickVerdict
+  /** Every finding about the example (with `inspectExample`, the decoder's too), sorted. */
   findings: Finding[]
 }
 
-/**
- * Reads example `id` (one row group's columns through the chunk cache) and checks its bytes without decoding.
- * @throws MixscopeError when the id names no row of the dataset
- */
-export async function exampleFacts(dataset: OpenDataset, id: string, signal?: AbortSignal): Promise<ExampleFacts> {
-  const { file, row } = parseExampleId(id)
-  const example = await readExample(dataset, file, row, { signal })
+/** One example read and decoded: its facts (findings included), its cells and its audio. */
+export interface InspectedExample {
+  facts: ExampleFacts
+  /** The row as read (the encoded audio in `audio`). */
+  example: ExampleRow
+  /** The decoded audio, `null` when it did not decode (`decodeError` says why; the facts carry the finding). */
+  audio: DecodedAudio | null
+  decodeError: Error | null
+  /** Milliseconds decoding took. */
+  decodeMs: number
+}
+
+/** The row's findings known without its audio: the open's about this row or its file, the example index's. */
+async function knownFindings(dataset: OpenDataset, example: ExampleRow): Promise<Finding[]> {
+  const out: Finding[] = []
+  const index = existingExampleIndex(dataset)
+  if (index) out.push(...((await index.catch(() => null))?.findings.get(example.id) ?? []))
+  out.push(...dataset.findings.filter((f) => f.path === example.path && (f.row === null || f.row === example.row)))
+  return out
+}
+
+/** The facts of a row read already, with `findings` as given. */
+function factsOf(example: ExampleRow, verdict: QuickVerdict, findings: Finding[]): ExampleFacts {
   const head = example.audio ? example.audio.subarray(0, headerBytesShown) : new Uint8Array()
   const hexLines: string[] = []
   for (let i = 0; i < head.length; i += 16) hexLines.push(Array.from(head.subarray(i, i + 16), (b) => b.toString(16).padStart(2, '0')).join(' '))
-  const verdict = quickAudioVerdict(example.audio)
-  const where = { row: example.row, row_group: example.row_group }
-  const findings: Finding[] = []
-  const index = existingExampleIndex(dataset)
-  if (index) findings.push(...((await index.catch(() => null))?.findings.get(id) ?? []))
-  findings.push(...dataset.findings.filter((f) => f.path === file && (f.row === null || f.row === row)))
-  if (!verdict.decodable) findings.push(finding('error', 'undecodable-audio', file, `${id}: audio check: ${verdict.problem}: training would crash on this row`, where))
-  else if (verdict.warnings.length > 0) findings.push(finding('warning', 'damaged-audio-stream', file, `${id}: audio check: ${verdict.warnings.join('; ')}`, where))
   return {
-    id, path: file, row: example.row, rowGroup: example.row_group, keys: example.keys, storedSamples: example.audioSize, text: example.text,
+    id: example.id, path: example.path, row: example.row, rowGroup: example.rowGroup, keys: example.keys, storedSamples: example.audioSize, text: example.text,
     encodedBytes: example.audio?.length ?? null, headerHex: hexLines.join('\n'),
     headerAscii: Array.from(head, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join(''),
     verdict, findings: sortFindings(findings),
   }
+}
+
+/** The cheap audio check's finding about the row, if any. */
+function verdictFindings(example: ExampleRow, verdict: QuickVerdict): Finding[] {
+  const where = { row: example.row, row_group: example.rowGroup }
+  if (!verdict.decodable) return [finding('error', 'undecodable-audio', example.path, `${example.id}: audio check: ${verdict.problem}: training would crash on this row`, where)]
+  if (verdict.warnings.length > 0) return [finding('warning', 'damaged-audio-stream', example.path, `${example.id}: audio check: ${verdict.warnings.join('; ')}`, where)]
+  return []
+}
+
+/** What decoding found: the decoder's failure (when the cheap check had passed the row), warnings, training's verdict, the length checks. */
+function decodeFindings(example: ExampleRow, verdict: QuickVerdict, audio: DecodedAudio | null, error: Error | null): Finding[] {
+  const where = { path: example.path, row: example.row, row_group: example.rowGroup }
+  const out: Finding[] = []
+  if (!audio) {
+    if (verdict.decodable) out.push(finding('error', 'undecodable-audio', example.path, `${example.id}: ${error?.message ?? 'no audio'}: training would crash on this row`, where))
+  } else {
+    out.push(...audio.warnings.map((w) => finding('info', 'audio-decode-warning', example.path, w, where)))
+    if (!audio.trainable) out.push(finding('error', 'untrainable-audio', example.path, `${example.id}: training cannot read this row: ${audio.untrainable} (what decodes here is not what training reads)`, where))
+    out.push(...audioLengthFindings(where, example.audioSize, audio))
+  }
+  return out
+}
+
+/**
+ * The config's length filter on the example's stored `audio_size`: a `length-filtered` warning when training drops
+ * it, else `null` (the Inspector adds it to the facts' findings; it depends on the config, the facts do not).
+ */
+export function lengthFilteredFinding(facts: ExampleIdentity & { storedSamples: number | null }, lengths: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): Finding | null {
+  const size = facts.storedSamples
+  if (size === null || (size >= lengths.min_audio_len && size <= lengths.max_audio_len)) return null
+  return finding('warning', 'length-filtered', facts.path,
+    `audio_size ${size} is outside [min_audio_len ${lengths.min_audio_len}, max_audio_len ${lengths.max_audio_len}]: training drops this example`, { row: facts.row, row_group: facts.rowGroup })
+}
+
+/**
+ * Reads example `id` (one row group's columns through the chunk cache), checks its bytes and decodes them: its facts with every finding (the row's, the cheap audio
+ * check's, the decoder's). A row that does not decode is no error here:
+ * `audio` is `null`, `decodeError` the decoder's error, and the facts say why training would crash on it.
+ * @throws MixscopeError when the id names no row of the dataset; the abort reason when `signal` aborts
+ */
+export async function inspectExample(dataset: OpenDataset, id: string, options: { signal?: AbortSignal } = {}): Promise<InspectedExample> {
+  const { file, row } = parseExampleId(id)
+  const example = await readExample(dataset, file, row, { signal: options.signal })
+  const verdict = quickAudioVerdict(example.audio)
+  const known = [...await knownFindings(dataset, example), ...verdictFindings(example, verdict)]
+  let audio: DecodedAudio | null = null
+  let decodeError: Error | null = null
+  const started = performance.now()
+  try {
+    if (!example.audio) throw new MixscopeError(`example: ${id} has a null audio_bytes`, 'null-value')
+    audio = await decodeAudio(example.audio, { id })
+  } catch (error) {
+    decodeError = error as Error
+  }
+  const decodeMs = performance.now() - started
+  options.signal?.throwIfAborted()
+  const facts = factsOf(example, verdict, [...known, ...decodeFindings(example, verdict, audio, decodeError)])
+  return { facts, example, audio, decodeError, decodeMs }
 }

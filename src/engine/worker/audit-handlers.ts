@@ -4,14 +4,11 @@
  * in IndexedDB and pass it back to resume).
  */
 import type { RunOptions } from '../dataset/dataset.ts'
-import { sortFindings } from '../core/findings.ts'
-import { auditDataset } from '../audit/audit.ts'
+import { auditWithConfig } from '../audit/configured.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
 import { parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
 import type { AuditReport, AuditState } from '../audit/rows/types.ts'
-import { checkConfig } from '../pipeline/config/validate-config.ts'
-import { configCheckContext } from '../pipeline/config/dataset-context.ts'
 import { resolveConfig } from '../pipeline/config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
@@ -28,14 +25,13 @@ function states(context: HandlerContext): Map<number, AuditState> {
 }
 
 /**
- * Audits the dataset with `spec`'s config. `deep` decodes every row in this worker, starting from `state` when it
+ * Audits the dataset with `spec`'s config, its config findings included (`auditWithConfig`, as `mixscope audit`). `deep` decodes every row in this worker, starting from `state` when it
  * fits the dataset (row groups already measured are not decoded again); the state fills in place as row groups
  * finish, and `audit-state` returns it at any time, also after the request was cancelled.
  */
 async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
   const dataset = context.dataset(message.dataset)
   const resolved = resolveConfig(message.spec)
-  const config = resolved.config
   let state: AuditState | null = null
   let reusedGroups = 0
   if (message.deep) {
@@ -45,16 +41,15 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
     reusedGroups = state.fingerprint === auditFingerprint(dataset.files, { sample: 1, seed: 0 }) ? Object.keys(state.groups).length : 0
     const pool = createAuditPool()
     try {
-      return finish(await auditDataset(dataset, { ...options, config, deep: true, state, ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : {}) }))
+      return finish(await auditWithConfig(dataset, resolved, { ...options, deep: true, state, ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : {}) }))
     } finally {
       pool?.close()
     }
   }
-  return finish(await auditDataset(dataset, { ...options, config, quick: message.quick === true }))
+  return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true }))
 
   function finish(report: AuditReport): AuditResult {
-    const configFindings = sortFindings([...resolved.findings, ...checkConfig(config, configCheckContext(dataset))])
-    return { report, configFindings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups }
+    return { report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups }
   }
 }
 
@@ -74,7 +69,7 @@ async function auditOpen(message: RequestMessage<'audit-open'>, options: RunOpti
   }
   const { report, shards } = parseSavedAudit(text, name)
   return {
-    report, configFindings: [], flaggedJsonl: flaggedRowsJsonl(report.findings), state: null, reusedGroups: 0,
+    report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state: null, reusedGroups: 0,
     name, origin: message.file ? 'file' : 'beside', shards, mismatch: savedAuditMismatch(report, dataset),
   }
 }

@@ -1,8 +1,12 @@
-/** Handlers of the explorer's own kinds (protocol/explorer.ts): thin glue over src/engine/examples/example-facts.ts. */
-import { exampleFacts } from '../examples/example-facts.ts'
+/**
+ * Handlers of the explorer's own kinds (protocol/explorer.ts): thin glue over src/engine/examples/example-facts.ts
+ * (`example-facts`: what the Inspector shows of an example that does not decode, the same facts and findings as
+ * `inspect-example`'s).
+ */
+import { inspectExample } from '../examples/example-facts.ts'
 import type { HandlerTable } from './handler-types.ts'
 import type { ExplorerRequests } from './protocol/explorer.ts'
 
 export const explorerHandlers: HandlerTable<keyof ExplorerRequests> = {
-  'example-facts': (message, options, context) => exampleFacts(context.dataset(message.dataset), message.exampleId, options.signal),
+  'example-facts': async (message, options, context) => (await inspectExample(context.dataset(message.dataset), message.exampleId, options)).facts,
 }

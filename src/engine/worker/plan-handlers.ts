@@ -4,8 +4,8 @@
  * (one batch's examples), `plan-export` (JSONL / Arrow IPC, the same bytes as `mixscope batches --jsonl` / `--arrow`)
  * and `plan-featurize`.
  *
- * A plan session keeps its async generator and the batches streamed so far in the worker; the UI only receives
- * per-batch summaries, in chunks it asks for, so its memory stays bounded.
+ * A plan session (plan-sessions.ts) keeps its async generator and the batches streamed so far in the worker; the UI
+ * only receives per-batch summaries, in chunks it asks for, so its memory stays bounded.
  */
 import { featurizePlannedBatches } from './featurize-batches-handler.ts'
 import type { RunOptions } from '../dataset/dataset.ts'
@@ -13,16 +13,15 @@ import type { OpenDataset } from '../dataset/open.ts'
 import { MixscopeError, sortFindings } from '../core/findings.ts'
 import { resolutionErrors, resolveConfig } from '../pipeline/config/resolve.ts'
 import { examplesTable, planIpcFile, tableToTransfer } from '../batches/arrow.ts'
-import { summarizeBatch, type BatchSummary } from '../batches/batch-summary.ts'
 import { batchJsonLine } from '../batches/jsonl.ts'
 import { mixtureReport } from '../mixture/mixture.ts'
-import { applyBatchLimit, planDataset, type DatasetPlan } from '../batches/plan-dataset.ts'
+import { applyBatchLimit, planDataset } from '../batches/plan-dataset.ts'
 import { taskBucketSizes } from '../pipeline/buckets.ts'
-import type { PlannedBatch } from '../pipeline/plan-batches.ts'
 import { computeStats } from '../dataset/stats.ts'
 import type { StatsReport } from '../dataset/stats-types.ts'
 import type { RequestMessage } from './protocol.ts'
-import type { BatchTransfer, FeaturizeResult, PlanChunk, PlanRequests, PlanStartResult } from './protocol/plan.ts'
+import type { BatchTransfer, FeaturizeResult, PlanRequests, PlanStartResult } from './protocol/plan.ts'
+import { planClose, planNext, sessionOf, sessionsOf } from './plan-sessions.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
 
 const statsCache = new WeakMap<OpenDataset, Promise<StatsReport>>()
@@ -36,39 +35,6 @@ function cachedStats(dataset: OpenDataset, options: RunOptions): Promise<StatsRe
     statsCache.set(dataset, stats)
   }
   return stats
-}
-
-interface PlanSession {
-  dataset: OpenDataset
-  plan: DatasetPlan
-  iterator: AsyncGenerator<PlannedBatch>
-  batches: PlannedBatch[]
-  controller: AbortController
-  done: boolean
-  /** The `plan-next` running now: requests of one session are served one after another. */
-  busy: Promise<unknown>
-}
-
-interface SessionTable {
-  sessions: Map<number, PlanSession>
-  next: number
-}
-
-const sessionTables = new WeakMap<HandlerContext, SessionTable>()
-
-function sessionsOf(context: HandlerContext): SessionTable {
-  let table = sessionTables.get(context)
-  if (!table) {
-    table = { sessions: new Map(), next: 1 }
-    sessionTables.set(context, table)
-  }
-  return table
-}
-
-function sessionOf(context: HandlerContext, id: number): PlanSession {
-  const session = sessionsOf(context).sessions.get(id)
-  if (!session) throw new MixscopeError(`plan: no plan session ${id} (closed, or cancelled mid-chunk)`, 'unknown-plan-session', 'usage')
-  return session
 }
 
 /**
@@ -96,45 +62,6 @@ function planStart(message: RequestMessage<'plan-start'>, _options: RunOptions, 
   }
 }
 
-/**
- * Streams up to `count` more batches. An abort stops the session for good (a generator cut mid-batch cannot resume):
- * the session is closed and a later `plan-next` fails with `unknown-plan-session`.
- */
-async function planNext(message: RequestMessage<'plan-next'>, options: RunOptions, context: HandlerContext): Promise<PlanChunk> {
-  const session = sessionOf(context, message.session)
-  const dataset = session.dataset
-  const run = session.busy.then(async () => {
-    const out: BatchSummary[] = []
-    const stop = () => session.controller.abort(options.signal?.reason)
-    options.signal?.addEventListener('abort', stop, { once: true })
-    try {
-      if (options.signal?.aborted) throw options.signal.reason ?? new DOMException('plan aborted', 'AbortError')
-      while (!session.done && out.length < message.count) {
-        const next = await session.iterator.next()
-        if (next.done) {
-          session.done = true
-          break
-        }
-        session.batches.push(next.value)
-        out.push(summarizeBatch(next.value))
-        options.onProgress?.({ phase: 'plan', done: session.batches.length, total: session.plan.config.max_num_batches ?? 0, requests: dataset.source.counters.requests, bytes: dataset.source.counters.bytes })
-      }
-    } catch (error) {
-      sessionsOf(context).sessions.delete(message.session)
-      throw error
-    } finally {
-      options.signal?.removeEventListener('abort', stop)
-    }
-    return {
-      batches: out, done: session.done, total: session.batches.length,
-      mixture: session.plan.mixture ? session.plan.mixture.map((m) => ({ ...m })) : null,
-      drops: session.plan.drops.list(), io: { ...session.plan.io },
-    }
-  })
-  session.busy = run.catch(() => undefined)
-  return run
-}
-
 function planBatch(message: RequestMessage<'plan-batch'>, _options: RunOptions, context: HandlerContext): BatchTransfer {
   const session = sessionOf(context, message.session)
   const batch = session.batches[message.index]
@@ -146,17 +73,6 @@ function planExport(message: RequestMessage<'plan-export'>, _options: RunOptions
   const session = sessionOf(context, message.session)
   if (message.format === 'arrow') return planIpcFile(session.batches)
   return new TextEncoder().encode(session.batches.map(batchJsonLine).join(''))
-}
-
-function planClose(message: RequestMessage<'plan-close'>, _options: RunOptions, context: HandlerContext): null {
-  const table = sessionsOf(context)
-  const session = table.sessions.get(message.session)
-  if (session) {
-    session.controller.abort()
-    void session.iterator.return(undefined).catch(() => undefined)
-    table.sessions.delete(message.session)
-  }
-  return null
 }
 
 /** Decodes and featurizes `count` streamed batches from `index` (featurize-batches-handler.ts). */

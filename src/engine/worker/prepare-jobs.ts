@@ -13,8 +13,8 @@ import type { InputFiles } from '../prepare/inputs/input-files.ts'
 import { loadLibFlacBrowser } from '../prepare/libflac-browser.ts'
 import { planPrepare } from '../prepare/plan.ts'
 import { runPrepare, type PrepareProgress } from '../prepare/run.ts'
-import { type PrepareOptions, type PreparePlan, type PrepareReport } from '../prepare/types.ts'
-import { SKIP_REASONS, type SkipReason } from '../prepare/inputs/types.ts'
+import type { PrepareOptions, PreparePlan, PrepareReport } from '../prepare/types.ts'
+import { preparePlanSummary } from '../prepare/summary.ts'
 import { createDirectoryHandleSink } from '../prepare/write/directory-handle-sink.ts'
 import { createDirectoryHandleSource, type DirectoryHandleLike } from '../source/directory-handle-source.ts'
 import type { HandlerContext } from './handler-types.ts'
@@ -22,8 +22,10 @@ import type { PrepareOutput, PrepareScanResult } from './protocol/prepare.ts'
 import { createClipWorkerPool } from './prepare-pool.ts'
 import type { SourceDescription } from './protocol/dataset.ts'
 
-
 interface Job { input: InputFiles; plan: PreparePlan; paused: boolean; resume: (() => void)[]; progress: PrepareProgress | null }
+
+/** Skipped rows the Prepare view lists (all are counted; the run writes every one to `_prepare_skipped.jsonl`). */
+const skippedRowsShown = 200
 
 const jobsOf = new WeakMap<HandlerContext, Map<number, Job>>()
 let nextJob = 1
@@ -40,16 +42,6 @@ function jobOf(context: HandlerContext, id: number): Job {
   return job
 }
 
-function summary(id: number, plan: PreparePlan): PrepareScanResult {
-  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
-  for (const s of plan.skipped) skipped[s.reason]++
-  return {
-    job: id, format: plan.format, inputRows: plan.inputRows,
-    partitions: plan.partitions.map((p) => ({ corpus: p.corpus, split: p.split, language: p.language, rows: p.rows.length, declaredSeconds: p.declaredSeconds })),
-    skipped, skippedRows: plan.skipped.slice(0, 200), languages: plan.languages, notes: plan.notes,
-  }
-}
-
 async function scan(message: { source: SourceDescription; options: PrepareOptions }, options: RunOptions, context: HandlerContext): Promise<PrepareScanResult> {
   const source = context.makeSource(message.source)
   let result
@@ -62,7 +54,7 @@ async function scan(message: { source: SourceDescription; options: PrepareOption
   const plan = planPrepare(result.scan, result.input, message.options)
   const id = nextJob++
   jobs(context).set(id, { input: result.input, plan, paused: false, resume: [], progress: null })
-  return summary(id, plan)
+  return { job: id, ...preparePlanSummary(plan, skippedRowsShown) }
 }
 
 async function outputRoot(output: PrepareOutput): Promise<FileSystemDirectoryHandle> {

@@ -19,7 +19,7 @@ export function RecognizedInput({ scan, onDecide, disabled }: { scan: PrepareSca
   const skipped = SKIP_REASONS.filter((r) => scan.skipped[r] > 0)
   return (
     <div className="prepare-recognized">
-      <p><strong>{scan.format}</strong>: {formatCount(scan.inputRows)} input rows; {formatCount(total)} will be converted into {formatCount(scan.partitions.length)} partitions{skipped.length ? `, ${formatCount(scan.inputRows - total)} skipped` : ''}.</p>
+      <p><strong>{scan.format}</strong>: {formatCount(scan.input_rows)} input rows; {formatCount(total)} will be converted into {formatCount(scan.partitions.length)} partitions{skipped.length ? `, ${formatCount(scan.input_rows - total)} skipped` : ''}.</p>
       <table className="prepare-partitions">
         <caption>Partitions to write</caption>
         <thead><tr><th scope="col">Corpus</th><th scope="col">Split</th><th scope="col">Language</th><th scope="col">Rows</th><th scope="col">Declared hours</th></tr></thead>
@@ -28,7 +28,7 @@ export function RecognizedInput({ scan, onDecide, disabled }: { scan: PrepareSca
             <tr key={`${p.corpus}/${p.split}/${p.language}`}>
               <td dir="auto">{p.corpus}</td><td>{p.split}</td><LanguageCell code={p.language} />
               <td className="num">{formatCount(p.rows)}</td>
-              <td className="num">{p.declaredSeconds === null ? '—' : formatHours(p.declaredSeconds / 3600)}</td>
+              <td className="num">{p.declared_seconds === null ? '—' : formatHours(p.declared_seconds / 3600)}</td>
             </tr>
           ))}
         </tbody>
@@ -57,12 +57,12 @@ export function RecognizedInput({ scan, onDecide, disabled }: { scan: PrepareSca
         </table>
       )}
       {skipped.length > 0 && (
-        <details className="prepare-skipped" open={scan.skippedRows.length <= 20}>
+        <details className="prepare-skipped" open={scan.skipped_rows.length <= 20}>
           <summary>Skipped: {skipped.map((r) => `${formatCount(scan.skipped[r])} ${reasonLabel[r]}`).join(', ')}</summary>
           <ul>
-            {scan.skippedRows.map((s) => <li key={s.index}><code>{s.reason}</code> {s.message}</li>)}
+            {scan.skipped_rows.map((s) => <li key={s.index}><code>{s.reason}</code> {s.message}</li>)}
           </ul>
-          {scan.skippedRows.length < scan.inputRows - total && <p className="hint">The full list is written to <code>_prepare_skipped.jsonl</code>.</p>}
+          {scan.skipped_rows.length < scan.input_rows - total && <p className="hint">The full list is written to <code>_prepare_skipped.jsonl</code>.</p>}
         </details>
       )}
       {scan.notes.map((n) => <p key={n} className="hint">{n}</p>)}

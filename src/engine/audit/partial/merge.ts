@@ -347,7 +347,7 @@ export class AuditMerger {
 
     return assembleReport({
       root, options, files: global.files, rowGroups: global.rowGroups, rowCount: table.length, samples: tableSamples(table), measured, rowsAudioChecked: quick?.rows ?? 0,
-      datasetFindings: global.findings, results,
+      datasetFindings: global.findings, configFindings: global.configFindings ?? [], results,
     })
   }
 

@@ -183,6 +183,7 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     options: reportOptions, config, files: dataset.files.length,
     rowGroups: dataset.files.reduce((n, f) => n + (f.readable ? f.rowGroups.length : 0), 0),
     findings: dataset.findings, ranks: checkRanks(dataset.files, config), summary: dataset.summary, tokenizer: !!options.tokenizer,
+    configFindings: [...options.configFindings ?? []],
   }
   return {
     format: 'mixscope-part', version: 1, kind: 'audit',

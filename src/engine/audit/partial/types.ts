@@ -37,6 +37,8 @@ export interface AuditPartGlobal {
   summary: SummaryTsv | null
   /** Whether a tokenizer was given (the token check ran). */
   tokenizer: boolean
+  /** The report's `config_findings` (absent in parts written before the report had them: none). */
+  configFindings?: Finding[]
 }
 
 /** One shard's audit part. */

@@ -3,16 +3,16 @@
  * and the resumable state of the audio pass.
  */
 import type { Finding } from '../../core/findings.ts'
+import type { ExampleLocation } from '../../dataset/example-id.ts'
 
-/** One row as the metadata checks see it (no audio bytes). */
-export interface AuditRow {
+/**
+ * One row as the metadata checks see it (no audio bytes): its location (the example id is `<path>:<row>`, made only
+ * for the rows a finding names) and the three partition keys the checks group by, `''` when absent (kept flat, not
+ * as the file's `keys`, because the checks read them per row).
+ */
+export interface AuditRow extends ExampleLocation {
   /** Index of the file in `dataset.files` (UTF-8 path order). */
   file: number
-  /** Path relative to the root. */
-  path: string
-  /** 0-based row within the file, counting across row groups. */
-  row: number
-  rowGroup: number
   corpus: string
   language: string
   split: string
@@ -84,6 +84,11 @@ export interface AuditReport {
   /** Per finding kind: severity, count, rows, hours. Kinds in alphabetical order. */
   summary: Record<string, KindSummary>
   findings: Finding[]
+  /**
+   * What the config would do on this dataset, as the explorer's Audit view shows it: the config's resolution findings
+   * and `checkConfig` (docs/reference-pipeline.md §19), sorted. Not counted in `summary`, `totals` or the tables.
+   */
+  config_findings: Finding[]
   /** Detail tables (histograms, per-language counts), by name; every chart's numbers. */
   tables: Record<string, TableRow[]>
 }

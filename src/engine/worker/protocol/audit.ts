@@ -6,7 +6,7 @@ import type { Finding } from '../../core/findings.ts'
 /** What `audit` returns. */
 export interface AuditResult {
   report: AuditReport
-  /** Config resolution findings and `checkConfig` on this dataset (the training would refuse on its errors). */
+  /** `report.config_findings`: config resolution findings and `checkConfig` on this dataset (the training would refuse on its errors). */
   configFindings: Finding[]
   /** `flaggedRowsJsonl` of the report's findings (`audit --flagged`). */
   flaggedJsonl: string
@@ -38,7 +38,7 @@ export interface AuditRequests {
   /**
    * Opens a saved audit result instead of running the audit: `file` (picked by the user), or else
    * `_mixscope_audit.json` in the dataset's root (`null` when there is none). Config findings are not recomputed:
-   * the result carries the options it was audited with.
+   * the result carries those of the config it was audited with (none in a result saved before they were written).
    */
   'audit-open': { params: { dataset: number; file: Blob | null }; result: OpenedAuditResult | null }
 }

@@ -8,6 +8,8 @@ import type { DisplaySpectrogram } from '../../features/display-spectrogram.ts'
 import type { ModelInput } from '../../features/model-input-details.ts'
 import type { FeatureDevice, ModelInputConfig } from '../../features/model-input.ts'
 import type { Finding } from '../../core/findings.ts'
+import type { ExampleIdentity } from '../../dataset/example-id.ts'
+import type { ExampleTokens } from '../../examples/example-tokens.ts'
 import type { IoCounters } from '../../source/source.ts'
 
 /** What the UI shows about the worker's GPU. */
@@ -44,12 +46,7 @@ export interface InspectParams {
 }
 
 /** What the row and the decoder say about the example. */
-export interface InspectMeta {
-  id: string
-  path: string
-  row: number
-  rowGroup: number
-  keys: Record<string, string>
+export interface InspectMeta extends ExampleIdentity {
   /** Stored `audio_size` (16 kHz samples). */
   storedSamples: number | null
   /** Decoded frames per channel at `sampleRate`. */
@@ -64,14 +61,8 @@ export interface InspectMeta {
   warnings: string[]
 }
 
-export interface InspectTokens {
-  /** `char vocabulary (N symbols)` or the SentencePiece model's name. */
-  tokenizer: string
-  ids: number[]
-  pieces: string[]
-  /** Ids that are the unknown token. */
-  unknown: number
-}
+/** The transcript as tokens (a SentencePiece model's, or the char vocabulary's). */
+export type InspectTokens = ExampleTokens
 
 export interface InspectResult {
   meta: InspectMeta

@@ -1,0 +1,46 @@
+/**
+ * The summary of a dataprep plan: what `prepare --dry-run --json` prints under `"plan"` and what the Prepare view
+ * shows before converting (the worker kind `prepare-scan`), so the two can never differ.
+ */
+import { SKIP_REASONS, type SkipReason } from './inputs/types.ts'
+import type { LanguageDecision, PreparePlan, SkippedRow } from './types.ts'
+
+/** One output partition of the plan: its keys, its rows, and Σ input `duration` (seconds) when every row has one. */
+export interface PlanPartitionSummary {
+  corpus: string
+  split: string
+  language: string
+  rows: number
+  declared_seconds: number | null
+}
+
+/** The plan's summary (field names as the CLI's JSON writes them, docs/conventions.md "Dataprep"). */
+export interface PreparePlanSummary {
+  format: PreparePlan['format']
+  version: string
+  audio_format: PreparePlan['audioFormat']
+  input_rows: number
+  /** Rows per partition folder, in the plan's order. */
+  partitions: PlanPartitionSummary[]
+  /** Skipped rows per reason (every reason, 0 when none). */
+  skipped: Record<SkipReason, number>
+  /** The skipped rows with their reasons: all of them, or the first `skippedRowsShown`. */
+  skipped_rows: SkippedRow[]
+  languages: LanguageDecision[]
+  notes: string[]
+}
+
+/**
+ * Summarizes `plan`: partitions with their row counts, skipped rows per reason, language decisions, notes.
+ * @param skippedRowsShown at most this many skipped rows are listed (default: all; the counts are always whole)
+ */
+export function preparePlanSummary(plan: PreparePlan, skippedRowsShown = Infinity): PreparePlanSummary {
+  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
+  for (const s of plan.skipped) skipped[s.reason]++
+  return {
+    format: plan.format, version: plan.version, audio_format: plan.audioFormat, input_rows: plan.inputRows,
+    partitions: plan.partitions.map((p) => ({ corpus: p.corpus, split: p.split, language: p.language, rows: p.rows.length, declared_seconds: p.declaredSeconds })),
+    skipped, skipped_rows: plan.skipped.length > skippedRowsShown ? plan.skipped.slice(0, skippedRowsShown) : plan.skipped,
+    languages: plan.languages, notes: plan.notes,
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The worker's plan sessions (plan-handlers.ts): one per `plan-start`, holding its async generator and the batches
+ * streamed so far; `plan-next` streams more of them (one request of a session at a time), `plan-close` ends it.
+ */
+import type { RunOptions } from '../dataset/dataset.ts'
+import type { OpenDataset } from '../dataset/open.ts'
+import { MixscopeError } from '../core/findings.ts'
+import { summarizeBatch, type BatchSummary } from '../batches/batch-summary.ts'
+import type { DatasetPlan } from '../batches/plan-dataset.ts'
+import type { PlannedBatch } from '../pipeline/plan-batches.ts'
+import type { RequestMessage } from './protocol.ts'
+import type { PlanChunk } from './protocol/plan.ts'
+import type { HandlerContext } from './handler-types.ts'
+
+/** One plan session: its plan, its batch generator and the batches streamed so far. */
+export interface PlanSession {
+  dataset: OpenDataset
+  plan: DatasetPlan
+  iterator: AsyncGenerator<PlannedBatch>
+  batches: PlannedBatch[]
+  controller: AbortController
+  done: boolean
+  /** The `plan-next` running now: requests of one session are served one after another. */
+  busy: Promise<unknown>
+}
+
+/** The plan sessions of one handler context and the next free id. */
+interface SessionTable {
+  sessions: Map<number, PlanSession>
+  next: number
+}
+
+const sessionTables = new WeakMap<HandlerContext, SessionTable>()
+
+/** The plan sessions of `context`. */
+export function sessionsOf(context: HandlerContext): SessionTable {
+  let table = sessionTables.get(context)
+  if (!table) {
+    table = { sessions: new Map(), next: 1 }
+    sessionTables.set(context, table)
+  }
+  return table
+}
+
+/** Session `id`. @throws MixscopeError (`unknown-plan-session`) when there is none */
+export function sessionOf(context: HandlerContext, id: number): PlanSession {
+  const session = sessionsOf(context).sessions.get(id)
+  if (!session) throw new MixscopeError(`plan: no plan session ${id} (closed, or cancelled mid-chunk)`, 'unknown-plan-session', 'usage')
+  return session
+}
+
+/**
+ * Streams up to `count` more batches. An abort stops the session for good (a generator cut mid-batch cannot resume):
+ * the session is closed and a later `plan-next` fails with `unknown-plan-session`.
+ */
+export async function planNext(message: RequestMessage<'plan-next'>, options: RunOptions, context: HandlerContext): Promise<PlanChunk> {
+  const session = sessionOf(context, message.session)
+  const dataset = session.dataset
+  const run = session.busy.then(async () => {
+    const out: BatchSummary[] = []
+    const stop = () => session.controller.abort(options.signal?.reason)
+    options.signal?.addEventListener('abort', stop, { once: true })
+    try {
+      if (options.signal?.aborted) throw options.signal.reason ?? new DOMException('plan aborted', 'AbortError')
+      while (!session.done && out.length < message.count) {
+        const next = await session.iterator.next()
+        if (next.done) {
+          session.done = true
+          break
+        }
+        session.batches.push(next.value)
+        out.push(summarizeBatch(next.value))
+        options.onProgress?.({ phase: 'plan', done: session.batches.length, total: session.plan.config.max_num_batches ?? 0, requests: dataset.source.counters.requests, bytes: dataset.source.counters.bytes })
+      }
+    } catch (error) {
+      sessionsOf(context).sessions.delete(message.session)
+      throw error
+    } finally {
+      options.signal?.removeEventListener('abort', stop)
+    }
+    return {
+      batches: out, done: session.done, total: session.batches.length,
+      mixture: session.plan.mixture ? session.plan.mixture.map((m) => ({ ...m })) : null,
+      drops: session.plan.drops.list(), io: { ...session.plan.io },
+    }
+  })
+  session.busy = run.catch(() => undefined)
+  return run
+}
+
+/** Closes a plan session (stopping its generator); `null` also when it is gone already. */
+export function planClose(message: RequestMessage<'plan-close'>, _options: RunOptions, context: HandlerContext): null {
+  const table = sessionsOf(context)
+  const session = table.sessions.get(message.session)
+  if (session) {
+    session.controller.abort()
+    void session.iterator.return(undefined).catch(() => undefined)
+    table.sessions.delete(message.session)
+  }
+  return null
+}
+

@@ -54,13 +54,20 @@ describe('the audit\'s config findings: explorer and CLI', () => {
   test('a config the training refuses on this dataset is an error finding: exit 1', async () => {
     const { dataset } = await call('open', { source: { type: 'url', url: 'unused' } })
     // the reference defaults (example_shuffle_window 0, no mixture betas beside a stats TSV) are refused on the demo
-    const explorer = await call('audit', { dataset, spec: { preset: null, recipe: null, overrides: [] }, deep: false, state: null })
+    const explorer = await call('audit', { dataset, spec: { preset: null, recipe: null, overrides: [['example_shuffle_window', 0]] }, deep: false, state: null })
     const errors = explorer.configFindings.filter((f) => f.severity === 'error')
     expect(errors.length).toBeGreaterThan(0)
-    const r = await cli('audit', demo, '--no-audio-check', '--json')
+    const r = await cli('audit', demo, '--no-audio-check', '--json', '--set', 'example_shuffle_window=0')
     const report = JSON.parse(r.stdout) as AuditReport
     expect(shape(report.config_findings)).toEqual(shape(explorer.configFindings))
     expect(report.findings.some((f) => f.severity === 'error')).toBe(false)
     expect(r.code).toBe(1)
+  })
+
+  test('without --preset, --config or --set there is no training config: the audit says so and checks none', async () => {
+    const r = await cli('audit', demo, '--no-audio-check', '--json')
+    const report = JSON.parse(r.stdout) as AuditReport
+    expect(report.config_findings.map((f) => [f.kind, f.severity])).toEqual([['no-training-config', 'info']])
+    expect(r.code).toBe(0)
   })
 })

@@ -8,6 +8,7 @@ import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
   auditConfigFindings,
+  auditDataset,
   auditHasErrors,
   auditReportHtml,
   auditReportMarkdown,
@@ -16,6 +17,7 @@ import {
   contentHash,
   createAuditState,
   describeShard,
+  finding,
   flaggedRowsJsonl,
   loadSpmTokenizer,
   MixscopeError,
@@ -26,6 +28,7 @@ import {
   wholeShard,
 } from '../../engine/node.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/rows/types.ts'
+import type { OpenDataset } from '../../engine/dataset/open.ts'
 import { createAuditPool } from '../audit-pool.ts'
 import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'
@@ -118,6 +121,11 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   }
   const resolved = await resolveConfigArgs(values, io, 'audit')
   const config = resolved.config
+  // without --preset, --config or --set there is no training config to check (the reference defaults are not one:
+  // they fail on any dataset with a TSV): the audit says so instead of reporting their errors
+  const configGiven = values.preset !== undefined || values.config !== undefined || (values.set?.length ?? 0) > 0
+  const configFindings = (d: OpenDataset) => configGiven ? auditConfigFindings(d, resolved)
+    : [finding('info', 'no-training-config', '', 'no training config given: the config checks the Audit view runs for its config are skipped; give --preset (the explorer uses ctc-finetune), --config recipe.yaml or --set')]
   const model = values.tokenizer
     ? new Uint8Array(await readFile(values.tokenizer).catch((e: Error) => { throw new MixscopeError(`tokenizer: cannot read ${values.tokenizer} (${e.message})`, 'not-found', 'io') }))
     : undefined
@@ -152,7 +160,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   try {
     const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
     if (shard) {
-      const part = await auditShard(dataset, shard, { ...options, configFindings: auditConfigFindings(dataset, resolved), tokenizerId: model ? contentHash(model) : undefined })
+      const part = await auditShard(dataset, shard, { ...options, configFindings: configFindings(dataset), tokenizerId: model ? contentHash(model) : undefined })
       // written whole or not at all: a task killed while writing leaves no part that looks complete
       const out = values.out!
       await mkdir(dirname(out), { recursive: true })
@@ -163,7 +171,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
         `${part.audio ? `, ${part.audio.measures.length} decoded` : ''}${dataset.described.fromIndex > 0 ? `, cut from ${dataset.described.index} (${dataset.described.read} footers read)` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
       return exitCodes.ok
     }
-    report = await auditWithConfig(dataset, resolved, options)
+    report = configGiven ? await auditWithConfig(dataset, resolved, options) : await auditDataset(dataset, { ...options, configFindings: configFindings(dataset) })
   } finally {
     process.off('SIGINT', onSigint)
     await pool?.close()

@@ -24,6 +24,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS config files (dependency-cruiser, the engine's layer list) load each other with require()
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/engine/**/*.ts'],
     ignores: ['src/engine/node/**', 'src/engine/node.ts'],
     languageOptions: { globals: { ...globals.worker } },

@@ -3,7 +3,7 @@
  * with `--shard i/N` (or a shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one
  * shard's part for `mixscope merge`.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
@@ -22,6 +22,7 @@ import {
   type ShardSpec,
   stringifyPart,
   wholeShard,
+  writeFileAtomic,
 } from '../../engine/node.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/rows/types.ts'
 import { createAuditPool } from '../audit-pool.ts'
@@ -152,8 +153,7 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
       // written whole or not at all: a task killed while writing leaves no part that looks complete
       const out = values.out!
       await mkdir(dirname(out), { recursive: true })
-      await writeFile(`${out}.partial`, stringifyPart(part))
-      await rename(`${out}.partial`, out)
+      await writeFileAtomic(out, stringifyPart(part))
       const rows = part.rows.audio_size.length
       io.stderr(`mixscope audit: shard ${describeShard(shard)}: row groups ${part.range.first}–${part.range.end} of ${part.dataset.units}, ${rows} rows` +
         `${part.audio ? `, ${part.audio.measures.length} decoded` : ''}${dataset.described.fromIndex > 0 ? `, cut from ${dataset.described.index} (${dataset.described.read} footers read)` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)

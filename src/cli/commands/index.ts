@@ -4,7 +4,7 @@
  * `mixscope merge` turns into the same index file.
  */
 import { parseArgs } from 'node:util'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
   buildIndexRows,
@@ -15,6 +15,7 @@ import {
   shardFrom,
   stringifyPart,
   writeDatasetIndex,
+  writeFileAtomic,
 } from '../../engine/node.ts'
 import type { Finding } from '../../engine/core/findings.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'
@@ -67,8 +68,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
     dataset.source.close?.()
     const out = values.out!
     await mkdir(dirname(out), { recursive: true })
-    await writeFile(`${out}.partial`, stringifyPart(part))
-    await rename(`${out}.partial`, out)
+    await writeFileAtomic(out, stringifyPart(part))
     io.stderr(`mixscope index: shard ${describeShard(shard)}: units ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
       `${part.rows.length} index rows in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
     return exitCodes.ok
@@ -79,9 +79,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   const rows = await buildIndexRows(dataset)
   const bytes = writeDatasetIndex(rows)
   const out = values.out ?? join(root, indexFileName)
-  const temporary = `${out}.partial`
-  await writeFile(temporary, bytes)
-  await rename(temporary, out)
+  await writeFileAtomic(out, bytes)
   dataset.source.close?.()
   // what the index records as problems (unreadable files), and whether it was reused
   const findings: Finding[] = indexFindings(dataset)

@@ -1,8 +1,7 @@
 /** `mixscope manifest <folder> [--out FILE] [--stdout]`: writes `<folder>/_manifest.json` for HTTP hosting. */
 import { parseArgs } from 'node:util'
-import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { buildManifest, createFsSource, formatManifest, manifestName } from '../../engine/node.ts'
+import { buildManifest, createFsSource, formatManifest, manifestName, writeFileAtomic } from '../../engine/node.ts'
 import { exitCodes, UsageError, type CliIo } from '../io.ts'
 
 export const manifestHelp = `Usage: mixscope manifest <folder> [--out FILE] [--stdout]
@@ -10,6 +9,7 @@ export const manifestHelp = `Usage: mixscope manifest <folder> [--out FILE] [--s
 Writes <folder>/_manifest.json, the file list an HTTP dataset needs (static hosts cannot list
 folders): {"format": "mixscope-manifest", "version": 1, "files": [{"path", "size"}]}, every
 non-ignored file under the folder in UTF-8 path order. The leading "_" keeps training from reading it.
+Written whole or not at all; a symbolic link at its name is replaced, never written through.
 
   --out FILE       write it here instead
   --stdout         print it instead of writing a file
@@ -31,7 +31,7 @@ export async function runManifest(argv: string[], io: CliIo): Promise<number> {
     io.stdout(text)
   } else {
     const out = values.out ?? join(positionals[0], manifestName)
-    await writeFile(out, text)
+    await writeFileAtomic(out, text)
     io.stderr(`wrote ${out}\n`)
   }
   return exitCodes.ok

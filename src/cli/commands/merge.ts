@@ -5,8 +5,7 @@
  * writes them), a dataprep's parts give the prepared dataset folder. Missing, repeated or mismatched parts stop the
  * merge with an error naming them.
  */
-import { createWriteStream } from 'node:fs'
-import { open, readdir, rename, stat, writeFile, type FileHandle } from 'node:fs/promises'
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
@@ -29,6 +28,8 @@ import {
   type PreparePart,
   readPartJson,
   SKIP_REASONS,
+  writeAtomic,
+  writeFileAtomic,
 } from '../../engine/node.ts'
 import type { AuditPart } from '../../engine/audit/partial/types.ts'
 import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../io.ts'
@@ -103,22 +104,9 @@ class PartFiles {
   }
 }
 
-/** Writes `text` to `path` whole or not at all. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  await writeFile(`${path}.partial`, text)
-  await rename(`${path}.partial`, path)
-}
-
 /** Writes `value` as `formatJson` would, streamed to `path` (whole or not at all). */
 async function writeJsonFile(path: string, value: unknown): Promise<void> {
-  const stream = createWriteStream(`${path}.partial`)
-  const write = (text: string) => new Promise<void>((ok, fail) => stream.write(text, (e) => (e ? fail(e) : ok())))
-  try {
-    await writeJson(value, write)
-  } finally {
-    await new Promise<void>((ok, fail) => stream.end((e?: Error | null) => (e ? fail(e) : ok())))
-  }
-  await rename(`${path}.partial`, path)
+  await writeAtomic(path, (write) => writeJson(value, write))
 }
 
 /** Index parts → the index file `mixscope index` writes; exit code and `--json` as `mixscope index`'s. */
@@ -126,8 +114,7 @@ async function mergeIndex(parts: NamedPart<IndexPart>[], values: { out?: string;
   if (values.report || values.flagged) throw new UsageError('merge: --report and --flagged belong to audit parts, not index parts')
   const merged = mergeIndexParts(parts)
   const out = values.out!
-  await writeFile(`${out}.partial`, merged.bytes)
-  await rename(`${out}.partial`, out)
+  await writeFileAtomic(out, merged.bytes)
   const rowGroups = merged.rows.filter((r) => r.row_group !== null).length
   const rows = merged.rows.reduce((n, r) => n + (r.rows ?? 0), 0)
   const timing = timingOf(merged.shardSeconds, started)
@@ -181,8 +168,8 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
     const timing = timingOf(shardSeconds, started)
     const document = { ...report, timing }
     await writeJsonFile(values.out, document)
-    if (values.report) await writeWhole(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
-    if (values.flagged) await writeWhole(values.flagged, flaggedRowsJsonl(report.findings))
+    if (values.report) await writeFileAtomic(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
+    if (values.flagged) await writeFileAtomic(values.flagged, flaggedRowsJsonl(report.findings))
     if (values.json) await writeJson(document, (text) => io.stdout(text))
     else io.stdout(summaryText(report))
     io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)

@@ -97,6 +97,8 @@ export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'
 export { createAuditState } from './audit/state.ts'
+export { measureAudioTask } from './audit/measure.ts'
+export type { AudioMeasure, AudioMeasurer, AudioTask } from './audit/rows/types.ts'
 
 // Jobs: batches (a dataset's planned batches and their outputs)
 export { batchFromTransfer, examplesTable, planIpcFile, tableToTransfer } from './batches/arrow.ts'
@@ -123,6 +125,7 @@ export {
   prepareShard,
   readPartJson,
 } from './prepare/partial/part.ts'
+export type { ClipProcessor, ClipResult, ClipTask } from './prepare/clip.ts'
 export { planPrepare } from './prepare/plan.ts'
 export {
   REPORT_FILE,

@@ -25,10 +25,10 @@ import {
   writeFileAtomic,
 } from '../../engine/node.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/rows/types.ts'
-import { createAuditPool } from '../audit-pool.ts'
 import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
 import { isUrl, openDatasetArg } from '../dataset-arg.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { createHelperPool, measureWith } from '../lib/helper-pool.ts'
 
 export const auditHelp = `Usage: mixscope audit <folder|url> [options]
 
@@ -141,13 +141,13 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   if (!values.json) io.stderr(`mixscope audit: ${summaryLine(dataset)}\n`)
   const state = await stateOf(values.state)
   const audio = !!values.deep || sample !== undefined
-  const pool = audio && workers !== 0 ? createAuditPool(workers) : null
+  const pool = audio && workers !== 0 ? createHelperPool(workers) : null
   const controller = new AbortController()
   const onSigint = () => controller.abort(new MixscopeError('audit: interrupted', 'interrupted', 'io'))
   process.once('SIGINT', onSigint)
   let report: AuditReport
   try {
-    const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
+    const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool ? measureWith(pool) : undefined, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
     if (shard) {
       const part = await auditShard(dataset, shard, { ...options, tokenizerId: model ? contentHash(model) : undefined })
       // written whole or not at all: a task killed while writing leaves no part that looks complete

@@ -24,7 +24,7 @@ import {
   SKIPPED_FILE,
 } from '../../engine/node.ts'
 import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
-import { createClipPool } from '../prepare-pool.ts'
+import { createHelperPool, processClipWith } from '../lib/helper-pool.ts'
 
 export const prepareHelp = `Usage: mixscope prepare <input> --out <dir> [options]
 
@@ -122,12 +122,13 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     if ((await stat(out).catch(() => null))?.isDirectory()) throw new UsageError(`shard ${describeShard(shard)} writes its part to a file, but --out ${out} is a folder`)
     await mkdir(dirname(resolve(out)), { recursive: true })
   }
-  const pool = jobs === 0 ? null : createClipPool(jobs)
+  const pool = jobs === 0 ? null : createHelperPool(jobs)
+  const processClip = pool ? processClipWith(pool) : processClipNode
   try {
     if (shard) {
       const sink = createFsSink(dirname(resolve(out)))
       const part = await prepareShard(shard, {
-        plan, input, root: arg, processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2,
+        plan, input, root: arg, processClip, concurrency: (pool?.size ?? 1) * 2,
         out: await sink.create(basename(out)), createdBy: 'mixscope prepare (hyparquet-writer)',
       })
       const failed = part.clips.filter((c) => c.length === 2).length
@@ -139,7 +140,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     const started = performance.now()
     let last = 0
     const report = await runPrepare({
-      plan, input, sink: createFsSink(out), processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
+      plan, input, sink: createFsSink(out), processClip, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
       createdBy: 'mixscope prepare (hyparquet-writer)',
       onProgress: (p) => {
         const now = performance.now()

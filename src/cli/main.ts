@@ -3,7 +3,7 @@
  * usage and I/O errors 2, pipeline/data errors 1.
  */
 import { MixscopeError } from '../engine/node.ts'
-import { exitCodes, UsageError, type CliIo } from './io.ts'
+import { exitCodes, UsageError, type CliIo } from './lib/io.ts'
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 
@@ -17,7 +17,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   weights: { summary: 'mixture weights per TSV row and sampling probabilities for a split', load: async () => (await import('./commands/weights.ts')).runWeights },
   batches: { summary: 'the batches rank r of W sees, as the training reference builds them', load: async () => (await import('./commands/batches.ts')).runBatches },
   decode: { summary: 'decode one audio file or example to .npy/.wav', load: async () => {
-    const [{ runDecode }, { loadExampleAudio }] = await Promise.all([import('./commands/decode.ts'), import('./example-loader.ts')])
+    const [{ runDecode }, { loadExampleAudio }] = await Promise.all([import('./commands/decode.ts'), import('./lib/example-audio.ts')])
     return (argv, io) => runDecode(argv, io, { loadExample: loadExampleAudio })
   } },
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },

@@ -25,9 +25,9 @@ import {
   writeFileAtomic,
 } from '../../engine/node.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/rows/types.ts'
-import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { isUrl, openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../lib/config-args.ts'
+import { isUrl, openDatasetArg } from '../lib/dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 import { createHelperPool, measureWith } from '../lib/helper-pool.ts'
 
 export const auditHelp = `Usage: mixscope audit <folder|url> [options]

@@ -15,9 +15,9 @@ import {
   taskBucketSizes,
 } from '../../engine/node.ts'
 import type { PlannedBatch } from '../../engine/pipeline/plan-batches.ts'
-import { configHelp, configOptions, findingLine, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, UsageError, type CliIo } from '../io.ts'
+import { configHelp, configOptions, findingLine, resolveConfigArgs, resolveSummary, summaryLine } from '../lib/config-args.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { exitCodes, UsageError, type CliIo } from '../lib/io.ts'
 
 export const batchesHelp = `Usage: mixscope batches <dataset> --split S [--summary TSV] [--preset NAME] [--config FILE]
                         [--set key=value ...] [--rank r --world-size W] [--max-batches N]

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { decodeAudio, MixscopeError, npyEncode, resampleChannels, toMono, toWavFloat32 } from '../../engine/node.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 
 export const decodeHelp = `Usage: mixscope decode <audio-file | dataset#file:row> [--out out.npy|out.wav] [--mono] [--rate HZ] [--json]
 
@@ -34,7 +34,7 @@ export type ExampleAudioLoader = (dataset: string, file: string, row: number) =>
 
 /**
  * INTEGRATION POINT (engine/parquet owner): replace this default with a loader that opens `dataset` (see
- * src/cli/dataset-arg.ts `openDatasetArg`), finds `file` and reads row `row`'s `audio_bytes` (and `audio_size`).
+ * src/cli/lib/dataset-arg.ts `openDatasetArg`), finds `file` and reads row `row`'s `audio_bytes` (and `audio_size`).
  * Until then, example references fail with exit code 2 and this message.
  */
 export const loadExampleAudioNotWired: ExampleAudioLoader = async (dataset, file, row) => {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { parseExampleReference } from './decode.ts'
-import { loadExampleAudio } from '../example-loader.ts'
+import { loadExampleAudio } from '../lib/example-audio.ts'
 import { basename } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
@@ -24,7 +24,7 @@ import {
 } from '../../engine/node.ts'
 import type { TrainingDtype } from '../../engine/features/dsp/bf16.ts'
 import type { Features } from '../../engine/features/dsp/fbank.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 
 export const fbankHelp = `Usage: mixscope fbank <audio-file | dataset#file:row> [--out out.npy|out.json] [--standardize]
                      [--dtype float32|bfloat16] [--device cpu|gpu] [--json]

@@ -18,8 +18,8 @@ import {
   writeFileAtomic,
 } from '../../engine/node.ts'
 import type { Finding } from '../../engine/core/findings.ts'
-import { isUrl, openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { isUrl, openDatasetArg } from '../lib/dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 
 export const indexHelp = `Usage: mixscope index <folder|url> [--out FILE] [--full] [--json] [--shard i/N]
 

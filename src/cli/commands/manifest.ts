@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util'
 import { join } from 'node:path'
 import { buildManifest, createFsSource, formatManifest, manifestName, writeFileAtomic } from '../../engine/node.ts'
-import { exitCodes, UsageError, type CliIo } from '../io.ts'
+import { exitCodes, UsageError, type CliIo } from '../lib/io.ts'
 
 export const manifestHelp = `Usage: mixscope manifest <folder> [--out FILE] [--stdout]
 

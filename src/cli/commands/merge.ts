@@ -32,7 +32,7 @@ import {
   writeFileAtomic,
 } from '../../engine/node.ts'
 import type { AuditPart } from '../../engine/audit/partial/types.ts'
-import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../io.ts'
+import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../lib/io.ts'
 import { summaryText } from './audit.ts'
 
 export const mergeHelp = `Usage: mixscope merge <part files or folders…> --out FILE [options]

@@ -23,7 +23,7 @@ import {
   SKIP_REASONS,
   SKIPPED_FILE,
 } from '../../engine/node.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 import { createHelperPool, processClipWith } from '../lib/helper-pool.ts'
 
 export const prepareHelp = `Usage: mixscope prepare <input> --out <dir> [options]

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util'
 import { writeFile } from 'node:fs/promises'
 import { compareUtf8, computeStats } from '../../engine/node.ts'
 import type { StatsReport } from '../../engine/dataset/stats-types.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 
 export const statsHelp = `Usage: mixscope stats <folder|url> [--json] [--tsv OUT] [--summary TSV]
 

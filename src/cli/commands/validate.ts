@@ -1,8 +1,8 @@
 /** `mixscope validate <folder|url> [--json] [--deep] [--summary TSV]`. */
 import { parseArgs } from 'node:util'
 import { checkDataset, rowChecksDuringOpen } from '../../engine/node.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 
 export const validateHelp = `Usage: mixscope validate <folder|url> [--json] [--deep] [--summary TSV]
 

@@ -6,9 +6,9 @@
  */
 import { parseArgs } from 'node:util'
 import { weightsReport, type WeightsReport } from '../../engine/node.ts'
-import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../lib/config-args.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
 
 /** Betas when neither the flags, `--set`, `--preset` nor `--config` give one: the value every shipped recipe uses (docs/reference-pipeline.md §18). */
 export const DEFAULT_BETA = 0.5

@@ -1,5 +1,5 @@
 /** Reads an example reference's audio for `decode` and `fbank` (`<dataset>#<file>:<row>`, docs/conventions.md). */
-import { MixscopeError, readExample } from '../engine/node.ts'
+import { MixscopeError, readExample } from '../../engine/node.ts'
 import { openDatasetArg } from './dataset-arg.ts'
 
 /** The encoded audio and stored length of one example. */

@@ -110,7 +110,7 @@ export { weightsReport, type WeightsReport } from './mixture/weights-report.ts'
 
 // Jobs: writing the dataset index
 export { buildIndexRows } from './dataset-index/build.ts'
-export { indexFindings, type IndexPart, indexShard, mergeIndexParts } from './dataset-index/partial.ts'
+export { indexFindings, type IndexPart, indexShard, type MergedIndex, mergeIndexParts } from './dataset-index/partial.ts'
 export { writeDatasetIndex } from './dataset-index/write.ts'
 
 // Jobs: prepare (the dataprep)
@@ -136,7 +136,10 @@ export {
   SKIPPED_FILE,
   STATE_FILE,
 } from './prepare/run.ts'
-export { type PreparePlan } from './prepare/types.ts'
+export { type PreparePlan, type PrepareReport } from './prepare/types.ts'
+
+// Jobs: merging a sharded run's parts, by their kind
+export { type MergeOutcome, type PartSet, readPartSet } from './merge/merge.ts'
 
 // Hosts: helper Workers for audio
 export { createAudioPool, createAuditPool, createDecodePool } from './worker/audio-pool.ts'

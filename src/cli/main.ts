@@ -2,8 +2,8 @@
  * `mixscope <command>`: dispatches to src/cli/commands/<name>.ts. Errors become exit codes (docs/conventions.md):
  * usage and I/O errors 2, pipeline/data errors 1.
  */
-import { MixscopeError } from '../engine/node.ts'
-import { exitCodes, UsageError, type CliIo } from './lib/io.ts'
+import { runCommand } from './lib/errors.ts'
+import { exitCodes, type CliIo } from './lib/io.ts'
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 
@@ -50,19 +50,5 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.stderr(`mixscope: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`)
     return exitCodes.usage
   }
-  try {
-    return await (await command.load())(rest, io)
-  } catch (error) {
-    const e = error as Error & { code?: string }
-    if (error instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`mixscope ${name}: ${e.message}\nRun "mixscope ${name} --help" for usage.\n`)
-      return exitCodes.usage
-    }
-    if (error instanceof MixscopeError) {
-      io.stderr(`mixscope ${name}: ${e.message}\n`)
-      return error.exitClass === 'data' ? exitCodes.findings : exitCodes.usage
-    }
-    io.stderr(`mixscope ${name}: ${e.stack ?? e.message}\n`)
-    return exitCodes.findings
-  }
+  return runCommand(name, io, async () => (await command.load())(rest, io))
 }

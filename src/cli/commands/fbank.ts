@@ -4,11 +4,8 @@
  * features are `fbankFeatures` (src/engine/features/model-input.ts), the function the explorer's model input uses.
  */
 import { existsSync } from 'node:fs'
-import { readFile, stat, writeFile } from 'node:fs/promises'
-import { parseExampleReference } from './decode.ts'
-import { loadExampleAudio } from '../lib/example-audio.ts'
+import { writeFile } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { parseArgs } from 'node:util'
 import {
   channelZeroFinding,
   createFeaturePipeline,
@@ -24,7 +21,9 @@ import {
 } from '../../engine/node.ts'
 import type { TrainingDtype } from '../../engine/features/dsp/bf16.ts'
 import type { Features } from '../../engine/features/dsp/fbank.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
+import { choiceOption, defineCommand, matchOption, parseCommand } from '../lib/args.ts'
+import { loadExampleAudio, readAudioArgument } from '../lib/example-audio.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const fbankHelp = `Usage: mixscope fbank <audio-file | dataset#file:row> [--out out.npy|out.json] [--standardize]
                      [--dtype float32|bfloat16] [--device cpu|gpu] [--json]
@@ -63,35 +62,24 @@ function featuresJson(features: Features): string {
   return JSON.stringify({ schema_version: 1, shape: [features.frames, features.bins], dtype: 'float32', data: rows }) + '\n'
 }
 
+const args = defineCommand({
+  name: 'fbank', help: fbankHelp, positionals: { count: 1, what: 'one audio file or example reference' },
+  options: { out: { type: 'string' }, standardize: { type: 'boolean' }, dtype: { type: 'string' }, device: { type: 'string' }, json: { type: 'boolean' } },
+})
+
 /** Runs `mixscope fbank`; returns the exit code. */
 export async function runFbank(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, standardize: { type: 'boolean' }, dtype: { type: 'string', default: 'float32' },
-    device: { type: 'string', default: 'cpu' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) { io.stdout(fbankHelp); return exitCodes.ok }
-  if (positionals.length !== 1) throw new UsageError(`fbank: expected one audio file or example reference, got ${positionals.length}`)
-  const dtype = values.dtype as TrainingDtype
-  if (dtype !== 'float32' && dtype !== 'bfloat16') throw new UsageError(`fbank: --dtype must be float32 or bfloat16, got "${values.dtype}"`)
-  if (values.device !== 'cpu' && values.device !== 'gpu') throw new UsageError(`fbank: --device must be cpu or gpu, got "${values.device}"`)
-  if (values.out !== undefined && !/\.(npy|json)$/.test(values.out)) throw new UsageError(`fbank: --out must end in .npy or .json, got "${values.out}"`)
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
+  const dtype: TrainingDtype = choiceOption('fbank', '--dtype', values.dtype, ['float32', 'bfloat16'] as const) ?? 'float32'
+  const device = choiceOption('fbank', '--device', values.device, ['cpu', 'gpu'] as const) ?? 'cpu'
+  matchOption('fbank', '--out', values.out, /\.(npy|json)$/, 'a file name ending in .npy or .json')
   const file = positionals[0]
-  let bytes: Uint8Array
-  const exists = await stat(file).then((s) => s.isFile(), () => false)
-  const ref = exists ? null : parseExampleReference(file)
-  if (ref) {
-    // `<dataset>#<file>:<row>` (docs/conventions.md "example reference"); a local path that exists wins
-    bytes = (await loadExampleAudio(ref.dataset, ref.file, ref.row)).bytes
-  } else {
-    try {
-      bytes = new Uint8Array(await readFile(file))
-    } catch (e) {
-      io.stderr(`mixscope fbank: cannot read ${file}: ${(e as Error).message}\n`)
-      return exitCodes.usage
-    }
-  }
+  // a local file, or `<dataset>#<file>:<row>` (docs/conventions.md "example reference"); a local path that exists wins
+  const { bytes, root } = await readAudioArgument('fbank', file, loadExampleAudio)
   let gpu: Gpu | null = null
-  if (values.device === 'gpu') {
+  if (device === 'gpu') {
     const got = await nodeGpu()
     if (typeof got === 'string') { io.stderr(`mixscope fbank: ${got}\n`); return exitCodes.usage }
     gpu = got
@@ -116,7 +104,7 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
       : featuresJson(features))
   }
   const summary = {
-    schema_version: 1, root: ref ? ref.dataset : file, frames: features.frames, bins: features.bins, device: values.device,
+    schema_version: 1, root: root ?? file, frames: features.frames, bins: features.bins, device,
     adapter: gpu ? describeAdapter(gpu.adapterInfo) : null, seconds_of_audio: waveform.length / audio.sampleRate,
     wall_ms: Math.round(wallMs * 1000) / 1000, findings,
   }
@@ -124,7 +112,7 @@ export async function runFbank(argv: string[], io: CliIo): Promise<number> {
     io.stdout(formatJson(summary))
   } else {
     io.stdout(`${file}: ${features.frames} frames × ${features.bins} mel bins, ${summary.seconds_of_audio.toFixed(3)} s at ${audio.sampleRate} Hz, ` +
-      `${values.device}${gpu ? ` (${summary.adapter})` : ''}, ${summary.wall_ms.toFixed(1)} ms${values.out ? `, wrote ${values.out}` : ''}\n`)
+      `${device}${gpu ? ` (${summary.adapter})` : ''}, ${summary.wall_ms.toFixed(1)} ms${values.out ? `, wrote ${values.out}` : ''}\n`)
     for (const f of findings) io.stderr(`${f.severity}: ${f.message}\n`)
   }
   gpu?.device.destroy()

@@ -3,7 +3,6 @@
  * shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one shard's part, which
  * `mixscope merge` turns into the same index file.
  */
-import { parseArgs } from 'node:util'
 import { mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
@@ -19,7 +18,8 @@ import {
 } from '../../engine/node.ts'
 import type { Finding } from '../../engine/core/findings.ts'
 import { isUrl, openDatasetArg } from '../lib/dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../lib/io.ts'
+import { defineCommand, parseCommand, UsageError } from '../lib/args.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const indexHelp = `Usage: mixscope index <folder|url> [--out FILE] [--full] [--json] [--shard i/N]
 
@@ -44,15 +44,16 @@ Exit codes: 0 written, 1 written with error findings (unreadable files are recor
 2 usage or I/O error. A shard exits 0 once its part is written; the merge exits as the unsharded index.
 `
 
+const args = defineCommand({
+  name: 'index', help: indexHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: { out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, shard: { type: 'string' } },
+})
+
+/** Runs `mixscope index`. */
 export async function runIndex(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, shard: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(indexHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`index: expected one dataset argument, got ${positionals.length}`)
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
   const root = positionals[0]
   if (isUrl(root) && !values.out) throw new UsageError('index: a URL dataset needs --out FILE (the index is written locally, then served beside the data)')
   if (/\.(parquet|parq|pq)$/i.test(root) && !values.out) throw new UsageError(`index: ${root} is one file; an index describes a dataset folder`)

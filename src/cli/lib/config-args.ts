@@ -17,7 +17,8 @@ import {
 import type { PipelineConfig } from '../../engine/pipeline/config/types.ts'
 import type { OpenDataset } from '../../engine/dataset/open.ts'
 import { isUrl } from './dataset-arg.ts'
-import { UsageError, type CliIo } from './io.ts'
+import { UsageError } from './args.ts'
+import type { CliIo } from './io.ts'
 
 /** `parseArgs` options of the config flags. */
 export const configOptions = {

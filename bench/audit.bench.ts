@@ -17,7 +17,7 @@ import {
   manifestName,
   openDataset,
 } from '../src/engine/node.ts'
-import { createAuditPool } from '../src/cli/audit-pool.ts'
+import { createHelperPool, measureWith } from '../src/cli/lib/helper-pool.ts'
 import { ensureSyntheticDataset } from './make-synthetic.ts'
 import type { BenchRow } from './table.ts'
 import { startBenchBrowser } from './browser/runner.ts'
@@ -70,10 +70,11 @@ export async function runAuditBench(): Promise<BenchRow[]> {
   const root = await ensureFlacDataset()
   const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.parquet')).length
   const workers = availableParallelism()
-  const pool = createAuditPool(workers)
+  const pool = createHelperPool(workers)
+  const measure = measureWith(pool)
   try {
-    await pool.measure({ path: 'warm-up', rowGroup: 0, rows: [] }) // workers load the engine before timing
-    const deep = await timed(async () => auditDataset(await openDataset(await createFsSource(root)), { deep: true, measure: pool.measure, concurrency: workers * 2 }))
+    await measure({ path: 'warm-up', rowGroup: 0, rows: [] }) // workers load the engine before timing
+    const deep = await timed(async () => auditDataset(await openDataset(await createFsSource(root)), { deep: true, measure, concurrency: workers * 2 }))
     const perMinute = deep.value.totals.hours_decoded / (deep.ms / 60_000)
     rows.push({ benchmark: `audit: deep, FLAC, ${workers} workers`, files, rows: deep.value.totals.rows_decoded,
       ms: deep.ms, 'hours decoded': deep.value.totals.hours_decoded, 'h/min': perMinute, target: '≥ 10 h/min', ok: perMinute >= 10 ? 'yes' : 'NO' })

@@ -15,7 +15,7 @@ import {
   openDataset,
   writeDatasetIndex,
 } from '../src/engine/node.ts'
-import { cliHttpConcurrency } from '../src/cli/dataset-arg.ts'
+import { cliHttpConcurrency } from '../src/cli/lib/dataset-arg.ts'
 import type { DatasetSource } from '../src/engine/source/source.ts'
 import { startStaticServer } from '../test/helpers/static-server.ts'
 import { createH2Fetch } from '../test/helpers/h2-fetch.ts'

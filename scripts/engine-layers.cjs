@@ -7,7 +7,7 @@
 const engineLayers = [
   { kind: 'foundation', folders: ['core', 'random'] },
   { kind: 'stage', folders: ['source', 'parquet', 'dataset', 'text', 'pipeline', 'audio', 'features'] },
-  { kind: 'job', folders: ['shard', 'validate', 'audit', 'examples', 'batches', 'mixture', 'dataset-index', 'prepare'] },
+  { kind: 'job', folders: ['shard', 'validate', 'audit', 'examples', 'batches', 'mixture', 'dataset-index', 'prepare', 'merge'] },
   { kind: 'host', folders: ['node', 'worker'] },
 ]
 const layerOrder = engineLayers.flatMap((l) => l.folders)

@@ -2,8 +2,8 @@
  * `mixscope <command>`: dispatches to src/cli/commands/<name>.ts. Errors become exit codes (docs/conventions.md):
  * usage and I/O errors 2, pipeline/data errors 1.
  */
-import { MixscopeError } from '../engine/node.ts'
-import { exitCodes, UsageError, type CliIo } from './io.ts'
+import { runCommand } from './lib/errors.ts'
+import { exitCodes, type CliIo } from './lib/io.ts'
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 
@@ -17,7 +17,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   weights: { summary: 'mixture weights per TSV row and sampling probabilities for a split', load: async () => (await import('./commands/weights.ts')).runWeights },
   batches: { summary: 'the batches rank r of W sees, as the training reference builds them', load: async () => (await import('./commands/batches.ts')).runBatches },
   decode: { summary: 'decode one audio file or example to .npy/.wav', load: async () => {
-    const [{ runDecode }, { loadExampleAudio }] = await Promise.all([import('./commands/decode.ts'), import('./example-loader.ts')])
+    const [{ runDecode }, { loadExampleAudio }] = await Promise.all([import('./commands/decode.ts'), import('./lib/example-audio.ts')])
     return (argv, io) => runDecode(argv, io, { loadExample: loadExampleAudio })
   } },
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },
@@ -50,19 +50,5 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.stderr(`mixscope: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`)
     return exitCodes.usage
   }
-  try {
-    return await (await command.load())(rest, io)
-  } catch (error) {
-    const e = error as Error & { code?: string }
-    if (error instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`mixscope ${name}: ${e.message}\nRun "mixscope ${name} --help" for usage.\n`)
-      return exitCodes.usage
-    }
-    if (error instanceof MixscopeError) {
-      io.stderr(`mixscope ${name}: ${e.message}\n`)
-      return error.exitClass === 'data' ? exitCodes.findings : exitCodes.usage
-    }
-    io.stderr(`mixscope ${name}: ${e.stack ?? e.message}\n`)
-    return exitCodes.findings
-  }
+  return runCommand(name, io, async () => (await command.load())(rest, io))
 }

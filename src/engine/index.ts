@@ -99,6 +99,8 @@ export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'
 export { createAuditState } from './audit/state.ts'
+export { measureAudioTask } from './audit/measure.ts'
+export type { AudioMeasure, AudioMeasurer, AudioTask } from './audit/rows/types.ts'
 
 // Jobs: examples (one example's facts and findings)
 export { type ExampleFacts, inspectExample, type InspectedExample, lengthFilteredFinding } from './examples/example-facts.ts'
@@ -123,7 +125,7 @@ export { weightsReport, type WeightsReport } from './mixture/weights-report.ts'
 
 // Jobs: writing the dataset index
 export { buildIndexRows } from './dataset-index/build.ts'
-export { indexFindings, type IndexPart, indexShard, mergeIndexParts } from './dataset-index/partial.ts'
+export { indexFindings, type IndexPart, indexShard, type MergedIndex, mergeIndexParts } from './dataset-index/partial.ts'
 export { writeDatasetIndex } from './dataset-index/write.ts'
 
 // Jobs: prepare (the dataprep)
@@ -138,6 +140,7 @@ export {
   prepareShard,
   readPartJson,
 } from './prepare/partial/part.ts'
+export type { ClipProcessor, ClipResult, ClipTask } from './prepare/clip.ts'
 export { planPrepare } from './prepare/plan.ts'
 export {
   REPORT_FILE,
@@ -149,7 +152,10 @@ export {
   STATE_FILE,
 } from './prepare/run.ts'
 export { type PlanPartitionSummary, preparePlanSummary, type PreparePlanSummary } from './prepare/summary.ts'
-export { type PreparePlan } from './prepare/types.ts'
+export { type PreparePlan, type PrepareReport } from './prepare/types.ts'
+
+// Jobs: merging a sharded run's parts, by their kind
+export { type MergeOutcome, type PartSet, readPartSet } from './merge/merge.ts'
 
 // Hosts: helper Workers for audio
 export { createAudioPool, createAuditPool, createDecodePool } from './worker/audio-pool.ts'

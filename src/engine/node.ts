@@ -1,11 +1,12 @@
 /**
  * mixscope's engine for Node (`mixscope/node`): the browser-safe API of `./index.ts` plus the Node adapters — a
- * dataset folder on disk as a `DatasetSource`, an output folder as a sink, libFLAC loading, the prepare clip
- * processor on Node threads. The only place the engine touches `node:` modules.
+ * dataset folder on disk as a `DatasetSource`, an output folder as a sink, files written whole or not at all,
+ * libFLAC loading, the prepare clip processor on Node threads. The only place the engine touches `node:` modules.
  */
 export * from './index.ts'
 
 // Hosts: Node adapters
+export { atomicTempPath, openAtomic, writeAtomic, writeFileAtomic, type AtomicFile } from './node/atomic-write.ts'
 export { createFsSink } from './node/fs-sink.ts'
 export { createFsSource } from './node/fs-source.ts'
 export { loadLibFlacNode } from './node/libflac-node.ts'

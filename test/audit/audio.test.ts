@@ -7,7 +7,7 @@ import { measureAudioTask } from '../../src/engine/audit/measure.ts'
 import { selectAudioRows } from '../../src/engine/audit/sample.ts'
 import { createAuditState } from '../../src/engine/audit/state.ts'
 import type { AudioMeasurer, AuditReport } from '../../src/engine/audit/rows/types.ts'
-import { createAuditPool } from '../../src/cli/audit-pool.ts'
+import { createHelperPool, measureWith } from '../../src/cli/lib/helper-pool.ts'
 import { auditFixture, demoRoot, openFixture, where } from './helpers.ts'
 
 const train = 'corpus=a/split=train/language=eng_Latn/part-0.parquet'
@@ -103,9 +103,9 @@ describe('audit sampling, resume and pool', () => {
   })
 
   it('a worker pool gives the same report as decoding in this thread', async () => {
-    const pool = createAuditPool(2)
+    const pool = createHelperPool(2)
     try {
-      const pooled = await auditDataset(await openFixture(auditFixture('audio')), { deep: true, measure: pool.measure, concurrency: 4 })
+      const pooled = await auditDataset(await openFixture(auditFixture('audio')), { deep: true, measure: measureWith(pool), concurrency: 4 })
       expect(JSON.stringify(pooled)).toBe(JSON.stringify(audio))
     } finally {
       await pool.close()

@@ -57,7 +57,7 @@ describe('mixscope fbank (CPU)', () => {
     const summary = JSON.parse(out.stdout)
     expect(summary.frames).toBe(0)
     expect(summary.findings[0]).toMatchObject({ severity: 'error', kind: 'fbank-standardize-undefined' })
-    await expect(runFbank([wav, '--dtype', 'f16'], io)).rejects.toThrow(/float32 or bfloat16, got "f16"/)
+    await expect(runFbank([wav, '--dtype', 'f16'], io)).rejects.toThrow('fbank: --dtype must be one of float32, bfloat16 (got "f16")')
     await expect(runFbank([wav, '--out', 'x.txt'], io)).rejects.toThrow(/\.npy or \.json/)
   })
 })

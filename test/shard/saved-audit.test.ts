@@ -1,6 +1,6 @@
 /** Saved audit results (`_mixscope_audit.json`): a merged document reads back as the report; what is not one is named. */
 import { describe, expect, it } from 'vitest'
-import { formatJson } from '../../src/cli/io.ts'
+import { formatJson } from '../../src/cli/lib/io.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
 import { mergeAuditParts } from '../../src/engine/audit/partial/merge.ts'
 import { auditShard } from '../../src/engine/audit/partial/shard.ts'

@@ -1,6 +1,6 @@
 /** `writeJson` streams exactly the bytes of `formatJson` (merged documents are written with it). */
 import { describe, expect, it } from 'vitest'
-import { formatJson, writeJson } from '../../src/cli/io.ts'
+import { formatJson, writeJson } from '../../src/cli/lib/io.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
 import { auditFixture, openFixture } from '../audit/helpers.ts'
 

@@ -3,9 +3,8 @@
  * with `--shard i/N` (or a shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one
  * shard's part for `mixscope merge`.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { parseArgs } from 'node:util'
 import {
   auditConfigFindings,
   auditDataset,
@@ -26,13 +25,16 @@ import {
   type ShardSpec,
   stringifyPart,
   wholeShard,
+  writeFileAtomic,
 } from '../../engine/node.ts'
 import type { AuditReport, AuditState } from '../../engine/audit/rows/types.ts'
 import type { OpenDataset } from '../../engine/dataset/open.ts'
-import { createAuditPool } from '../audit-pool.ts'
-import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { isUrl, openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../lib/config-args.ts'
+import { isUrl, openDatasetArg } from '../lib/dataset-arg.ts'
+import { defineCommand, integerOption, matchOption, numberOption, parseCommand, UsageError } from '../lib/args.ts'
+import { auditSummaryText } from '../lib/audit-summary.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
+import { createHelperPool, measureWith } from '../lib/helper-pool.ts'
 
 export const auditHelp = `Usage: mixscope audit <folder|url> [options]
 
@@ -78,39 +80,24 @@ async function stateOf(path: string | undefined): Promise<AuditState | undefined
   }
 }
 
-/** The findings table `audit` prints without `--json` (also printed by `merge`). */
-export function summaryText(report: AuditReport): string {
-  const rows = Object.entries(report.summary)
-  const t = report.totals
-  const width = Math.max(4, ...rows.map(([k]) => k.length))
-  return [
-    `${'kind'.padEnd(width)}  severity  ${'count'.padStart(6)}  ${'rows'.padStart(6)}  ${'hours'.padStart(9)}`,
-    ...rows.map(([kind, s]) => `${kind.padEnd(width)}  ${s.severity.padEnd(8)}  ${String(s.count).padStart(6)}  ${String(s.rows).padStart(6)}  ${s.hours.toFixed(4).padStart(9)}`),
-    `${t.files} files, ${t.rows} rows, ${t.hours.toFixed(4)} hours audited; ${t.rows_decoded} rows (${t.hours_decoded.toFixed(4)} hours) decoded`,
-    `${t.flagged_rows} rows (${t.flagged_hours.toFixed(4)} hours) carry at least one row finding`,
-    ...report.config_findings.map((f) => `config: ${f.severity}: ${f.kind}: ${f.message}`),
-  ].join('\n') + '\n'
-}
-
-export async function runAudit(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+const args = defineCommand({
+  name: 'audit', help: auditHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: {
     ...configOptions, deep: { type: 'boolean' }, 'no-audio-check': { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
     summary: { type: 'string' }, workers: { type: 'string' }, state: { type: 'string' },
     json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, shard: { type: 'string' }, out: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(auditHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`audit: expected one dataset argument, got ${positionals.length}`)
-  const sample = values.sample === undefined ? undefined : Number(values.sample)
-  if (sample !== undefined && !(sample > 0 && sample <= 1)) throw new UsageError(`audit: --sample must be in (0, 1], got ${values.sample}`)
-  const seed = values.seed === undefined ? 0 : Number(values.seed)
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`audit: --seed must be a non-negative integer, got ${values.seed}`)
-  const workers = values.workers === undefined ? undefined : Number(values.workers)
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0)) throw new UsageError(`audit: --workers must be a non-negative integer, got ${values.workers}`)
-  if (values.report && !/\.(html?|md)$/i.test(values.report)) throw new UsageError(`audit: --report must end in .html or .md, got ${values.report}`)
+  },
+})
+
+/** Runs `mixscope audit`. */
+export async function runAudit(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
+  const sample = numberOption('audit', '--sample', values.sample, 'a fraction in (0, 1]', (f) => f > 0 && f <= 1)
+  const seed = integerOption('audit', '--seed', values.seed, { min: 0 }) ?? 0
+  const workers = integerOption('audit', '--workers', values.workers, { min: 0 })
+  matchOption('audit', '--report', values.report, /\.(html?|md)$/i, 'a file name ending in .html or .md')
   const found = shardFrom(values.shard, process.env)
   const shard: ShardSpec | null = found ?? (values.out !== undefined ? wholeShard : null)
   if (shard) {
@@ -152,20 +139,19 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   if (!values.json) io.stderr(`mixscope audit: ${summaryLine(dataset)}\n`)
   const state = await stateOf(values.state)
   const audio = !!values.deep || sample !== undefined
-  const pool = audio && workers !== 0 ? createAuditPool(workers) : null
+  const pool = audio && workers !== 0 ? createHelperPool(workers) : null
   const controller = new AbortController()
   const onSigint = () => controller.abort(new MixscopeError('audit: interrupted', 'interrupted', 'io'))
   process.once('SIGINT', onSigint)
   let report: AuditReport
   try {
-    const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool?.measure, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
+    const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool ? measureWith(pool) : undefined, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
     if (shard) {
       const part = await auditShard(dataset, shard, { ...options, configFindings: configFindings(dataset), tokenizerId: model ? contentHash(model) : undefined })
       // written whole or not at all: a task killed while writing leaves no part that looks complete
       const out = values.out!
       await mkdir(dirname(out), { recursive: true })
-      await writeFile(`${out}.partial`, stringifyPart(part))
-      await rename(`${out}.partial`, out)
+      await writeFileAtomic(out, stringifyPart(part))
       const rows = part.rows.audio_size.length
       io.stderr(`mixscope audit: shard ${describeShard(shard)}: row groups ${part.range.first}–${part.range.end} of ${part.dataset.units}, ${rows} rows` +
         `${part.audio ? `, ${part.audio.measures.length} decoded` : ''}${dataset.described.fromIndex > 0 ? `, cut from ${dataset.described.index} (${dataset.described.read} footers read)` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
@@ -180,6 +166,6 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   }
   if (values.report) await writeFile(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
   if (values.flagged) await writeFile(values.flagged, flaggedRowsJsonl(report.findings))
-  io.stdout(values.json ? formatJson(report) : summaryText(report))
+  io.stdout(values.json ? formatJson(report) : auditSummaryText(report))
   return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
 }

@@ -2,7 +2,6 @@
  * `mixscope batches <dataset> --split S [...]`: the batches rank r of W sees, as the reference builds them
  * (docs/reference-pipeline.md §1-§9, §15), from `audio_size` and `text` only.
  */
-import { parseArgs } from 'node:util'
 import { writeFile } from 'node:fs/promises'
 import type { PipelineConfig } from '../../engine/pipeline/config/types.ts'
 import {
@@ -15,9 +14,10 @@ import {
   taskBucketSizes,
 } from '../../engine/node.ts'
 import type { PlannedBatch } from '../../engine/pipeline/plan-batches.ts'
-import { configHelp, configOptions, findingLine, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, UsageError, type CliIo } from '../io.ts'
+import { configHelp, configOptions, findingLine, resolveConfigArgs, resolveSummary, summaryLine } from '../lib/config-args.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { defineCommand, integerOption, parseCommand, UsageError } from '../lib/args.ts'
+import { exitCodes, type CliIo } from '../lib/io.ts'
 
 export const batchesHelp = `Usage: mixscope batches <dataset> --split S [--summary TSV] [--preset NAME] [--config FILE]
                         [--set key=value ...] [--rank r --world-size W] [--max-batches N]
@@ -66,29 +66,30 @@ function batchText(b: PlannedBatch): string {
   return [head, ...rows].join('\n') + '\n'
 }
 
-export async function runBatches(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+const args = defineCommand({
+  name: 'batches', help: batchesHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: {
     split: { type: 'string' }, summary: { type: 'string' }, ...configOptions, rank: { type: 'string' }, 'world-size': { type: 'string' },
     'max-batches': { type: 'string' }, jsonl: { type: 'boolean' }, buckets: { type: 'boolean' }, arrow: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(batchesHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`expected one dataset argument, got ${positionals.length}`)
-  if (values.split === undefined || values.split === '') throw new UsageError('--split is required (e.g. --split train or --split dev)')
-  const rank = values.rank === undefined ? undefined : nonNegativeInt('--rank', values.rank)
-  const worldSize = values['world-size'] === undefined ? undefined : nonNegativeInt('--world-size', values['world-size'])
-  if (worldSize === 0) throw new UsageError('--world-size must be at least 1, got 0')
-  const maxBatches = values['max-batches'] === undefined ? undefined : nonNegativeInt('--max-batches', values['max-batches'])
+  },
+})
+
+/** Runs `mixscope batches`. */
+export async function runBatches(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
+  if (values.split === undefined || values.split === '') throw new UsageError('batches: --split is required (e.g. --split train or --split dev)')
+  const rank = integerOption('batches', '--rank', values.rank, { min: 0 })
+  const worldSize = integerOption('batches', '--world-size', values['world-size'], { min: 1 })
+  const maxBatches = integerOption('batches', '--max-batches', values['max-batches'], { min: 0 })
 
   const flags: [string, unknown][] = [['split', values.split]]
   if (rank !== undefined) flags.push(['rank', rank])
   if (worldSize !== undefined) flags.push(['world_size', worldSize])
   const resolved = await resolveConfigArgs(values, io, 'batches', flags)
   const config = resolved.config
-  if (config.rank >= config.world_size) throw new UsageError(`--rank must be below --world-size, got rank ${config.rank} of ${config.world_size}`)
+  if (config.rank >= config.world_size) throw new UsageError(`batches: --rank must be below --world-size, got rank ${config.rank} of ${config.world_size}`)
   const { trainStreaming: train } = applyBatchLimit(config, maxBatches)
 
   const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
@@ -127,9 +128,4 @@ function summaryText(plan: ReturnType<typeof planDataset>, count: number, train:
   }
   for (const d of plan.diagnostics) if (d.note) lines.push(`note: ${d.note}`)
   return lines.join('\n') + '\n'
-}
-
-function nonNegativeInt(flag: string, text: string): number {
-  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} expects a non-negative integer, got ${JSON.stringify(text)}`)
-  return Number(text)
 }

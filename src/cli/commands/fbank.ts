@@ -5,10 +5,7 @@
  */
 import { existsSync } from 'node:fs'
 import { readFile, stat, writeFile } from 'node:fs/promises'
-import { parseExampleReference } from './decode.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
 import { basename } from 'node:path'
-import { parseArgs } from 'node:util'
 import {
   channelZeroFinding,
   createFeaturePipeline,
@@ -26,7 +23,10 @@ import {
 import type { DecodedAudio } from '../../engine/audio/types.ts'
 import type { TrainingDtype } from '../../engine/features/dsp/bf16.ts'
 import type { Features } from '../../engine/features/dsp/fbank.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { choiceOption, defineCommand, matchOption, parseCommand } from '../lib/args.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { parseExampleReference } from '../lib/example-audio.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const fbankHelp = `Usage: mixscope fbank <audio-file | dataset#file:row> [--out out.npy|out.json] [--standardize]
                      [--dtype float32|bfloat16] [--device cpu|gpu] [--json]
@@ -80,17 +80,20 @@ function undecodable(root: string, values: { json?: boolean; device?: string }, 
 }
 
 /** Runs `mixscope fbank`; returns the exit code. */
+const args = defineCommand({
+  name: 'fbank', help: fbankHelp, positionals: { count: 1, what: 'one audio file or example reference' },
+  options: { out: { type: 'string' }, standardize: { type: 'boolean' }, dtype: { type: 'string' }, device: { type: 'string' }, json: { type: 'boolean' } },
+})
+
+/** Runs `mixscope fbank`; returns the exit code. */
 export async function runFbank(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, standardize: { type: 'boolean' }, dtype: { type: 'string', default: 'float32' },
-    device: { type: 'string', default: 'cpu' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) { io.stdout(fbankHelp); return exitCodes.ok }
-  if (positionals.length !== 1) throw new UsageError(`fbank: expected one audio file or example reference, got ${positionals.length}`)
-  const dtype = values.dtype as TrainingDtype
-  if (dtype !== 'float32' && dtype !== 'bfloat16') throw new UsageError(`fbank: --dtype must be float32 or bfloat16, got "${values.dtype}"`)
-  if (values.device !== 'cpu' && values.device !== 'gpu') throw new UsageError(`fbank: --device must be cpu or gpu, got "${values.device}"`)
-  if (values.out !== undefined && !/\.(npy|json)$/.test(values.out)) throw new UsageError(`fbank: --out must end in .npy or .json, got "${values.out}"`)
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values: flags, positionals } = parsed
+  const dtype: TrainingDtype = choiceOption('fbank', '--dtype', flags.dtype, ['float32', 'bfloat16'] as const) ?? 'float32'
+  const device = choiceOption('fbank', '--device', flags.device, ['cpu', 'gpu'] as const) ?? 'cpu'
+  matchOption('fbank', '--out', flags.out, /\.(npy|json)$/, 'a file name ending in .npy or .json')
+  const values = { ...flags, dtype, device }
   const file = positionals[0]
   const exists = await stat(file).then((s) => s.isFile(), () => false)
   const ref = exists ? null : parseExampleReference(file)

@@ -3,8 +3,7 @@
  * shard from the environment, docs/conventions.md "Sharded jobs") and `--out FILE`, one shard's part, which
  * `mixscope merge` turns into the same index file.
  */
-import { parseArgs } from 'node:util'
-import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
   buildIndexRows,
@@ -15,10 +14,12 @@ import {
   shardFrom,
   stringifyPart,
   writeDatasetIndex,
+  writeFileAtomic,
 } from '../../engine/node.ts'
 import type { Finding } from '../../engine/core/findings.ts'
-import { isUrl, openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { isUrl, openDatasetArg } from '../lib/dataset-arg.ts'
+import { defineCommand, parseCommand, UsageError } from '../lib/args.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const indexHelp = `Usage: mixscope index <folder|url> [--out FILE] [--full] [--json] [--shard i/N]
 
@@ -43,15 +44,16 @@ Exit codes: 0 written, 1 written with error findings (unreadable files are recor
 2 usage or I/O error. A shard exits 0 once its part is written; the merge exits as the unsharded index.
 `
 
+const args = defineCommand({
+  name: 'index', help: indexHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: { out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, shard: { type: 'string' } },
+})
+
+/** Runs `mixscope index`. */
 export async function runIndex(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, full: { type: 'boolean' }, json: { type: 'boolean' }, shard: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(indexHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`index: expected one dataset argument, got ${positionals.length}`)
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
   const root = positionals[0]
   if (isUrl(root) && !values.out) throw new UsageError('index: a URL dataset needs --out FILE (the index is written locally, then served beside the data)')
   if (/\.(parquet|parq|pq)$/i.test(root) && !values.out) throw new UsageError(`index: ${root} is one file; an index describes a dataset folder`)
@@ -67,8 +69,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
     dataset.source.close?.()
     const out = values.out!
     await mkdir(dirname(out), { recursive: true })
-    await writeFile(`${out}.partial`, stringifyPart(part))
-    await rename(`${out}.partial`, out)
+    await writeFileAtomic(out, stringifyPart(part))
     io.stderr(`mixscope index: shard ${describeShard(shard)}: units ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
       `${part.rows.length} index rows in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
     return exitCodes.ok
@@ -79,9 +80,7 @@ export async function runIndex(argv: string[], io: CliIo): Promise<number> {
   const rows = await buildIndexRows(dataset)
   const bytes = writeDatasetIndex(rows)
   const out = values.out ?? join(root, indexFileName)
-  const temporary = `${out}.partial`
-  await writeFile(temporary, bytes)
-  await rename(temporary, out)
+  await writeFileAtomic(out, bytes)
   dataset.source.close?.()
   // what the index records as problems (unreadable files), and whether it was reused
   const findings: Finding[] = indexFindings(dataset)

@@ -2,38 +2,30 @@
  * `mixscope merge <part files or folders…> --out FILE`: the parts of a sharded run (docs/conventions.md "Sharded
  * jobs") into the output the unsharded command gives, byte for byte apart from a top-level `"timing"`. The kind
  * comes from the parts: an audit's parts give the `audit --json` document (`--report`, `--flagged` as `audit`
- * writes them), a dataprep's parts give the prepared dataset folder. Missing, repeated or mismatched parts stop the
- * merge with an error naming them.
+ * writes them), a dataprep's parts give the prepared dataset folder, an index's parts the index file. The engine reads
+ * and merges the parts by their kind (`readPartSet`, src/engine/merge); this command names the files and writes the
+ * outputs. Missing, repeated or mismatched parts stop the merge with an error naming them.
  */
-import { createWriteStream } from 'node:fs'
-import { open, readdir, rename, stat, writeFile, type FileHandle } from 'node:fs/promises'
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import {
-  AuditMerger,
   auditHasErrors,
   auditReportHtml,
   auditReportMarkdown,
-  checkHeader,
   createFsSink,
   flaggedRowsJsonl,
-  type IndexPart,
-  isBinaryPart,
-  mergeIndexParts,
-  mergePrepareParts,
+  type MergedIndex,
   MixscopeError,
-  type NamedPart,
-  parsePart,
   type PartBytes,
-  type PartHeader,
-  partMagic,
-  type PreparePart,
-  readPartJson,
+  type PrepareReport,
+  readPartSet,
   SKIP_REASONS,
+  writeAtomic,
+  writeFileAtomic,
 } from '../../engine/node.ts'
-import type { AuditPart } from '../../engine/audit/partial/types.ts'
-import { exitCodes, formatJson, UsageError, writeJson, type CliIo } from '../io.ts'
-import { summaryText } from './audit.ts'
+import { defineCommand, matchOption, parseCommand, UsageError } from '../lib/args.ts'
+import { auditSummaryText } from '../lib/audit-summary.ts'
+import { exitCodes, formatJson, writeJson, type CliIo } from '../lib/io.ts'
 
 export const mergeHelp = `Usage: mixscope merge <part files or folders…> --out FILE [options]
 
@@ -104,88 +96,46 @@ class PartFiles {
   }
 }
 
-/** Writes `text` to `path` whole or not at all. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  await writeFile(`${path}.partial`, text)
-  await rename(`${path}.partial`, path)
-}
-
 /** Writes `value` as `formatJson` would, streamed to `path` (whole or not at all). */
 async function writeJsonFile(path: string, value: unknown): Promise<void> {
-  const stream = createWriteStream(`${path}.partial`)
-  const write = (text: string) => new Promise<void>((ok, fail) => stream.write(text, (e) => (e ? fail(e) : ok())))
-  try {
-    await writeJson(value, write)
-  } finally {
-    await new Promise<void>((ok, fail) => stream.end((e?: Error | null) => (e ? fail(e) : ok())))
-  }
-  await rename(`${path}.partial`, path)
-}
-
-/** Index parts → the index file `mixscope index` writes; exit code and `--json` as `mixscope index`'s. */
-async function mergeIndex(parts: NamedPart<IndexPart>[], values: { out?: string; json?: boolean; report?: string; flagged?: string }, io: CliIo, started: number): Promise<number> {
-  if (values.report || values.flagged) throw new UsageError('merge: --report and --flagged belong to audit parts, not index parts')
-  const merged = mergeIndexParts(parts)
-  const out = values.out!
-  await writeFile(`${out}.partial`, merged.bytes)
-  await rename(`${out}.partial`, out)
-  const rowGroups = merged.rows.filter((r) => r.row_group !== null).length
-  const rows = merged.rows.reduce((n, r) => n + (r.rows ?? 0), 0)
-  const timing = timingOf(merged.shardSeconds, started)
-  if (values.json) {
-    io.stdout(formatJson({ schema_version: 1, root: merged.root, index: out, files: merged.files, row_groups: rowGroups, rows, findings: merged.findings, timing }))
-  }
-  io.stderr(`mixscope merge: ${parts.length} index parts → ${out}: ${merged.files} files, ${rowGroups} row groups, ${rows} rows, ${merged.bytes.length} bytes, in ${timing.merge_seconds.toFixed(1)} s\n`)
-  for (const f of merged.findings) if (!values.json) io.stderr(`${f.severity}: ${f.kind}: ${f.message}\n`)
-  return merged.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+  await writeAtomic(path, (write) => writeJson(value, write))
 }
 
 /** Runs `mixscope merge`. */
+const args = defineCommand({
+  name: 'merge', help: mergeHelp, positionals: { min: 1, what: 'the part files (or folders of them)' },
+  options: { out: { type: 'string' }, report: { type: 'string' }, flagged: { type: 'string' }, json: { type: 'boolean' } },
+})
+
+/** Runs `mixscope merge`. */
 export async function runMerge(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    out: { type: 'string' }, report: { type: 'string' }, flagged: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(mergeHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length === 0) throw new UsageError('merge: expected the part files (or folders of them)')
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
   if (!values.out) throw new UsageError('merge: --out FILE is required')
-  if (values.report && !/\.(html?|md)$/i.test(values.report)) throw new UsageError(`merge: --report must end in .html or .md, got ${values.report}`)
+  matchOption('merge', '--report', values.report, /\.(html?|md)$/i, 'a file name ending in .html or .md')
   const started = performance.now()
   const files = await partFiles(positionals)
 
   const handles = new PartFiles()
   try {
-    const audit = new AuditMerger()
-    const prepare: { bytes: PartBytes; part: PreparePart }[] = []
-    const index: NamedPart<IndexPart>[] = []
-    let first: { file: string; kind: string } | null = null
-    for (const file of files) {
-      const size = (await stat(file)).size
-      const tailLength = Math.min(size, 8 + partMagic.length)
-      const tail = await handles.read(file, size - tailLength, tailLength)
-      const bytes = handles.bytes(file, size)
-      const value = isBinaryPart(tail) ? await readPartJson(bytes) : parsePart(file, new TextDecoder().decode(await bytes.read(0, size)))
-      const header: PartHeader = checkHeader(file, value)
-      if (first && header.kind !== first.kind) throw new MixscopeError(`merge: parts of different kinds: ${first.file} is ${first.kind}, but ${file} is ${header.kind}`, 'bad-parts', 'usage')
-      first ??= { file, kind: header.kind }
-      if (header.kind === 'audit') audit.add(file, header as AuditPart)
-      else if (header.kind === 'prepare') prepare.push({ bytes, part: header as PreparePart })
-      else index.push({ name: file, header: header as IndexPart })
+    const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size))
+    const parts = await readPartSet(files.map((file, i) => handles.bytes(file, sizes[i])))
+    if (parts.kind !== 'audit' && (values.report || values.flagged)) {
+      throw new UsageError(`merge: --report and --flagged are for audit parts; these are ${parts.kind} parts`)
     }
-    if (first?.kind === 'prepare') return await mergePrepare(prepare, values, io, started)
-    if (first?.kind === 'index') return await mergeIndex(index, values, io, started)
+    const merged = await parts.merge({ sink: parts.kind === 'prepare' ? createFsSink(values.out) : undefined })
+    if (merged.kind === 'prepare') return printPrepare(merged.report, parts.count, timingOf(merged.shardSeconds, started), values, io)
+    if (merged.kind === 'index') return await writeIndex(merged.index, parts.count, timingOf(merged.shardSeconds, started), values, io)
 
-    const report = audit.finish()
-    const shardSeconds = audit.shardSeconds()
-    const timing = timingOf(shardSeconds, started)
+    const report = merged.report
+    const timing = timingOf(merged.shardSeconds, started)
     const document = { ...report, timing }
     await writeJsonFile(values.out, document)
-    if (values.report) await writeWhole(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
-    if (values.flagged) await writeWhole(values.flagged, flaggedRowsJsonl(report.findings))
+    if (values.report) await writeFileAtomic(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
+    if (values.flagged) await writeFileAtomic(values.flagged, flaggedRowsJsonl(report.findings))
     if (values.json) await writeJson(document, (text) => io.stdout(text))
-    else io.stdout(summaryText(report))
+    else io.stdout(auditSummaryText(report))
     io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
     return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
   } finally {
@@ -194,6 +144,8 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** The merged output's `"timing"`: the shards' own seconds and the merge's. */
+type Timing = ReturnType<typeof timingOf>
+
 function timingOf(shardSeconds: number[], started: number) {
   return {
     shards: shardSeconds.length, shard_seconds: shardSeconds,
@@ -202,17 +154,28 @@ function timingOf(shardSeconds: number[], started: number) {
   }
 }
 
-/** A dataprep's parts → the dataset folder `--out`; prints what `prepare` prints. */
-async function mergePrepare(parts: { bytes: PartBytes; part: PreparePart }[], values: { out?: string; report?: string; flagged?: string; json?: boolean }, io: CliIo, started: number): Promise<number> {
-  if (values.report || values.flagged) throw new UsageError('merge: --report and --flagged are for audit parts; these are prepare parts')
+/** The merged index → the index file `mixscope index` writes; exit code and `--json` as `mixscope index`'s. */
+async function writeIndex(merged: MergedIndex, count: number, timing: Timing, values: { out?: string; json?: boolean }, io: CliIo): Promise<number> {
   const out = values.out!
-  const report = await mergePrepareParts(parts, { sink: createFsSink(out) })
-  const timing = timingOf([...parts].sort((a, b) => a.part.shard.index - b.part.shard.index).map((p) => p.part.timing.seconds), started)
+  await writeFileAtomic(out, merged.bytes)
+  const rowGroups = merged.rows.filter((r) => r.row_group !== null).length
+  const rows = merged.rows.reduce((n, r) => n + (r.rows ?? 0), 0)
+  if (values.json) {
+    io.stdout(formatJson({ schema_version: 1, root: merged.root, index: out, files: merged.files, row_groups: rowGroups, rows, findings: merged.findings, timing }))
+  }
+  io.stderr(`mixscope merge: ${count} index parts → ${out}: ${merged.files} files, ${rowGroups} row groups, ${rows} rows, ${merged.bytes.length} bytes, in ${timing.merge_seconds.toFixed(1)} s\n`)
+  for (const f of merged.findings) if (!values.json) io.stderr(`${f.severity}: ${f.kind}: ${f.message}\n`)
+  return merged.findings.some((f) => f.severity === 'error') ? exitCodes.findings : exitCodes.ok
+}
+
+/** A dataprep's merged report (the dataset folder `--out` is written); prints what `prepare` prints. */
+function printPrepare(report: PrepareReport, count: number, timing: Timing, values: { out?: string; json?: boolean }, io: CliIo): number {
+  const out = values.out!
   if (values.json) io.stdout(formatJson({ ...report, root: `${out}/${report.root}`, timing }))
   else {
     const skipped = SKIP_REASONS.filter((r) => report.skipped[r]).map((r) => `${report.skipped[r]} ${r}`)
     io.stdout([
-      `wrote ${report.rows_written} rows (${report.hours_written.toFixed(3)} h) in ${report.files.length} files to ${out}/${report.root} from ${parts.length} parts in ${timing.merge_seconds.toFixed(1)} s`,
+      `wrote ${report.rows_written} rows (${report.hours_written.toFixed(3)} h) in ${report.files.length} files to ${out}/${report.root} from ${count} parts in ${timing.merge_seconds.toFixed(1)} s`,
       `stats: ${out}/${report.stats_tsv}`,
       skipped.length ? `skipped: ${skipped.join(', ')}` : 'skipped: none',
     ].join('\n') + '\n')

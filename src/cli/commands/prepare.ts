@@ -3,7 +3,6 @@
  * audiofolder, Hugging Face parquet) into the reference's mixture-parquet layout (docs/conventions.md "Dataprep").
  * Thin glue over src/engine/prepare: scan → plan → run, clips converted on a worker-thread pool.
  */
-import { parseArgs } from 'node:util'
 import { mkdir, stat } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
 import {
@@ -24,8 +23,9 @@ import {
   SKIP_REASONS,
   SKIPPED_FILE,
 } from '../../engine/node.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
-import { createClipPool } from '../prepare-pool.ts'
+import { choiceOption, defineCommand, integerOption, matchOption, parseCommand, UsageError } from '../lib/args.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
+import { createHelperPool, processClipWith } from '../lib/helper-pool.ts'
 
 export const prepareHelp = `Usage: mixscope prepare <input> --out <dir> [options]
 
@@ -65,28 +65,26 @@ Exit codes: 0 written (skipped rows are listed, not errors), 1 nothing could be 
 2 usage or I/O error, or input language codes that need a --language decision.
 `
 
-/** Runs `mixscope prepare`. */
-export async function runPrepareCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+const args = defineCommand({
+  name: 'prepare', help: prepareHelp, positionals: { count: 1, what: 'one input folder or file' },
+  options: {
     out: { type: 'string' }, 'input-format': { type: 'string' }, corpus: { type: 'string' }, language: { type: 'string', multiple: true },
     split: { type: 'string' }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
     version: { type: 'string' }, 'dry-run': { type: 'boolean' }, fresh: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'boolean' },
-    shard: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(prepareHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`expected one input folder or file, got ${positionals.length}`)
-  if (!values.out && !values['dry-run']) throw new UsageError('--out DIR is required')
-  const format = values['input-format']
-  if (format !== undefined && !INPUT_FORMATS.includes(format as InputFormat)) throw new UsageError(`--input-format must be one of ${INPUT_FORMATS.join(', ')} (got ${JSON.stringify(format)})`)
-  const audioFormat = values['audio-format'] ?? 'flac'
-  if (audioFormat !== 'flac' && audioFormat !== 'ogg') throw new UsageError(`--audio-format must be flac or ogg (got ${JSON.stringify(audioFormat)})`)
-  const version = values.version ?? '0'
-  if (!/^[\w.-]+$/.test(version)) throw new UsageError(`--version must be a folder-safe name (got ${JSON.stringify(version)})`)
-  const jobs = values.jobs === undefined ? undefined : Number(values.jobs)
-  if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 0 || jobs > 256)) throw new UsageError(`--jobs must be an integer from 0 to 256 (got ${JSON.stringify(values.jobs)})`)
+    shard: { type: 'string' },
+  },
+})
+
+/** Runs `mixscope prepare`. */
+export async function runPrepareCommand(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
+  if (!values.out && !values['dry-run']) throw new UsageError('prepare: --out DIR is required')
+  const format: InputFormat | undefined = choiceOption('prepare', '--input-format', values['input-format'], INPUT_FORMATS)
+  const audioFormat = choiceOption('prepare', '--audio-format', values['audio-format'], ['flac', 'ogg'] as const) ?? 'flac'
+  const version = matchOption('prepare', '--version', values.version, /^[\w.-]+$/, 'a folder-safe name') ?? '0'
+  const jobs = integerOption('prepare', '--jobs', values.jobs, { min: 0, max: 256 })
 
   const arg = positionals[0]
   const info = await stat(arg).catch(() => null)
@@ -95,8 +93,8 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   const entry = info.isFile() ? basename(arg) : undefined
   const source = await createFsSource(root)
   const options = {
-    inputFormat: format as InputFormat | undefined, corpus: values.corpus, language: values.language, split: values.split,
-    audioFormat: audioFormat as 'flac' | 'ogg', textColumn: values['text-column'], normalizeText: !values['no-normalize-text'], version,
+    inputFormat: format, corpus: values.corpus, language: values.language, split: values.split,
+    audioFormat, textColumn: values['text-column'], normalizeText: !values['no-normalize-text'], version,
   }
   let plan: PreparePlan
   let input
@@ -123,12 +121,13 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     if ((await stat(out).catch(() => null))?.isDirectory()) throw new UsageError(`shard ${describeShard(shard)} writes its part to a file, but --out ${out} is a folder`)
     await mkdir(dirname(resolve(out)), { recursive: true })
   }
-  const pool = jobs === 0 ? null : createClipPool(jobs)
+  const pool = jobs === 0 ? null : createHelperPool(jobs)
+  const processClip = pool ? processClipWith(pool) : processClipNode
   try {
     if (shard) {
       const sink = createFsSink(dirname(resolve(out)))
       const part = await prepareShard(shard, {
-        plan, input, root: arg, processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2,
+        plan, input, root: arg, processClip, concurrency: (pool?.size ?? 1) * 2,
         out: await sink.create(basename(out)), createdBy: 'mixscope prepare (hyparquet-writer)',
       })
       const failed = part.clips.filter((c) => c.length === 2).length
@@ -140,7 +139,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     const started = performance.now()
     let last = 0
     const report = await runPrepare({
-      plan, input, sink: createFsSink(out), processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
+      plan, input, sink: createFsSink(out), processClip, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
       createdBy: 'mixscope prepare (hyparquet-writer)',
       onProgress: (p) => {
         const now = performance.now()

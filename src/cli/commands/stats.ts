@@ -1,10 +1,10 @@
 /** `mixscope stats <folder|url> [--json] [--tsv OUT] [--summary TSV]`. */
-import { parseArgs } from 'node:util'
 import { writeFile } from 'node:fs/promises'
 import { compareUtf8, computeStats } from '../../engine/node.ts'
 import type { StatsReport } from '../../engine/dataset/stats-types.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { defineCommand, parseCommand } from '../lib/args.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const statsHelp = `Usage: mixscope stats <folder|url> [--json] [--tsv OUT] [--summary TSV]
 
@@ -47,15 +47,16 @@ function statsTable(report: StatsReport): string {
   return [line(head), ...rows.map(line), '', `${report.findings.length} finding(s)`, ...findings].join('\n') + '\n'
 }
 
+const args = defineCommand({
+  name: 'stats', help: statsHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: { json: { type: 'boolean' }, tsv: { type: 'string' }, summary: { type: 'string' } },
+})
+
+/** Runs `mixscope stats`. */
 export async function runStats(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    json: { type: 'boolean' }, tsv: { type: 'string' }, summary: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(statsHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`stats: expected one dataset argument, got ${positionals.length}`)
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
   // facts read with each footer (one pass over the files); a fresh dataset index gives them without reading
   const dataset = await openDatasetArg(positionals[0], { summary: values.summary, open: { facts: true } })
   const report = await computeStats(dataset)

@@ -1,8 +1,8 @@
 /** `mixscope validate <folder|url> [--json] [--deep] [--summary TSV]`. */
-import { parseArgs } from 'node:util'
 import { checkDataset, rowChecksDuringOpen } from '../../engine/node.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { defineCommand, parseCommand } from '../lib/args.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const validateHelp = `Usage: mixscope validate <folder|url> [--json] [--deep] [--summary TSV]
 
@@ -18,15 +18,16 @@ row's audio container (codec, rate, channels, declared length vs audio_size).
 Exit codes: 0 no error findings, 1 error findings, 2 usage or I/O error.
 `
 
+const args = defineCommand({
+  name: 'validate', help: validateHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: { json: { type: 'boolean' }, deep: { type: 'boolean' }, summary: { type: 'string' } },
+})
+
+/** Runs `mixscope validate`. */
 export async function runValidate(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
-    json: { type: 'boolean' }, deep: { type: 'boolean' }, summary: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(validateHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`validate: expected one dataset argument, got ${positionals.length}`)
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
   // one pass over the files: each file's row checks run as the open reads it; never the dataset index (validate
   // reads the data itself: docs/conventions.md "Dataset index")
   const during = rowChecksDuringOpen({ deep: values.deep })

@@ -4,11 +4,11 @@
  * the reference's mixture weights per summary TSV row and what the sampler draws with for one split
  * (docs/reference-pipeline.md §4-§5).
  */
-import { parseArgs } from 'node:util'
 import { computeStats, exposureReport, weightsReport, type ExposureReport, type WeightsReport } from '../../engine/node.ts'
-import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../config-args.ts'
-import { openDatasetArg } from '../dataset-arg.ts'
-import { exitCodes, formatJson, UsageError, type CliIo } from '../io.ts'
+import { configHelp, configOptions, resolveConfigArgs, resolveSummary, summaryLine } from '../lib/config-args.ts'
+import { openDatasetArg } from '../lib/dataset-arg.ts'
+import { defineCommand, integerOption, numberOption, parseCommand } from '../lib/args.ts'
+import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 /** Betas when neither the flags, `--set`, `--preset` nor `--config` give one: the value every shipped recipe uses (docs/reference-pipeline.md §18). */
 export const DEFAULT_BETA = 0.5
@@ -49,12 +49,6 @@ Exit codes: 0 done, 1 error findings (e.g. a zero-hours row the sampler rejects)
 config that cannot be built as given (unknown preset or key, bad value: findings printed).
 `
 
-function beta(flag: string, text: string): number {
-  const value = Number(text)
-  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} expects a number, got ${JSON.stringify(text)}`)
-  return value
-}
-
 /** A readable table of the report. */
 function weightsTable(report: WeightsReport): string {
   const num = (v: number | null, digits: number) => (v === null || !Number.isFinite(v) ? '-' : v.toFixed(digits))
@@ -88,22 +82,26 @@ function exposureTable(exposure: ExposureReport): string {
   ].join('\n') + '\n'
 }
 
-export async function runWeights(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
+const args = defineCommand({
+  name: 'weights', help: weightsHelp, positionals: { count: 1, what: 'one dataset argument' },
+  options: {
     ...configOptions, summary: { type: 'string' }, 'beta-corpus': { type: 'string' }, 'beta-language': { type: 'string' },
-    split: { type: 'string' }, steps: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  } })
-  if (values.help) {
-    io.stdout(weightsHelp)
-    return exitCodes.ok
-  }
-  if (positionals.length !== 1) throw new UsageError(`expected one dataset argument, got ${positionals.length}`)
+    split: { type: 'string' }, steps: { type: 'string' }, json: { type: 'boolean' },
+  },
+})
+
+/** Runs `mixscope weights`. */
+export async function runWeights(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(args, argv, io)
+  if (!parsed) return exitCodes.ok
+  const { values, positionals } = parsed
   const flags: [string, unknown][] = []
-  if (values['beta-corpus'] !== undefined) flags.push(['beta_corpus', beta('--beta-corpus', values['beta-corpus'])])
-  if (values['beta-language'] !== undefined) flags.push(['beta_language', beta('--beta-language', values['beta-language'])])
+  const betaCorpus = numberOption('weights', '--beta-corpus', values['beta-corpus'], 'a number')
+  const betaLanguage = numberOption('weights', '--beta-language', values['beta-language'], 'a number')
+  if (betaCorpus !== undefined) flags.push(['beta_corpus', betaCorpus])
+  if (betaLanguage !== undefined) flags.push(['beta_language', betaLanguage])
   if (values.split !== undefined) flags.push(['split', values.split])
-  const steps = values.steps === undefined ? null : Number(values.steps)
-  if (steps !== null && !(Number.isInteger(steps) && steps >= 1 && steps <= 1e12)) throw new UsageError(`--steps expects a whole number of optimizer steps from 1 to 10^12, got ${JSON.stringify(values.steps)}`)
+  const steps = integerOption('weights', '--steps', values.steps, { min: 1, max: 1e12, expected: 'a whole number of optimizer steps from 1 to 10^12' }) ?? null
   const resolved = await resolveConfigArgs(values, io, 'weights', flags)
   const config = resolved.config
   if (!values.preset && !values.config) {

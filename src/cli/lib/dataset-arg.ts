@@ -9,9 +9,9 @@ import {
   openDataset,
   type OpenDataset,
   type OpenOptions,
-} from '../engine/node.ts'
-import type { DatasetSource } from '../engine/source/source.ts'
-import type { Progress } from '../engine/dataset/dataset.ts'
+} from '../../engine/node.ts'
+import type { DatasetSource } from '../../engine/source/source.ts'
+import type { Progress } from '../../engine/dataset/dataset.ts'
 
 /** True for an http(s) URL argument. */
 export function isUrl(arg: string): boolean {

@@ -13,11 +13,12 @@ import {
   presetNames,
   resolveConfig,
   type ResolvedConfig,
-} from '../engine/node.ts'
-import type { PipelineConfig } from '../engine/pipeline/config/types.ts'
-import type { OpenDataset } from '../engine/dataset/open.ts'
+} from '../../engine/node.ts'
+import type { PipelineConfig } from '../../engine/pipeline/config/types.ts'
+import type { OpenDataset } from '../../engine/dataset/open.ts'
 import { isUrl } from './dataset-arg.ts'
-import { UsageError, type CliIo } from './io.ts'
+import { UsageError } from './args.ts'
+import type { CliIo } from './io.ts'
 
 /** `parseArgs` options of the config flags. */
 export const configOptions = {

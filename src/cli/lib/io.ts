@@ -12,14 +12,6 @@ export function formatJson(value: unknown): string {
   return JSON.stringify(value, jsonReplacer, 2) + '\n'
 }
 
-/** A usage error: printed with the command's help hint, exit 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'UsageError'
-  }
-}
-
 /** The replacer `formatJson` uses: NaN/±Infinity → null, BigInt → Number. */
 function jsonReplacer(_key: string, v: unknown): unknown {
   return typeof v === 'number' && !Number.isFinite(v) ? null : typeof v === 'bigint' ? Number(v) : v

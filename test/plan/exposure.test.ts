@@ -133,6 +133,6 @@ describe('exposure over training', () => {
     expect(printed.findings.filter((f) => f.kind === 'over-repeated-partition')).toHaveLength(engine.findings.length)
     const bad = await runCli(['weights', demoRoot, '--steps', '0'])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--steps expects a whole number')
+    expect(bad.stderr).toContain('--steps must be a whole number of optimizer steps from 1 to 10^12 (got "0")')
   }, 60_000)
 })

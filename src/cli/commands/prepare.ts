@@ -11,6 +11,7 @@ import {
   createFsSource,
   describeShard,
   INPUT_FORMATS,
+  isPartFailure,
   type InputFormat,
   MixscopeError,
   planPrepare,
@@ -43,10 +44,14 @@ reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its la
 
   --out DIR              output folder (required)
   --input-format F       ${INPUT_FORMATS.join('|')} (guessed from the folder when absent)
-  --corpus NAME          corpus of every row (default: the row's own, else the input folder's name)
+  --corpus NAME          corpus of every row (default: the row's own "corpus" field or column; required
+                         when a row declares none)
   --language CODE        language of every row (xxx_Script, or an ISO 639 / BCP-47 code that maps to one)
   --language FROM=TO     decide one input code (e.g. mn=khk_Cyrl); repeatable
-  --split NAME           split of every row (default: from the input, else train; validation → dev)
+  --split NAME           split of every row: train, dev or test (training, validation, valid, val, eval,
+                         evaluation, development, testing name one of them); default: from the input
+  --split-map FROM=TO    write the input split FROM as TO (e.g. 9_hours=train); repeatable. Rows of any
+                         other split name are skipped (unknown-split), never guessed into train
   --audio-format F       flac (16-bit, default) or ogg (Vorbis)
   --text-column NAME     transcript column (audiofolder, hf-parquet)
   --no-normalize-text    keep transcripts as they are
@@ -68,7 +73,7 @@ Exit codes: 0 written (skipped rows are listed, not errors), 1 nothing could be 
 export async function runPrepareCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: {
     out: { type: 'string' }, 'input-format': { type: 'string' }, corpus: { type: 'string' }, language: { type: 'string', multiple: true },
-    split: { type: 'string' }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
+    split: { type: 'string' }, 'split-map': { type: 'string', multiple: true }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
     version: { type: 'string' }, 'dry-run': { type: 'boolean' }, fresh: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'boolean' },
     shard: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   } })
@@ -94,7 +99,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   const entry = info.isFile() ? basename(arg) : undefined
   const source = await createFsSource(root)
   const options = {
-    inputFormat: format as InputFormat | undefined, corpus: values.corpus, language: values.language, split: values.split,
+    inputFormat: format as InputFormat | undefined, corpus: values.corpus, language: values.language, split: values.split, splitMap: values['split-map'],
     audioFormat: audioFormat as 'flac' | 'ogg', textColumn: values['text-column'], normalizeText: !values['no-normalize-text'], version,
   }
   let plan: PreparePlan
@@ -130,7 +135,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
         plan, input, root: arg, processClip: pool?.process ?? processClipNode, concurrency: (pool?.size ?? 1) * 2,
         out: await sink.create(basename(out)), createdBy: 'mixscope prepare (hyparquet-writer)',
       })
-      const failed = part.clips.filter((c) => c.length === 2).length
+      const failed = part.clips.filter(isPartFailure).length
       io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
         `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
       if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))

@@ -29,7 +29,7 @@ export interface ClipTask {
 /** A converted clip, or why it could not be. */
 export type ClipResult =
   | { ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number }
-  | { ok: false; error: string }
+  | { ok: false; error: string; reason?: 'missing-audio' | 'unreadable-audio' }
 
 /** Converts clips (in this thread, or on a pool). */
 export type ClipProcessor = (task: ClipTask, signal?: AbortSignal) => Promise<ClipResult>

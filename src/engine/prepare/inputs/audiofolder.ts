@@ -5,10 +5,14 @@
  */
 import type { InputRow } from './types.ts'
 import { parseCsv } from './delimited.ts'
-import { dirOf, readText, resolveAudioPath, splitFromPath, type InputFiles } from './input-files.ts'
+import { dirOf, hfSplit, readText, resolveAudioPath, type InputFiles } from './input-files.ts'
 
-/** Transcript columns tried in this order when `--text-column` is not given. */
-export const TEXT_COLUMNS = ['transcription', 'text', 'sentence', 'transcript', 'raw_transcription', 'normalized_text']
+/**
+ * Transcript columns tried in this order when `--text-column` is not given. `raw_transcription` comes first: FLEURS
+ * has both, its `transcription` already normalized by FLEURS, and the reference reads `raw_transcription`
+ * (OA:hf_dataset_ingestion_example.py:111-118).
+ */
+export const TEXT_COLUMNS = ['raw_transcription', 'transcription', 'text', 'sentence', 'transcript', 'normalized_text']
 /** Language columns tried in this order. */
 export const LANGUAGE_COLUMNS = ['language', 'lang', 'locale']
 
@@ -20,9 +24,10 @@ export function audiofolderMetadata(input: InputFiles): string[] {
 /** Rows of every metadata file. @throws Error when a file has no `file_name` or no transcript column */
 export async function readAudiofolder(input: InputFiles, textColumn: string | undefined, signal?: AbortSignal): Promise<Omit<InputRow, 'index'>[]> {
   const rows: Omit<InputRow, 'index'>[] = []
-  for (const path of audiofolderMetadata(input)) {
+  const metadata = audiofolderMetadata(input)
+  for (const path of metadata) {
     const base = dirOf(path)
-    const split = splitFromPath(base) ?? 'train'
+    const split = hfSplit(path, metadata)
     const text = await readText(input, path, signal)
     let records: { line: number; cells: Record<string, unknown> }[]
     let columns: string[]
@@ -60,13 +65,14 @@ export async function readAudiofolder(input: InputFiles, textColumn: string | un
       const file = typeof cells.file_name === 'string' ? cells.file_name.trim() : ''
       const t = cells[textName]
       const lang = languageName ? cells[languageName] : null
+      const corpus = cells.corpus
       rows.push({
         where,
         audio: file ? { kind: 'file', path: resolveAudioPath(input, base, file) } : null,
         text: typeof t === 'string' ? t : null,
         language: typeof lang === 'string' && lang.trim() ? lang.trim() : null,
         split,
-        corpus: null,
+        corpus: typeof corpus === 'string' && corpus.trim() ? corpus.trim() : null,
         duration: null,
         problem: file ? null : { reason: 'bad-input-row', message: `${where}: empty "file_name"` },
       })

@@ -4,7 +4,7 @@
  * name (`train_manifest.json`).
  */
 import type { InputRow } from './types.ts'
-import { dirOf, readText, resolveAudioPath, splitFromPath, type InputFiles } from './input-files.ts'
+import { dirOf, readText, resolveAudioPath, splitFromPath, splitName, type InputFiles } from './input-files.ts'
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null)
 
@@ -13,7 +13,7 @@ export async function readNemo(input: InputFiles, paths: string[], signal?: Abor
   const rows: Omit<InputRow, 'index'>[] = []
   for (const path of paths) {
     const base = dirOf(path)
-    const fileSplit = splitFromPath(path.slice(base.length))
+    const fileSplit = splitName(splitFromPath(path))
     const lines = (await readText(input, path, signal)).split(/\r?\n/)
     lines.forEach((line, i) => {
       if (line.trim() === '') return

@@ -42,8 +42,9 @@ export type SkipReason =
   | 'no-language'
   | 'unknown-language'
   | 'ambiguous-language'
+  | 'unknown-split'
 
-export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language']
+export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language', 'unknown-split']
 
 /** What the readers found, before any row is decided on. */
 export interface InputScan {

@@ -105,7 +105,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   let plan: PreparePlan
   let input
   try {
-    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn })
+    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) } })
     input = scanned.input
     plan = planPrepare(scanned.scan, input, options)
   } catch (error) {
@@ -169,6 +169,11 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   } finally {
     await pool?.close()
   }
+}
+
+/** A local path with `/` separators (NeMo's path rules compare them as strings). */
+function toSlashes(path: string): string {
+  return path.replace(/\\/g, '/')
 }
 
 /** What `--dry-run --json` prints: partitions with their row counts, skipped rows per reason, decisions. */

@@ -188,7 +188,10 @@ export function planFingerprint(plan: PreparePlan): string {
   const parts = [plan.format, plan.version, plan.audioFormat]
   for (const p of plan.partitions) {
     parts.push(p.folder)
-    for (const r of p.rows) parts.push(`${r.index}\u0001${r.text}\u0001${r.audio.kind === 'file' ? r.audio.path : `${r.audio.file}:${r.audio.row}`}`)
+    for (const r of p.rows) {
+      const seg = r.audio.kind === 'file' && r.audio.segment ? `@${r.audio.segment.offset}+${r.audio.segment.duration}` : ''
+      parts.push(`${r.index}\u0001${r.text}\u0001${r.audio.kind === 'file' ? r.audio.path : `${r.audio.file}:${r.audio.row}`}${seg}`)
+    }
   }
   return fingerprint(parts.join('\u0000'))
 }

@@ -129,7 +129,7 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat): RowConverter {
   const read = audioReader(input)
   return (row, signal) => read(row, signal).then(
-    (bytes) => processClip({ bytes, id: row.where, format }, signal),
+    (bytes) => processClip({ bytes, id: row.where, format, ...(row.audio.kind === 'file' && row.audio.segment ? { segment: row.audio.segment } : {}) }, signal),
     (error: Error) => (error instanceof MissingAudio
       ? { ok: false, error: error.message, reason: 'missing-audio' }
       : { ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'file' ? row.audio.path : 'the audio cell'} (${error.message})` }) as ClipResult,

@@ -7,7 +7,7 @@ import { audiofolderMetadata, readAudiofolder } from './audiofolder.ts'
 import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
 import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
 import { listInput, type InputFiles } from './input-files.ts'
-import { readNemo } from './nemo.ts'
+import { readNemo, type NemoPaths } from './nemo.ts'
 
 /** What to read. */
 export interface ScanOptions {
@@ -16,11 +16,16 @@ export interface ScanOptions {
   entry?: string
   textColumn?: string
   signal?: AbortSignal
+  /** The input folder and working directory as absolute paths, for NeMo's path rules (the CLI knows them). */
+  paths?: NemoPaths
 }
+
+/** A NeMo manifest's name: `.json` or `.jsonl`, gzip-compressed or not. */
+const NEMO_MANIFEST = /\.(jsonl|json)(\.gz)?$/i
 
 /** NeMo manifests at the top of the folder. */
 function nemoManifests(input: InputFiles): string[] {
-  return input.files.map((f) => f.path).filter((p) => !p.includes('/') && /\.(jsonl|json)$/i.test(p))
+  return input.files.map((f) => f.path).filter((p) => !p.includes('/') && NEMO_MANIFEST.test(p))
 }
 
 /**
@@ -31,7 +36,7 @@ function nemoManifests(input: InputFiles): string[] {
 export function detectFormat(input: InputFiles, entry?: string): InputFormat {
   if (entry) {
     if (/\.parquet$/i.test(entry)) return 'hf-parquet'
-    if (/\.(jsonl|json)$/i.test(entry)) return 'nemo'
+    if (NEMO_MANIFEST.test(entry)) return 'nemo'
   }
   const paths = input.files.map((f) => f.path)
   if (paths.some((p) => p.startsWith('clips/')) && COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) return 'commonvoice'
@@ -50,8 +55,8 @@ export async function scanInput(source: DatasetSource, options: ScanOptions = {}
   switch (format) {
     case 'nemo': {
       const manifests = options.entry ? [options.entry] : nemoManifests(input)
-      if (!manifests.length) throw new Error('nemo: no .json/.jsonl manifest at the top of the input folder')
-      rows = await readNemo(input, manifests, options.signal)
+      if (!manifests.length) throw new Error('nemo: no .json/.jsonl (or .gz) manifest at the top of the input folder')
+      rows = await readNemo(input, manifests, options.signal, options.paths)
       break
     }
     case 'commonvoice': {

@@ -9,8 +9,15 @@ export const INPUT_FORMATS: readonly InputFormat[] = ['nemo', 'commonvoice', 'au
 
 /** Where one row's audio is: a file under the input root, or a cell of an input parquet file. */
 export type AudioRef =
-  | { kind: 'file'; path: string }
+  | { kind: 'file'; path: string; segment?: AudioSegment }
   | { kind: 'parquet'; file: string; row: number; rowGroup: number }
+
+/** A stretch of a longer audio file (NeMo `offset` + `duration`, Lhotse supervisions), seconds. */
+export interface AudioSegment {
+  offset: number
+  /** null: to the end of the file. */
+  duration: number | null
+}
 
 /** One input row as a reader found it (before language mapping and normalization). */
 export interface InputRow {

@@ -1,0 +1,119 @@
+/**
+ * `prepare` on the inputs of the speech ecosystem, laid out as the projects that define them lay them out, with audio
+ * written by sox and libsndfile (python3-soundfile), and the written audio compared with the reference's own audio
+ * path (test/prepare/reference-audio.ts: libsndfile → channel mean → torchaudio resample → PCM_16):
+ * - NeMo's an4 test manifests (NVIDIA/NeMo tests/collections/asr/decoding/conftest.py describes them: `asr/an4_val.json`
+ *   with `"audio_filepath": "tests/data/asr/test/an4/wav/an440-mjgm-b.wav"`, relative to the repository root NeMo's
+ *   tests run in), a `.jsonl.gz` manifest, `audio_filename`, segments (`offset` + `duration`);
+ * - every raw-sample container libsndfile reads, through the whole dataprep.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { normalizeText } from '../../src/engine/text/normalize.ts'
+import type { PrepareReport } from '../../src/engine/prepare/types.ts'
+import { runCli } from '../helpers/run-cli.ts'
+import { runPython } from './python.ts'
+import { compareWithReference, type ReferenceClip } from './reference-audio.ts'
+
+const base = mkdtempSync(join(tmpdir(), 'mixscope-ecosystem-'))
+
+/** A tone by sox: `seconds` at `rate` Hz, `channels` channels, 16-bit. */
+function tone(path: string, seconds: number, rate: number, channels = 1, freq = 440): void {
+  mkdirSync(join(path, '..'), { recursive: true })
+  execFileSync('sox', ['-n', '-r', String(rate), '-c', String(channels), '-b', '16', path, 'synth', String(seconds), 'sine', String(freq), 'vol', '0.5'])
+}
+
+const prepare = (...args: string[]) => runCli(['prepare', ...args, '--jobs', '0', '--json'])
+
+/** Runs `fn` with the working directory at `dir` (NeMo resolves manifest paths from it). */
+async function inDir<T>(dir: string, fn: () => Promise<T>): Promise<T> {
+  const was = process.cwd()
+  process.chdir(dir)
+  try { return await fn() } finally { process.chdir(was) }
+}
+
+/** Every clip within one 16-bit step of the reference's own audio path, with its length. */
+function expectReference(results: Awaited<ReturnType<typeof compareWithReference>>): void {
+  for (const r of results) {
+    expect(r.frames, `${r.text}: length`).toBe(r.refFrames)
+    expect(r.maxDiff, `${r.text}: largest difference in 16-bit steps`).toBeLessThanOrEqual(1)
+  }
+}
+
+describe('NeMo', () => {
+  it('resolves an4-style paths relative to the working directory, as NeMo does (all rows found)', async () => {
+    const repo = join(base, 'nemo-repo')
+    const names = ['an440-mjgm-b', 'an441-mjgm-b', 'cen3-fjlp-b']
+    const lines = names.map((n, i) => {
+      tone(join(repo, 'tests', 'data', 'asr', 'test', 'an4', 'wav', `${n}.wav`), 0.4 + i * 0.1, 16000, 1, 300 + 100 * i)
+      return JSON.stringify({ audio_filepath: `tests/data/asr/test/an4/wav/${n}.wav`, duration: 0.4 + i * 0.1, text: `an four clip ${['one', 'two', 'three'][i]}` })
+    })
+    writeFileSync(join(repo, 'tests', 'data', 'asr', 'an4_val.json'), lines.join('\n') + '\n')
+    const manifest = join(repo, 'tests', 'data', 'asr', 'an4_val.json')
+    const r = await inDir(repo, () => prepare(manifest, '--out', join(base, 'out-an4'), '--corpus', 'an4', '--language', 'en'))
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.rows_written).toBe(3)
+    expect(Object.values(report.skipped).reduce((a, b) => a + b, 0)).toBe(0)
+    expect(report.files.map((f) => f.path)).toEqual(['version=0/corpus=an4/split=dev/language=eng_Latn/part-0.parquet']) // an4_val → dev
+    // from another working directory the same manifest's paths do not exist: reported missing, not guessed
+    const elsewhere = await inDir(base, () => prepare(manifest, '--out', join(base, 'out-an4-elsewhere'), '--corpus', 'an4', '--language', 'en'))
+    expect(elsewhere.code).toBe(1)
+    expect((JSON.parse(elsewhere.stdout) as PrepareReport).skipped['missing-audio']).toBe(3)
+  })
+
+  it('reads a gzip-compressed .jsonl.gz manifest, audio_filename, and offset + duration segments', async () => {
+    const dir = join(base, 'nemo-gz')
+    tone(join(dir, 'long.wav'), 3, 22050, 2, 330)
+    tone(join(dir, 'short.wav'), 0.5, 8000, 1, 500)
+    const rows = [
+      { audio_filepath: 'long.wav', offset: 0.5, duration: 1.25, text: 'the first segment', lang: 'de', split: 'train' },
+      { audio_filepath: 'long.wav', offset: 2.2, duration: 5, text: 'the last segment, cut at the end', lang: 'de', split: 'train' },
+      { audio_filename: 'short.wav', duration: 0.5, text: 'a whole file', lang: 'de', split: 'train' },
+    ]
+    writeFileSync(join(dir, 'train_manifest.jsonl'), rows.map((x) => JSON.stringify(x)).join('\n') + '\n')
+    execFileSync('gzip', [join(dir, 'train_manifest.jsonl')])
+    const r = await prepare(dir, '--out', join(base, 'out-gz'), '--corpus', 'gz')
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as PrepareReport).rows_written).toBe(3)
+    const clips: ReferenceClip[] = [
+      { path: join(dir, 'long.wav'), text: rows[0].text, offset: 0.5, duration: 1.25 },
+      { path: join(dir, 'long.wav'), text: rows[1].text, offset: 2.2, duration: 5 },
+      { path: join(dir, 'short.wav'), text: rows[2].text },
+    ]
+    const results = await compareWithReference(join(base, 'out-gz', 'version=0'), clips, (t) => normalizeText(t))
+    expectReference(results)
+    expect(results[0].frames).toBe(Math.ceil(Math.floor(1.25 * 22050) * 16000 / 22050))
+  })
+})
+
+describe('every raw-sample container libsndfile reads, through the dataprep', () => {
+  it('writes each within one 16-bit step of the reference\'s audio path', async () => {
+    const dir = join(base, 'containers')
+    mkdirSync(dir, { recursive: true })
+    const kinds: [string, string, string, number][] = [
+      ['a.wav', 'WAV', 'ULAW', 8000], ['b.wav', 'WAV', 'ALAW', 8000], ['c.rf64', 'RF64', 'PCM_16', 44100], ['d.w64', 'W64', 'PCM_24', 48000],
+      ['e.aiff', 'AIFF', 'PCM_16', 22050], ['f.aifc', 'AIFF', 'FLOAT', 32000], ['g.caf', 'CAF', 'PCM_16', 24000], ['h.caf', 'CAF', 'ALAW', 16000],
+      ['i.sph', 'NIST', 'PCM_16', 16000], ['j.sph', 'NIST', 'ULAW', 8000],
+    ]
+    runPython(`
+import sys, json, numpy as np, soundfile as sf
+d, kinds = sys.argv[1], json.loads(sys.argv[2])
+rng = np.random.default_rng(3)
+for name, fmt, sub, rate in kinds:
+    t = np.arange(int(0.6 * rate)) / rate
+    x = np.stack([0.6 * np.sin(2 * np.pi * 330 * t), 0.3 * np.sin(2 * np.pi * 1200 * t)], axis=1) + rng.normal(0, 0.02, (len(t), 2))
+    sf.write(f'{d}/{name}', x, rate, format=fmt, subtype=sub)
+`, [dir, JSON.stringify(kinds)])
+    const texts = kinds.map(([name, , sub]) => `clip ${name.replace('.', ' ')} ${sub.toLowerCase().replace('_', ' ')}`)
+    writeFileSync(join(dir, 'train.json'), kinds.map(([name], i) => JSON.stringify({ audio_filepath: name, text: texts[i], lang: 'en' })).join('\n') + '\n')
+    const r = await prepare(dir, '--out', join(base, 'out-containers'), '--corpus', 'formats')
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.rows_written).toBe(kinds.length)
+    expectReference(await compareWithReference(join(base, 'out-containers', 'version=0'), kinds.map(([name], i) => ({ path: join(dir, name), text: texts[i] })), (t) => normalizeText(t)))
+  })
+})

@@ -117,3 +117,38 @@ for name, fmt, sub, rate in kinds:
     expectReference(await compareWithReference(join(base, 'out-containers', 'version=0'), kinds.map(([name], i) => ({ path: join(dir, name), text: texts[i] })), (t) => normalizeText(t)))
   })
 })
+
+describe('Hugging Face audiofolder', () => {
+  it('reads metadata.parquet (written by DuckDB) and an audio_file_name column', async () => {
+    const dir = join(base, 'af-parquet')
+    tone(join(dir, 'train', 'clips', 'a.wav'), 0.4, 16000)
+    tone(join(dir, 'test', 'b.wav'), 0.5, 44100, 2)
+    const { writeParquet } = await import('../helpers/duckdb.ts')
+    await writeParquet(join(dir, 'train', 'metadata.parquet'), `SELECT 'clips/a.wav' AS audio_file_name, 'The first clip.' AS sentence, 'commonvoice' AS corpus, 'de' AS locale`)
+    await writeParquet(join(dir, 'test', 'metadata.parquet'), `SELECT 'b.wav' AS audio_file_name, 'The second clip.' AS sentence, 'commonvoice' AS corpus, 'de' AS locale`)
+    const r = await prepare(dir, '--out', join(base, 'out-af-parquet'))
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.format).toBe('audiofolder')
+    expect(report.files.map((f) => f.path)).toEqual([
+      'version=0/corpus=commonvoice/split=test/language=deu_Latn/part-0.parquet', 'version=0/corpus=commonvoice/split=train/language=deu_Latn/part-0.parquet',
+    ])
+    expectReference(await compareWithReference(join(base, 'out-af-parquet', 'version=0'), [
+      { path: join(dir, 'train', 'clips', 'a.wav'), text: 'The first clip.' }, { path: join(dir, 'test', 'b.wav'), text: 'The second clip.' },
+    ], (t) => normalizeText(t)))
+  })
+
+  it('reads FLEURS\' columns: raw_transcription (the reference\'s) over transcription, language names', async () => {
+    const dir = join(base, 'fleurs')
+    tone(join(dir, 'validation', '1.wav'), 0.3, 16000)
+    writeFileSync(join(dir, 'validation', 'metadata.jsonl'), JSON.stringify({
+      file_name: '1.wav', id: 1, raw_transcription: 'Hello, World (Gen 1:1)!', transcription: 'hello world gen one', language: 'English', corpus: 'fleurs',
+    }) + '\n')
+    const r = await prepare(dir, '--out', join(base, 'out-fleurs'))
+    expect(r.code, r.stderr).toBe(0)
+    const { query } = await import('../helpers/duckdb.ts')
+    const rows = await query(`SELECT text, split, language FROM read_parquet('${join(base, 'out-fleurs')}/version=0/**/*.parquet', hive_partitioning=true)`)
+    expect(rows).toEqual([{ text: normalizeText('Hello, World (Gen 1:1)!'), split: 'dev', language: 'eng_Latn' }])
+    expect(rows[0].text).toBe('hello world')
+  })
+})

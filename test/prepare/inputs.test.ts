@@ -61,3 +61,14 @@ describe('splits and paths', () => {
     expect(resolveAudioPath(input, '', '/nowhere/c.wav')).toBe('nowhere/c.wav') // reported missing by the plan
   })
 })
+
+describe('audiofolder file columns', () => {
+  it('takes file_name, else the one *_file_name column (audio_file_name among several), as datasets does', async () => {
+    const { fileNameColumn } = await import('../../src/engine/prepare/inputs/audiofolder.ts')
+    expect(fileNameColumn('m.csv', ['file_name', 'text'])).toBe('file_name')
+    expect(fileNameColumn('m.csv', ['speech_file_name', 'text'])).toBe('speech_file_name')
+    expect(fileNameColumn('m.csv', ['noise_file_name', 'audio_file_name'])).toBe('audio_file_name')
+    expect(() => fileNameColumn('m.csv', ['a_file_name', 'b_file_name'])).toThrow('audiofolder: m.csv has several file columns (a_file_name, b_file_name)')
+    expect(() => fileNameColumn('m.csv', ['path', 'text'])).toThrow('has no "file_name" or "*_file_name" column (columns: path, text)')
+  })
+})

@@ -152,3 +152,65 @@ describe('Hugging Face audiofolder', () => {
     expect(rows[0].text).toBe('hello world')
   })
 })
+
+describe('Lhotse', () => {
+  const fixtures = join(import.meta.dirname, '..', 'fixtures', 'lhotse')
+
+  it('reads Lhotse\'s own ljspeech cuts.json (paths from its repository root), language names mapped', async () => {
+    // Lhotse's tests run in its repository root: test/fixtures/ljspeech/{cuts.json, storage/*.wav}
+    const repo = join(base, 'lhotse-repo')
+    const { cpSync } = await import('node:fs')
+    cpSync(join(fixtures, 'ljspeech'), join(repo, 'test', 'fixtures', 'ljspeech'), { recursive: true })
+    const cuts = join(repo, 'test', 'fixtures', 'ljspeech', 'cuts.json')
+    const r = await inDir(repo, () => prepare(cuts, '--out', join(base, 'out-lj'), '--corpus', 'ljspeech', '--split', 'train', '--input-format', 'lhotse'))
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.rows_written).toBe(2)
+    expect(report.languages.map((l) => [l.input, l.output])).toEqual([['English', 'eng_Latn']])
+    const storage = join(repo, 'test', 'fixtures', 'ljspeech', 'storage')
+    expectReference(await compareWithReference(join(base, 'out-lj', 'version=0'), [
+      { path: join(storage, 'LJ002-0020.wav'), text: 'IN EIGHTEEN THIRTEEN' }, { path: join(storage, 'LJ002-0035.wav'), text: 'EIGHT THE PRESS YARD' },
+    ], (t) => normalizeText(t)))
+  })
+
+  it('pairs recordings.jsonl.gz with supervisions.jsonl.gz, and says why sox-command sources are not read', async () => {
+    const r = await prepare(join(fixtures, 'mini_librispeech'), '--out', join(base, 'out-mini'), '--corpus', 'mini', '--split', 'train', '--language', 'en', '--dry-run')
+    expect(r.code, r.stderr).toBe(0)
+    const plan = (JSON.parse(r.stdout) as { plan: { format: string; input_rows: number; skipped: Record<string, number>; skipped_rows: { message: string }[] } }).plan
+    expect(plan.format).toBe('lhotse')
+    expect(plan.input_rows).toBe(38)
+    expect(plan.skipped['bad-input-row']).toBe(38)
+    expect(plan.skipped_rows[0].message).toMatch(/^supervisions\.jsonl\.gz:1: recording lbi-1272-135031-0000 has a "command" source: only "file" sources are read$/)
+  })
+
+  it('writes each supervision\'s stretch of its recording (recordings + supervisions with file sources)', async () => {
+    const dir = join(base, 'lhotse-sups')
+    tone(join(dir, 'audio', 'rec1.flac'), 2, 16000, 1, 250)
+    tone(join(dir, 'audio', 'rec2.wav'), 1.5, 48000, 2, 700)
+    const recs = [
+      { id: 'rec1', sources: [{ type: 'file', channels: [0], source: 'audio/rec1.flac' }], sampling_rate: 16000, num_samples: 32000, duration: 2 },
+      { id: 'rec2', sources: [{ type: 'file', channels: [0, 1], source: 'audio/rec2.wav' }], sampling_rate: 48000, num_samples: 72000, duration: 1.5 },
+    ]
+    const sups = [
+      { id: 's1', recording_id: 'rec1', start: 0.25, duration: 0.8, channel: 0, text: 'first half', language: 'de', custom: { corpus: 'mine' } },
+      { id: 's2', recording_id: 'rec1', start: 1.1, duration: 0.9, channel: 0, text: 'second half', language: 'de', custom: { corpus: 'mine' } },
+      { id: 's3', recording_id: 'rec2', start: 0, duration: 1.5, channel: 0, text: 'all of it', language: 'de', custom: { corpus: 'mine' } },
+      { id: 's4', recording_id: 'nowhere', start: 0, duration: 1, channel: 0, text: 'lost', language: 'de', custom: { corpus: 'mine' } },
+    ]
+    writeFileSync(join(dir, 'mine_recordings_train.jsonl'), recs.map((x) => JSON.stringify(x)).join('\n') + '\n')
+    writeFileSync(join(dir, 'mine_supervisions_train.jsonl'), sups.map((x) => JSON.stringify(x)).join('\n') + '\n')
+    execFileSync('gzip', [join(dir, 'mine_recordings_train.jsonl'), join(dir, 'mine_supervisions_train.jsonl')])
+    const r = await prepare(dir, '--out', join(base, 'out-sups'))
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.format).toBe('lhotse')
+    expect(report.files.map((f) => f.path)).toEqual(['version=0/corpus=mine/split=train/language=deu_Latn/part-0.parquet'])
+    expect(report.rows_written).toBe(3)
+    expect(report.skipped['bad-input-row']).toBe(1)
+    expectReference(await compareWithReference(join(base, 'out-sups', 'version=0'), [
+      { path: join(dir, 'audio', 'rec1.flac'), text: 'first half', offset: 0.25, duration: 0.8 },
+      { path: join(dir, 'audio', 'rec1.flac'), text: 'second half', offset: 1.1, duration: 0.9 },
+      { path: join(dir, 'audio', 'rec2.wav'), text: 'all of it' },
+    ], (t) => normalizeText(t)))
+  })
+})

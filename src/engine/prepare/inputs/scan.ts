@@ -8,6 +8,7 @@ import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
 import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
 import { listInput, type InputFiles } from './input-files.ts'
 import { readNemo, type NemoPaths } from './nemo.ts'
+import { lhotseKind, lhotseManifests, readLhotse } from './lhotse.ts'
 
 /** What to read. */
 export interface ScanOptions {
@@ -36,14 +37,16 @@ function nemoManifests(input: InputFiles): string[] {
 export function detectFormat(input: InputFiles, entry?: string): InputFormat {
   if (entry) {
     if (/\.parquet$/i.test(entry)) return 'hf-parquet'
+    if (lhotseKind(entry)) return 'lhotse'
     if (NEMO_MANIFEST.test(entry)) return 'nemo'
   }
   const paths = input.files.map((f) => f.path)
   if (paths.some((p) => p.startsWith('clips/')) && COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) return 'commonvoice'
   if (audiofolderMetadata(input).length) return 'audiofolder'
   if (hfParquetFiles(input).length) return 'hf-parquet'
+  if (lhotseManifests(input).some((p) => lhotseKind(p) !== 'recordings')) return 'lhotse'
   if (nemoManifests(input).length) return 'nemo'
-  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, metadata.csv/metadata.jsonl, *.parquet, *.json/*.jsonl manifests); pass --input-format ' + INPUT_FORMATS.join('|'))
+  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, metadata.csv/.jsonl/.parquet, *.parquet, Lhotse *cuts*/*supervisions* manifests, *.json/*.jsonl manifests); pass --input-format ' + INPUT_FORMATS.join('|'))
 }
 
 /** Lists and reads the input; rows are numbered in reading order. */
@@ -62,6 +65,14 @@ export async function scanInput(source: DatasetSource, options: ScanOptions = {}
     case 'commonvoice': {
       const r = await readCommonVoice(input, options.signal)
       if (!r.rows.length && !COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) throw new Error('commonvoice: no train.tsv, dev.tsv or test.tsv in the input folder')
+      rows = r.rows
+      notes.push(...r.notes)
+      break
+    }
+    case 'lhotse': {
+      const manifests = options.entry ? [options.entry, ...lhotseManifests(input).filter((p) => p !== options.entry && lhotseKind(p) === 'recordings')] : lhotseManifests(input)
+      if (!manifests.some((p) => lhotseKind(p) !== 'recordings')) throw new Error('lhotse: no cuts or supervisions manifest (*cuts*.jsonl[.gz], *supervisions*.jsonl[.gz]) in the input folder')
+      const r = await readLhotse(input, manifests, options.signal, options.paths)
       rows = r.rows
       notes.push(...r.notes)
       break

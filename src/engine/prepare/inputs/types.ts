@@ -4,8 +4,8 @@
  */
 
 /** The input layouts `prepare` reads. */
-export type InputFormat = 'nemo' | 'commonvoice' | 'audiofolder' | 'hf-parquet'
-export const INPUT_FORMATS: readonly InputFormat[] = ['nemo', 'commonvoice', 'audiofolder', 'hf-parquet']
+export type InputFormat = 'nemo' | 'commonvoice' | 'audiofolder' | 'hf-parquet' | 'lhotse'
+export const INPUT_FORMATS: readonly InputFormat[] = ['nemo', 'commonvoice', 'audiofolder', 'hf-parquet', 'lhotse']
 
 /** Where one row's audio is: a file under the input root, or a cell of an input parquet file. */
 export type AudioRef =

@@ -214,3 +214,73 @@ describe('Lhotse', () => {
     ], (t) => normalizeText(t)))
   })
 })
+
+describe('webdataset', () => {
+  it('groups tar members into samples by key (GNU tar, pax and GNU long names), audio + txt or json', async () => {
+    const dir = join(base, 'wds')
+    const src = join(dir, 'src')
+    const long = `${'very-long-folder-name-'.repeat(6)}x/utt-3`
+    tone(join(src, 'utt-1.flac'), 0.4, 16000, 1, 300)
+    writeFileSync(join(src, 'utt-1.txt'), 'Bonjour, le monde !\n')
+    tone(join(src, 'utt-2.wav'), 0.5, 22050, 2, 500)
+    writeFileSync(join(src, 'utt-2.json'), JSON.stringify({ text: 'Deuxième phrase.', language: 'fr' }))
+    tone(join(src, `${long}.wav`), 0.3, 8000, 1, 800)
+    writeFileSync(join(src, `${long}.txt`), 'Troisième.')
+    writeFileSync(join(src, 'utt-4.txt'), 'no audio here')
+    const members = ['utt-1.flac', 'utt-1.txt', 'utt-2.wav', 'utt-2.json', `${long}.wav`, `${long}.txt`, 'utt-4.txt']
+    execFileSync('tar', ['--format=gnu', '-cf', join(dir, 'train-000000.tar'), '-C', src, ...members])
+    execFileSync('tar', ['--format=pax', '-cf', join(dir, 'dev-000000.tar'), '-C', src, 'utt-2.wav', 'utt-2.json', `${long}.wav`, `${long}.txt`])
+    const { rmSync } = await import('node:fs')
+    rmSync(src, { recursive: true })
+    const r = await prepare(dir, '--out', join(base, 'out-wds'), '--corpus', 'wds', '--language', 'fr')
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.format).toBe('webdataset')
+    expect(report.rows_written).toBe(5)
+    expect(report.skipped['missing-audio']).toBe(1) // utt-4: a transcript without audio
+    expect(report.files.map((f) => [f.path, f.rows])).toEqual([
+      ['version=0/corpus=wds/split=dev/language=fra_Latn/part-0.parquet', 2], ['version=0/corpus=wds/split=train/language=fra_Latn/part-0.parquet', 3],
+    ])
+    // the members' bytes, as tar extracts them, against the reference's audio path
+    const out = join(dir, 'x')
+    mkdirSync(out)
+    execFileSync('tar', ['-xf', join(dir, 'train-000000.tar'), '-C', out])
+    expectReference(await compareWithReference(join(base, 'out-wds', 'version=0', 'corpus=wds', 'split=train'), [
+      { path: join(out, 'utt-1.flac'), text: 'Bonjour, le monde !' }, { path: join(out, 'utt-2.wav'), text: 'Deuxième phrase.' }, { path: join(out, `${long}.wav`), text: 'Troisième.' },
+    ], (t) => normalizeText(t)))
+  })
+})
+
+describe('NeMo tarred', () => {
+  it('reads tarred_audio_manifest.json + audio_N.tar as NeMo\'s converter writes them (shard_id, -sub names, offsets)', async () => {
+    const dir = join(base, 'nemo-tarred')
+    const src = join(base, 'nemo-tarred-src')
+    tone(join(src, 'a.wav'), 0.6, 16000, 1, 300)
+    tone(join(src, 'b.wav'), 2, 24000, 1, 600)
+    // what convert_to_tarred_audio_dataset.py's _create_shard does: tarfile.open(mode='w'), tar.add(arcname=squashed name)
+    runPython(`
+import sys, tarfile, json
+src, d = sys.argv[1], sys.argv[2]
+with tarfile.open(f'{d}/audio_0.tar', mode='w', dereference=True) as t: t.add(f'{src}/a.wav', arcname='a.wav')
+with tarfile.open(f'{d}/audio_1.tar', mode='w', dereference=True) as t: t.add(f'{src}/b.wav', arcname='b.wav')
+rows = [
+  {'audio_filepath': 'a.wav', 'duration': 0.6, 'text': 'clip a', 'shard_id': 0},
+  {'audio_filepath': 'b.wav', 'duration': 0.5, 'offset': 0.75, 'text': 'a piece of b', 'shard_id': 1},
+  {'audio_filepath': 'b-sub1.wav', 'duration': 0.4, 'offset': 1.5, 'text': 'another piece of b', 'shard_id': 1},
+  {'audio_filepath': 'c.wav', 'duration': 1.0, 'text': 'not in the tar', 'shard_id': 0},
+]
+open(f'{d}/tarred_audio_manifest.json', 'w').write(''.join(json.dumps(r) + '\\n' for r in rows))
+`, [src, (mkdirSync(dir, { recursive: true }), dir)])
+    const r = await prepare(dir, '--out', join(base, 'out-nemo-tarred'), '--corpus', 'nt', '--split', 'train', '--language', 'en')
+    expect(r.code, r.stderr).toBe(0)
+    const report = JSON.parse(r.stdout) as PrepareReport
+    expect(report.format).toBe('nemo-tarred')
+    expect(report.rows_written).toBe(3)
+    expect(report.skipped['missing-audio']).toBe(1)
+    expectReference(await compareWithReference(join(base, 'out-nemo-tarred', 'version=0'), [
+      { path: join(src, 'a.wav'), text: 'clip a' },
+      { path: join(src, 'b.wav'), text: 'a piece of b', offset: 0.75, duration: 0.5 },
+      { path: join(src, 'b.wav'), text: 'another piece of b', offset: 1.5, duration: 0.4 },
+    ], (t) => normalizeText(t)))
+  })
+})

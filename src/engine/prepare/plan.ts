@@ -10,7 +10,7 @@ import { mapLanguageCode, PARTITION_LANGUAGE, type LanguageMapping } from './lan
 import { byPath, recognizeSplit, type InputFiles } from './inputs/input-files.ts'
 import { bufferShuffleOrder } from './shuffle/buffer-shuffle.ts'
 import type { LanguageDecision, PlannedPartition, PlannedRow, PrepareOptions, PreparePlan, SkippedRow } from './types.ts'
-import type { InputRow, InputScan } from './inputs/types.ts'
+import { audioRefName, audioSegment, type InputRow, type InputScan } from './inputs/types.ts'
 
 /** `--language` values: one for every row, and/or `code=xxx_Script` decisions. @throws Error on a malformed value */
 export function parseLanguageOptions(values: readonly string[] = []): { all: string | null; decisions: Map<string, string> } {
@@ -97,7 +97,7 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     }
     return m
   }
-  const audioName = (r: InputRow) => (r.audio ? (r.audio.kind === 'file' ? r.audio.path : `${r.audio.file}:${r.audio.row}`) : null)
+  const audioName = (r: InputRow) => (r.audio ? audioRefName(r.audio) : null)
   const skip = (r: InputRow, reason: SkippedRow['reason'], message: string) => skipped.push({ index: r.index, where: r.where, reason, message, audio: audioName(r) })
 
   // rows per (corpus, split, language) stream, in input order, with what will happen to each
@@ -189,8 +189,8 @@ export function planFingerprint(plan: PreparePlan): string {
   for (const p of plan.partitions) {
     parts.push(p.folder)
     for (const r of p.rows) {
-      const seg = r.audio.kind === 'file' && r.audio.segment ? `@${r.audio.segment.offset}+${r.audio.segment.duration}` : ''
-      parts.push(`${r.index}\u0001${r.text}\u0001${r.audio.kind === 'file' ? r.audio.path : `${r.audio.file}:${r.audio.row}`}${seg}`)
+      const seg = audioSegment(r.audio)
+      parts.push(`${r.index}\u0001${r.text}\u0001${audioRefName(r.audio)}${seg ? `@${seg.offset}+${seg.duration}` : ''}`)
     }
   }
   return fingerprint(parts.join('\u0000'))

@@ -13,7 +13,7 @@ import type { ClipProcessor, ClipResult } from './clip.ts'
 import { planFingerprint } from './plan.ts'
 import { datasetSums, statsTsv } from './stats-tsv.ts'
 import { type PlannedPartition, type PlannedRow, type PreparePlan, type PrepareReport, type SkippedRow, type WrittenFile } from './types.ts'
-import { SKIP_REASONS, type SkipReason } from './inputs/types.ts'
+import { audioRefName, audioSegment, SKIP_REASONS, type SkipReason } from './inputs/types.ts'
 import { PreparedParquetWriter, type PreparedRow } from './write/parquet-file.ts'
 import type { OutputFile, OutputSink } from './write/sink.ts'
 
@@ -109,6 +109,7 @@ function audioReader(input: InputFiles) {
   const hf = new HfAudioReader(input)
   return async (row: PlannedRow, signal?: AbortSignal): Promise<Uint8Array> => {
     if (row.audio.kind === 'file') return input.source.read(row.audio.path, 0, input.sizes.get(row.audio.path) ?? 0, { signal })
+    if (row.audio.kind === 'member') return input.source.read(row.audio.file, row.audio.start, row.audio.end, { signal })
     const cell = await hf.read(row.audio.file, row.audio.rowGroup, row.audio.row, signal)
     if (cell.bytes) return cell.bytes
     // datasets decodes `path` when `bytes` is null: read it when it names a file of the input
@@ -129,10 +130,10 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat): RowConverter {
   const read = audioReader(input)
   return (row, signal) => read(row, signal).then(
-    (bytes) => processClip({ bytes, id: row.where, format, ...(row.audio.kind === 'file' && row.audio.segment ? { segment: row.audio.segment } : {}) }, signal),
+    (bytes) => processClip({ bytes, id: row.where, format, ...(audioSegment(row.audio) ? { segment: audioSegment(row.audio) } : {}) }, signal),
     (error: Error) => (error instanceof MissingAudio
       ? { ok: false, error: error.message, reason: 'missing-audio' }
-      : { ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'file' ? row.audio.path : 'the audio cell'} (${error.message})` }) as ClipResult,
+      : { ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'parquet' ? 'the audio cell' : audioRefName(row.audio)} (${error.message})` }) as ClipResult,
   )
 }
 
@@ -215,7 +216,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
         progress.rowsDone++
         if (!result.ok) {
           progress.rowsFailed++
-          open.failed.push({ index: row.index, where: row.where, reason: result.reason ?? 'unreadable-audio', message: result.error, audio: row.audio.kind === 'file' ? row.audio.path : `${row.audio.file}:${row.audio.row}` })
+          open.failed.push({ index: row.index, where: row.where, reason: result.reason ?? 'unreadable-audio', message: result.error, audio: audioRefName(row.audio) })
         } else {
           group.push({ text: row.text, audio: result.audio, audioSize: result.audioSize })
           open.samples += result.audioSize

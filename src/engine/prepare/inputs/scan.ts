@@ -9,6 +9,8 @@ import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
 import { listInput, type InputFiles } from './input-files.ts'
 import { readNemo, type NemoPaths } from './nemo.ts'
 import { lhotseKind, lhotseManifests, readLhotse } from './lhotse.ts'
+import { nemoTarredManifests, readNemoTarred } from './nemo-tarred.ts'
+import { readWebdataset, webdatasetShards } from './webdataset.ts'
 
 /** What to read. */
 export interface ScanOptions {
@@ -38,15 +40,19 @@ export function detectFormat(input: InputFiles, entry?: string): InputFormat {
   if (entry) {
     if (/\.parquet$/i.test(entry)) return 'hf-parquet'
     if (lhotseKind(entry)) return 'lhotse'
+    if (/(^|\/)tarred_audio_manifest[^/]*\.jsonl?(\.gz)?$/i.test(entry)) return 'nemo-tarred'
+    if (/\.tar$/i.test(entry)) return 'webdataset'
     if (NEMO_MANIFEST.test(entry)) return 'nemo'
   }
   const paths = input.files.map((f) => f.path)
   if (paths.some((p) => p.startsWith('clips/')) && COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) return 'commonvoice'
+  if (nemoTarredManifests(input).length) return 'nemo-tarred'
   if (audiofolderMetadata(input).length) return 'audiofolder'
   if (hfParquetFiles(input).length) return 'hf-parquet'
   if (lhotseManifests(input).some((p) => lhotseKind(p) !== 'recordings')) return 'lhotse'
   if (nemoManifests(input).length) return 'nemo'
-  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, metadata.csv/.jsonl/.parquet, *.parquet, Lhotse *cuts*/*supervisions* manifests, *.json/*.jsonl manifests); pass --input-format ' + INPUT_FORMATS.join('|'))
+  if (webdatasetShards(input).length) return 'webdataset'
+  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, tarred_audio_manifest.json, metadata.csv/.jsonl/.parquet, *.parquet, Lhotse *cuts*/*supervisions* manifests, *.json/*.jsonl manifests, *.tar shards); pass --input-format ' + INPUT_FORMATS.join('|'))
 }
 
 /** Lists and reads the input; rows are numbered in reading order. */
@@ -67,6 +73,18 @@ export async function scanInput(source: DatasetSource, options: ScanOptions = {}
       if (!r.rows.length && !COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) throw new Error('commonvoice: no train.tsv, dev.tsv or test.tsv in the input folder')
       rows = r.rows
       notes.push(...r.notes)
+      break
+    }
+    case 'nemo-tarred': {
+      const manifests = options.entry ? [options.entry] : nemoTarredManifests(input)
+      if (!manifests.length) throw new Error('nemo-tarred: no tarred_audio_manifest.json in the input folder')
+      rows = await readNemoTarred(input, manifests, options.signal)
+      break
+    }
+    case 'webdataset': {
+      const shards = options.entry ? [options.entry] : webdatasetShards(input)
+      if (!shards.length) throw new Error('webdataset: no .tar shard in the input folder')
+      rows = await readWebdataset(input, shards, options.signal)
       break
     }
     case 'lhotse': {

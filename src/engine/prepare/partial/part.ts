@@ -54,7 +54,7 @@ export function plannedUnits(plan: PreparePlan, input: Pick<InputFiles, 'sizes'>
   const rows = plan.partitions.flatMap((p) => p.rows).sort((a, b) => a.index - b.index)
   const perFile = new Map<string, number>()
   for (const r of rows) if (r.audio.kind === 'parquet') perFile.set(r.audio.file, (perFile.get(r.audio.file) ?? 0) + 1)
-  const bytes = rows.map((r) => r.audio.kind === 'file' ? input.sizes.get(r.audio.path) ?? 0 : (input.sizes.get(r.audio.file) ?? 0) / perFile.get(r.audio.file)!)
+  const bytes = rows.map((r) => r.audio.kind === 'file' ? input.sizes.get(r.audio.path) ?? 0 : r.audio.kind === 'member' ? r.audio.end - r.audio.start : (input.sizes.get(r.audio.file) ?? 0) / perFile.get(r.audio.file)!)
   return { rows, bytes }
 }
 

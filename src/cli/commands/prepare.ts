@@ -36,11 +36,16 @@ resampler), encoded as 16-bit FLAC (or Ogg Vorbis), rows shuffled (seed 123, buf
 with <dir>/language_distribution_<V>.tsv beside it. Rows that cannot be converted are skipped, counted per
 reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its last finished file.
 
-<input> is a folder (or a NeMo manifest / parquet file):
-  nemo          JSON Lines manifests: audio_filepath, text, [duration, lang|language, split, corpus]
+<input> is a folder (or one manifest / parquet / tar file of it):
+  nemo          JSON Lines manifests (.json, .jsonl, .gz): audio_filepath|audio_filename, text,
+                [duration, offset, lang|language, split, corpus]; paths beside the manifest, else
+                from the working directory (NeMo's rule)
+  nemo-tarred   tarred_audio_manifest.json + audio_<shard_id>.tar (NeMo's tarred datasets)
   commonvoice   a Common Voice release folder: clips/, train.tsv, dev.tsv, test.tsv (path, sentence, locale)
-  audiofolder   metadata.csv or metadata.jsonl (file_name + a transcript column), split folders
+  audiofolder   metadata.csv|.jsonl|.parquet (file_name or *_file_name + a transcript column), split folders
   hf-parquet    parquet files with an audio struct (bytes, path) and a transcript column
+  lhotse        *cuts*.jsonl[.gz] (or .json), or *recordings* + *supervisions*.jsonl[.gz] of one name
+  webdataset    .tar shards: key.flac|wav|mp3|ogg|opus + key.txt or key.json
 
   --out DIR              output folder (required)
   --input-format F       ${INPUT_FORMATS.join('|')} (guessed from the folder when absent)

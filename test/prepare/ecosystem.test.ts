@@ -232,12 +232,14 @@ describe('webdataset', () => {
     execFileSync('tar', ['--format=pax', '-cf', join(dir, 'dev-000000.tar'), '-C', src, 'utt-2.wav', 'utt-2.json', `${long}.wav`, `${long}.txt`])
     const { rmSync } = await import('node:fs')
     rmSync(src, { recursive: true })
+    writeFileSync(join(dir, 'test-000000.tar'), 'not a tar file, but one bad shard loses only itself'.repeat(20))
     const r = await prepare(dir, '--out', join(base, 'out-wds'), '--corpus', 'wds', '--language', 'fr')
     expect(r.code, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout) as PrepareReport
     expect(report.format).toBe('webdataset')
     expect(report.rows_written).toBe(5)
     expect(report.skipped['missing-audio']).toBe(1) // utt-4: a transcript without audio
+    expect(report.notes).toContain('webdataset: test-000000.tar: not a tar file (bad header checksum at byte 0); its samples are not read')
     expect(report.files.map((f) => [f.path, f.rows])).toEqual([
       ['version=0/corpus=wds/split=dev/language=fra_Latn/part-0.parquet', 2], ['version=0/corpus=wds/split=train/language=fra_Latn/part-0.parquet', 3],
     ])

@@ -84,7 +84,9 @@ export async function scanInput(source: DatasetSource, options: ScanOptions = {}
     case 'webdataset': {
       const shards = options.entry ? [options.entry] : webdatasetShards(input)
       if (!shards.length) throw new Error('webdataset: no .tar shard in the input folder')
-      rows = await readWebdataset(input, shards, options.signal)
+      const r = await readWebdataset(input, shards, options.signal)
+      rows = r.rows
+      notes.push(...r.notes)
       break
     }
     case 'lhotse': {

@@ -41,13 +41,22 @@ export function groupSamples(members: TarMember[]): { key: string; fields: Map<s
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null)
 
-/** Rows of every shard, in shard then sample order. */
-export async function readWebdataset(input: InputFiles, shards: string[], signal?: AbortSignal): Promise<Omit<InputRow, 'index'>[]> {
+/** Rows of every shard, in shard then sample order; a shard that is not a readable tar is left out with a note. */
+export async function readWebdataset(input: InputFiles, shards: string[], signal?: AbortSignal): Promise<{ rows: Omit<InputRow, 'index'>[]; notes: string[] }> {
   const rows: Omit<InputRow, 'index'>[] = []
+  const notes: string[] = []
   const decoder = new TextDecoder('utf-8')
   for (const tar of shards) {
     const split = splitName(splitFromPath(tar))
-    for (const { key, fields } of groupSamples(await listTar(input, tar, signal))) {
+    let members: TarMember[]
+    try {
+      members = await listTar(input, tar, signal)
+    } catch (error) {
+      signal?.throwIfAborted()
+      notes.push(`webdataset: ${(error as Error).message}; its samples are not read`)
+      continue
+    }
+    for (const { key, fields } of groupSamples(members)) {
       const where = `${tar}:${key}`
       const read = async (m: TarMember) => decoder.decode(await input.source.read(tar, m.start, m.start + m.size, { signal })).replace(/^\uFEFF/, '')
       const audioField = WEBDATASET_AUDIO.find((f) => fields.has(f))
@@ -80,5 +89,5 @@ export async function readWebdataset(input: InputFiles, shards: string[], signal
       })
     }
   }
-  return rows
+  return { rows, notes }
 }

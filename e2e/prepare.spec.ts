@@ -25,7 +25,7 @@ test.beforeAll(() => {
   mkdirSync(large, { recursive: true })
   makeNemo(large)
   const lines = readFileSync(join(large, 'manifest.jsonl'), 'utf8').trim().split('\n')
-  const extra = Array.from({ length: 120 }, (_, i) => JSON.stringify({ audio_filepath: 'audio/clip-0.wav', text: `take ${i + 1} of the first clip`, lang: 'en', split: 'train' }))
+  const extra = Array.from({ length: 120 }, (_, i) => JSON.stringify({ audio_filepath: 'audio/clip-0.wav', text: `take ${i + 1} of the first clip`, lang: 'en', corpus: 'nemo', split: 'train' }))
   writeFileSync(join(large, 'manifest.jsonl'), [...lines, ...extra].join('\n') + '\n')
 })
 

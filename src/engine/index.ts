@@ -133,6 +133,7 @@ export { scanInput } from './prepare/inputs/scan.ts'
 export { INPUT_FORMATS, type InputFormat, SKIP_REASONS } from './prepare/inputs/types.ts'
 export {
   isBinaryPart,
+  isPartFailure,
   mergePrepareParts,
   type PartBytes,
   partMagic,

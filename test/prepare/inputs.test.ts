@@ -1,7 +1,7 @@
 /** Input helpers: the CSV parser against Python's csv module, TSV without quoting, split names, audio paths. */
 import { describe, expect, it } from 'vitest'
 import { parseCsv, parseTsv } from '../../src/engine/prepare/inputs/delimited.ts'
-import { resolveAudioPath, splitFromPath, type InputFiles } from '../../src/engine/prepare/inputs/input-files.ts'
+import { hfSplit, recognizeSplit, resolveAudioPath, splitFromPath, type InputFiles } from '../../src/engine/prepare/inputs/input-files.ts'
 import { runPython } from './python.ts'
 
 describe('parseCsv', () => {
@@ -27,7 +27,29 @@ describe('splits and paths', () => {
     expect(splitFromPath('dev_manifest.json')).toBe('dev')
     expect(splitFromPath('test.tsv')).toBe('test')
     expect(splitFromPath('audio/clips.jsonl')).toBeNull()
-    expect(splitFromPath('training/x.json')).toBeNull() // a word, not a split name
+    expect(splitFromPath('training/x.json')).toBe('train') // datasets' keyword list
+    expect(splitFromPath('testing/metadata.csv')).toBe('test')
+    expect(splitFromPath('an4_val.json')).toBe('dev')
+    expect(splitFromPath('eval_clean/metadata.csv')).toBe('dev')
+    expect(splitFromPath('contest/x.json')).toBeNull() // a keyword must stand between delimiters
+    expect(splitFromPath('german/9_hours-00000-of-00001.parquet')).toEqual({ name: '9_hours' }) // MLS
+    expect(splitFromPath('german/train-00000-of-00010.parquet')).toBe('train')
+  })
+
+  it('recognizes only the usual split names', () => {
+    expect(['train', 'Training', 'dev', 'validation', 'valid', 'val', 'eval', 'evaluation', 'development', 'test', 'testing'].map(recognizeSplit))
+      .toEqual(['train', 'train', 'dev', 'dev', 'dev', 'dev', 'dev', 'dev', 'dev', 'test', 'test'])
+    expect(recognizeSplit('9_hours')).toBeNull()
+    expect(recognizeSplit('other')).toBeNull()
+  })
+
+  it('decides a Hugging Face data file\'s split as datasets does, never train for a named other split', () => {
+    expect(hfSplit('metadata.csv', ['metadata.csv'])).toBe('train') // nothing names a split: datasets' train
+    expect(hfSplit('training/metadata.csv', ['training/metadata.csv', 'testing/metadata.csv'])).toBe('train')
+    expect(hfSplit('testing/metadata.csv', ['training/metadata.csv', 'testing/metadata.csv'])).toBe('test')
+    const mls = ['german/1_hours-00000-of-00001.parquet', 'german/9_hours-00000-of-00001.parquet', 'german/train-00000-of-00001.parquet']
+    expect(mls.map((p) => hfSplit(p, mls))).toEqual(['1_hours', '9_hours', 'train'])
+    expect(hfSplit('extra/metadata.csv', ['train/metadata.csv', 'extra/metadata.csv'])).toBe('extra')
   })
 
   it('resolves relative paths against the manifest and absolute ones by their tail in the folder', () => {
@@ -37,5 +59,16 @@ describe('splits and paths', () => {
     expect(resolveAudioPath(input, '', '/mnt/data/corpus/wavs/b.wav')).toBe('corpus/wavs/b.wav')
     expect(resolveAudioPath(input, '', 'C:\\data\\wavs\\a.wav')).toBe('wavs/a.wav')
     expect(resolveAudioPath(input, '', '/nowhere/c.wav')).toBe('nowhere/c.wav') // reported missing by the plan
+  })
+})
+
+describe('audiofolder file columns', () => {
+  it('takes file_name, else the one *_file_name column (audio_file_name among several), as datasets does', async () => {
+    const { fileNameColumn } = await import('../../src/engine/prepare/inputs/audiofolder.ts')
+    expect(fileNameColumn('m.csv', ['file_name', 'text'])).toBe('file_name')
+    expect(fileNameColumn('m.csv', ['speech_file_name', 'text'])).toBe('speech_file_name')
+    expect(fileNameColumn('m.csv', ['noise_file_name', 'audio_file_name'])).toBe('audio_file_name')
+    expect(() => fileNameColumn('m.csv', ['a_file_name', 'b_file_name'])).toThrow('audiofolder: m.csv has several file columns (a_file_name, b_file_name)')
+    expect(() => fileNameColumn('m.csv', ['path', 'text'])).toThrow('has no "file_name" or "*_file_name" column (columns: path, text)')
   })
 })

@@ -32,6 +32,21 @@ describe('mapLanguageCode', () => {
     expect(mapped('ko')).toBe('kor_Hang') // CLDR says Kore; Omnilingual ASR lists kor_Hang only
   })
 
+  it('maps corpus conventions, FLEURS configs and language names to the codes Omnilingual ASR lists', () => {
+    expect(mapped('zh-HK')).toBe('yue_Hant') // Common Voice's Cantonese
+    expect(mapped('yue')).toBe('yue_Hant')
+    expect(mapped('ko_kr')).toBe('kor_Hang') // FLEURS: the language, not the recording locale's script
+    expect(mapped('ko-KR')).toBe('kor_Hang')
+    expect(mapped('sd_in')).toBe('snd_Arab')
+    expect(mapped('cmn_hans_cn')).toBe('cmn_Hans')
+    expect(mapped('yue_hant_hk')).toBe('yue_Hant')
+    expect(mapped('English')).toBe('eng_Latn') // FLEURS' language column
+    expect(mapped('Cantonese Chinese')).toBe('yue_Hant')
+    expect(mapped('Sorani-Kurdish')).toBe('ckb_Arab')
+    expect(mapped('german')).toBe('deu_Latn') // MLS config names, as the reference maps them
+    expect(mapped('polish')).toBe('pol_Latn')
+  })
+
   it('turns a macrolanguage into the individual language Omnilingual ASR uses', () => {
     expect(mapped('zh')).toBe('cmn_Hans')
     expect(mapped('ar')).toBe('arb_Arab')
@@ -52,8 +67,30 @@ describe('mapLanguageCode', () => {
     expect(mapLanguageCode('xyz').kind).toBe('unknown')
     expect(mapLanguageCode('zz').kind).toBe('unknown')
     expect(mapLanguageCode('').kind).toBe('unknown')
-    expect(mapLanguageCode('english').kind).toBe('unknown')
+    expect(mapLanguageCode('elvish').kind).toBe('unknown')
+    expect(mapped('english')).toBe('eng_Latn') // a language name (FLEURS, MLS)
     const listed = mapLanguageCode('nor_Latn')
     expect(listed.kind === 'mapped' && listed.listed).toBe(false) // a valid code Omnilingual ASR does not list
+  })
+})
+
+describe('FLEURS', () => {
+  it('maps every one of its 102 configs to a code Omnilingual ASR lists, or stops on a real ambiguity', async () => {
+    const { FLEURS_CONFIGS, FLEURS_NAME_TO_SUBTAG } = await import('../../src/engine/prepare/lang/fleurs.ts')
+    expect(FLEURS_CONFIGS.length).toBe(102)
+    expect(Object.keys(FLEURS_NAME_TO_SUBTAG).length).toBe(102)
+    const ambiguous: string[] = []
+    for (const c of FLEURS_CONFIGS) {
+      const m = mapLanguageCode(c)
+      if (m.kind === 'ambiguous') { ambiguous.push(c); continue }
+      expect(m.kind === 'mapped' && m.listed, `${c} → ${JSON.stringify(m)}`).toBe(true)
+    }
+    // macrolanguages FLEURS does not narrow down, where Omnilingual ASR lists the macrolanguage and a member
+    expect(ambiguous).toEqual(['ff_sn', 'mn_mn', 'ps_af', 'uz_uz'])
+    // the reference's own FLEURS mapping (OA:hf_dataset_ingestion_example.py FleursTextProcessor.lang_mapping)
+    expect(['tr_tr', 'ja_jp', 'en_us', 'fr_fr', 'uk_ua'].map(mapped)).toEqual(['tur_Latn', 'jpn_Jpan', 'eng_Latn', 'fra_Latn', 'ukr_Cyrl'])
+    // and its MLS one (MLSTextProcessor.lang_mapping)
+    expect(['german', 'dutch', 'french', 'spanish', 'italian', 'portuguese', 'polish'].map(mapped))
+      .toEqual(['deu_Latn', 'nld_Latn', 'fra_Latn', 'spa_Latn', 'ita_Latn', 'por_Latn', 'pol_Latn'])
   })
 })

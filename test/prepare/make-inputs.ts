@@ -40,20 +40,20 @@ export const clips: Clip[] = [
   { voice: 'cmn', text: '你好，世界！', lang: 'zh-CN', rate: 32000, channels: 1, ext: 'wav' },
 ]
 
-/** NeMo: manifest.jsonl (split per row, one absolute path, bad rows) + audio/. @returns expected good rows */
+/** NeMo: manifest.jsonl (split and corpus per row, one absolute path, bad rows) + audio/. @returns expected good rows */
 export function makeNemo(dir: string): number {
   const lines: string[] = []
   clips.forEach((c, i) => {
     const file = `audio/clip-${i}.${c.ext}`
     speak(join(dir, file), c)
     const audio = i === 1 ? `/somewhere/else/${file}` : file // absolute path from another machine: found by its tail
-    lines.push(JSON.stringify({ audio_filepath: audio, text: c.text, duration: 1.5, lang: c.lang, split: i % 3 === 2 ? 'validation' : 'train' }))
+    lines.push(JSON.stringify({ audio_filepath: audio, text: c.text, duration: 1.5, lang: c.lang, corpus: 'nemo', split: i % 3 === 2 ? 'validation' : 'train' }))
   })
   writeFileSync(join(dir, 'audio', 'broken.wav'), 'RIFF this is not audio at all')
-  lines.push(JSON.stringify({ audio_filepath: 'audio/missing.wav', text: 'missing file', lang: 'en' }))
-  lines.push(JSON.stringify({ audio_filepath: 'audio/broken.wav', text: 'broken audio', lang: 'en' }))
-  lines.push(JSON.stringify({ audio_filepath: 'audio/clip-0.wav', text: '123 !!!', lang: 'en' }))
-  lines.push(JSON.stringify({ audio_filepath: 'audio/clip-0.wav', text: 'unknown language', lang: 'xx' }))
+  lines.push(JSON.stringify({ audio_filepath: 'audio/missing.wav', text: 'missing file', lang: 'en', corpus: 'nemo', split: 'train' }))
+  lines.push(JSON.stringify({ audio_filepath: 'audio/broken.wav', text: 'broken audio', lang: 'en', corpus: 'nemo', split: 'train' }))
+  lines.push(JSON.stringify({ audio_filepath: 'audio/clip-0.wav', text: '123 !!!', lang: 'en', corpus: 'nemo', split: 'train' }))
+  lines.push(JSON.stringify({ audio_filepath: 'audio/clip-0.wav', text: 'unknown language', lang: 'xx', corpus: 'nemo', split: 'train' }))
   lines.push('{"audio_filepath": broken json')
   writeFileSync(join(dir, 'manifest.jsonl'), lines.join('\n') + '\n')
   return clips.length

@@ -44,7 +44,7 @@ beforeAll(async () => {
   layouts['hf-parquet'].good = await makeHfParquet(layouts['hf-parquet'].dir)
   for (const [name, l] of Object.entries(layouts)) {
     // the worker-thread pool for one layout, in-thread for the others (two shared cores)
-    const r = await cli('prepare', l.dir, '--out', outOf(name), '--json', '--jobs', name === 'nemo' ? '2' : '0')
+    const r = await cli('prepare', l.dir, '--out', outOf(name), '--corpus', name, '--json', '--jobs', name === 'nemo' ? '2' : '0')
     expect(r.code, r.err).toBe(0)
     reports.set(name, JSON.parse(r.out) as PrepareReport)
   }
@@ -165,7 +165,7 @@ print(json.dumps(out))
 
   it('gives the same bytes for the same input and options', async () => {
     const again = outOf('nemo', '-again')
-    const r = await cli('prepare', layouts.nemo.dir, '--out', again, '--json', '--jobs', '0')
+    const r = await cli('prepare', layouts.nemo.dir, '--out', again, '--corpus', 'nemo', '--json', '--jobs', '0')
     expect(r.code).toBe(0)
     const a = filesUnder(outOf('nemo'))
     expect(filesUnder(again)).toEqual(a)
@@ -174,7 +174,7 @@ print(json.dumps(out))
 
   it('writes Ogg Vorbis that libsndfile decodes to audio_size samples', async () => {
     const out = outOf('nemo', '-ogg')
-    const r = await cli('prepare', layouts.nemo.dir, '--out', out, '--audio-format', 'ogg', '--json', '--jobs', '0')
+    const r = await cli('prepare', layouts.nemo.dir, '--out', out, '--corpus', 'nemo', '--audio-format', 'ogg', '--json', '--jobs', '0')
     expect(r.code, r.err).toBe(0)
     const glob = join(out, 'version=0', '**', '*.parquet')
     const rows = await query(`SELECT audio_size, audio_bytes FROM read_parquet('${glob}')`)
@@ -203,7 +203,7 @@ describe('prepare: usage', () => {
     mkdirSync(join(dir, 'audio'), { recursive: true })
     const { copyFileSync, writeFileSync } = await import('node:fs')
     copyFileSync(join(layouts.nemo.dir, 'audio', 'clip-0.wav'), join(dir, 'audio', 'a.wav'))
-    writeFileSync(join(dir, 'm.jsonl'), JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'mn' }) + '\n')
+    writeFileSync(join(dir, 'm.jsonl'), JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'mn', corpus: 'mn', split: 'train' }) + '\n')
     const refused = await cli('prepare', dir, '--out', join(base, 'out', 'mn'))
     expect(refused.code).toBe(2)
     expect(refused.err).toContain('--language mn=mon_Cyrl')

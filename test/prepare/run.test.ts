@@ -19,7 +19,7 @@ describe('runPrepare', () => {
 
   async function plan() {
     const { input, scan } = await scanInput(await createFsSource(dir))
-    return { input, plan: planPrepare(scan, input, { split: 'train', language: ['eng_Latn'] }) }
+    return { input, plan: planPrepare(scan, input, { split: 'train', language: ['eng_Latn'], corpus: 'test' }) }
   }
 
   it('orders each partition as the reference\'s shuffle does and splits it into files and row groups', async () => {

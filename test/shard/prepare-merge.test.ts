@@ -42,7 +42,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }))
 describe.each(Object.entries(inputs))('sharded prepare of %s', (name, input) => {
   it('merges into the unsharded folder, byte for byte, for 1 to 5 shards', async () => {
     const out = join(base, `out-${name}`)
-    const whole = await cli('prepare', input, '--out', out, '--json', '--jobs', '0')
+    const whole = await cli('prepare', input, '--out', out, '--corpus', 'c', '--json', '--jobs', '0')
     expect(whole.code, whole.err).toBe(0)
     const expected = tree(out)
     expect([...expected.keys()].some((p) => p.endsWith('.parquet'))).toBe(true)
@@ -51,7 +51,7 @@ describe.each(Object.entries(inputs))('sharded prepare of %s', (name, input) => 
     for (let n = 1; n <= 5; n++) {
       const parts = join(base, `parts-${name}-${n}`)
       for (let i = n - 1; i >= 0; i--) {
-        const r = await cli('prepare', input, '--shard', `${i}/${n}`, '--out', join(parts, `prepare-${i}.part`), '--jobs', '0')
+        const r = await cli('prepare', input, '--corpus', 'c', '--shard', `${i}/${n}`, '--out', join(parts, `prepare-${i}.part`), '--jobs', '0')
         expect(r.code, r.err).toBe(0)
         expect(r.err).toContain(`shard ${i}/${n} (from --shard)`)
       }
@@ -69,15 +69,15 @@ describe.each(Object.entries(inputs))('sharded prepare of %s', (name, input) => 
 describe('sharded prepare: refused parts', () => {
   it('names a missing part and a part of another input', async () => {
     const parts = join(base, 'parts-refused')
-    for (const i of [0, 2]) expect((await cli('prepare', inputs.nemo, '--shard', `${i}/3`, '--out', join(parts, `p-${i}.part`), '--jobs', '0')).code).toBe(0)
+    for (const i of [0, 2]) expect((await cli('prepare', inputs.nemo, '--corpus', 'c', '--shard', `${i}/3`, '--out', join(parts, `p-${i}.part`), '--jobs', '0')).code).toBe(0)
     let r = await cli('merge', parts, '--out', join(base, 'refused'))
     expect(r.code).toBe(2)
     expect(r.err).toContain('missing part: shard 1 of 3')
-    expect((await cli('prepare', inputs.hf, '--shard', '1/3', '--out', join(base, 'other.part'), '--jobs', '0')).code).toBe(0)
+    expect((await cli('prepare', inputs.hf, '--corpus', 'c', '--shard', '1/3', '--out', join(base, 'other.part'), '--jobs', '0')).code).toBe(0)
     r = await cli('merge', parts, join(base, 'other.part'), '--out', join(base, 'refused'))
     expect(r.code).toBe(2)
     expect(r.err).toMatch(/other\.part \(root .*hf.*\) is from another dataset/)
-    r = await cli('prepare', inputs.nemo, '--shard', '0/2', '--out', base, '--jobs', '0')
+    r = await cli('prepare', inputs.nemo, '--corpus', 'c', '--shard', '0/2', '--out', base, '--jobs', '0')
     expect(r.code).toBe(2)
     expect(r.err).toContain('is a folder')
   }, 120_000)

@@ -10,6 +10,7 @@ import {
   createFsSource,
   describeShard,
   INPUT_FORMATS,
+  isPartFailure,
   type InputFormat,
   MixscopeError,
   planPrepare,
@@ -36,18 +37,27 @@ resampler), encoded as 16-bit FLAC (or Ogg Vorbis), rows shuffled (seed 123, buf
 with <dir>/language_distribution_<V>.tsv beside it. Rows that cannot be converted are skipped, counted per
 reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its last finished file.
 
-<input> is a folder (or a NeMo manifest / parquet file):
-  nemo          JSON Lines manifests: audio_filepath, text, [duration, lang|language, split, corpus]
+<input> is a folder (or one manifest / parquet / tar file of it):
+  nemo          JSON Lines manifests (.json, .jsonl, .gz): audio_filepath|audio_filename, text,
+                [duration, offset, lang|language, split, corpus]; paths beside the manifest, else
+                from the working directory (NeMo's rule)
+  nemo-tarred   tarred_audio_manifest.json + audio_<shard_id>.tar (NeMo's tarred datasets)
   commonvoice   a Common Voice release folder: clips/, train.tsv, dev.tsv, test.tsv (path, sentence, locale)
-  audiofolder   metadata.csv or metadata.jsonl (file_name + a transcript column), split folders
+  audiofolder   metadata.csv|.jsonl|.parquet (file_name or *_file_name + a transcript column), split folders
   hf-parquet    parquet files with an audio struct (bytes, path) and a transcript column
+  lhotse        *cuts*.jsonl[.gz] (or .json), or *recordings* + *supervisions*.jsonl[.gz] of one name
+  webdataset    .tar shards: key.flac|wav|mp3|ogg|opus + key.txt or key.json
 
   --out DIR              output folder (required)
   --input-format F       ${INPUT_FORMATS.join('|')} (guessed from the folder when absent)
-  --corpus NAME          corpus of every row (default: the row's own, else the input folder's name)
+  --corpus NAME          corpus of every row (default: the row's own "corpus" field or column; required
+                         when a row declares none)
   --language CODE        language of every row (xxx_Script, or an ISO 639 / BCP-47 code that maps to one)
   --language FROM=TO     decide one input code (e.g. mn=khk_Cyrl); repeatable
-  --split NAME           split of every row (default: from the input, else train; validation → dev)
+  --split NAME           split of every row: train, dev or test (training, validation, valid, val, eval,
+                         evaluation, development, testing name one of them); default: from the input
+  --split-map FROM=TO    write the input split FROM as TO (e.g. 9_hours=train); repeatable. Rows of any
+                         other split name are skipped (unknown-split), never guessed into train
   --audio-format F       flac (16-bit, default) or ogg (Vorbis)
   --text-column NAME     transcript column (audiofolder, hf-parquet)
   --no-normalize-text    keep transcripts as they are
@@ -69,7 +79,7 @@ const args = defineCommand({
   name: 'prepare', help: prepareHelp, positionals: { count: 1, what: 'one input folder or file' },
   options: {
     out: { type: 'string' }, 'input-format': { type: 'string' }, corpus: { type: 'string' }, language: { type: 'string', multiple: true },
-    split: { type: 'string' }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
+    split: { type: 'string' }, 'split-map': { type: 'string', multiple: true }, 'audio-format': { type: 'string' }, 'text-column': { type: 'string' }, 'no-normalize-text': { type: 'boolean' },
     version: { type: 'string' }, 'dry-run': { type: 'boolean' }, fresh: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'boolean' },
     shard: { type: 'string' },
   },
@@ -93,13 +103,13 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   const entry = info.isFile() ? basename(arg) : undefined
   const source = await createFsSource(root)
   const options = {
-    inputFormat: format, corpus: values.corpus, language: values.language, split: values.split,
+    inputFormat: format, corpus: values.corpus, language: values.language, split: values.split, splitMap: values['split-map'],
     audioFormat, textColumn: values['text-column'], normalizeText: !values['no-normalize-text'], version,
   }
   let plan: PreparePlan
   let input
   try {
-    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn })
+    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) } })
     input = scanned.input
     plan = planPrepare(scanned.scan, input, options)
   } catch (error) {
@@ -130,7 +140,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
         plan, input, root: arg, processClip, concurrency: (pool?.size ?? 1) * 2,
         out: await sink.create(basename(out)), createdBy: 'mixscope prepare (hyparquet-writer)',
       })
-      const failed = part.clips.filter((c) => c.length === 2).length
+      const failed = part.clips.filter(isPartFailure).length
       io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
         `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
       if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))
@@ -164,6 +174,11 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   } finally {
     await pool?.close()
   }
+}
+
+/** A local path with `/` separators (NeMo's path rules compare them as strings). */
+function toSlashes(path: string): string {
+  return path.replace(/\\/g, '/')
 }
 
 function describePlan(plan: PreparePlan): string {

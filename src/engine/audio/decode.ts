@@ -14,6 +14,7 @@ import { sniffAudio, type AudioSniff } from './sniff.ts'
 import { audioError, defaultMaxSamples, type DecodedAudio, type DecodeOptions } from './types.ts'
 import { decodeWasm, type RawDecode } from './wasm.ts'
 import { decodeWav } from './wav.ts'
+import { decodePcmContainer } from './pcm-containers.ts'
 import { decodeWebCodecs, hasWebCodecs, WebCodecsUnavailable } from './webcodecs.ts'
 
 /** Sniff problems that do not stop decoding (they become warnings). */
@@ -41,8 +42,9 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   if (bytes.length === 0) throw audioError(id, 'unknown', null, 'empty input (0 bytes)')
   const sniff = sniffAudio(bytes)
   const fail = (what: string) => audioError(id, sniff.container, sniff.codec, what)
-  if (sniff.container === 'unknown') throw fail(`not WAV, FLAC, Ogg or MP3: ${sniff.problems.join('; ')}`)
+  if (sniff.container === 'unknown') throw fail(`not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64 or NIST SPHERE: ${sniff.problems.join('; ')}`)
   if (sniff.container === 'wav') return decodeWav(bytes, id, maxSamples)
+  if (sniff.container === 'aiff' || sniff.container === 'caf' || sniff.container === 'w64' || sniff.container === 'sphere') return decodePcmContainer(bytes, id, maxSamples)
   const fatal = sniff.problems.filter((p) => !tolerated.test(p))
   if (fatal.length) throw fail(fatal.join('; '))
   if (!sniff.codec) throw fail('unknown codec')

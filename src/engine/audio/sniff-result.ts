@@ -3,11 +3,14 @@
  * A leaf module: the container modules (wav.ts, flac.ts, ogg.ts, mp3.ts) and the dispatcher (sniff.ts) import it.
  */
 
-/** Container recognised by its magic bytes. */
-export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'unknown'
+/**
+ * Container recognised by its magic bytes. `wav` includes RF64; `aiff` includes AIFC; `w64` is Sony Wave64,
+ * `sphere` NIST SPHERE, `caf` Apple's Core Audio Format.
+ */
+export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | 'w64' | 'sphere' | 'unknown'
 
-/** Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM. */
-export type AudioCodec = 'pcm' | 'float' | 'flac' | 'vorbis' | 'opus' | 'mp3'
+/** Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM, `ulaw`/`alaw` G.711. */
+export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'flac' | 'vorbis' | 'opus' | 'mp3'
 
 /** What the header of an encoded audio file declares. */
 export interface AudioSniff {

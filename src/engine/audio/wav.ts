@@ -1,15 +1,20 @@
 /**
- * WAV (RIFF/WAVE): the header walk (`sniffWavLayout`, also the sniffer's) and the decoder, parsed directly: PCM
- * 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, WAVE_FORMAT_EXTENSIBLE, any extra chunks (fact, LIST, ...)
- * with odd-size padding. Values as libsndfile: integer / 2^(bits−1).
+ * WAV (RIFF/WAVE, and RF64 with its `ds64` 64-bit sizes): the header walk (`sniffWavLayout`, also the sniffer's) and
+ * the decoder, parsed directly: PCM 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, G.711 A-law and µ-law,
+ * WAVE_FORMAT_EXTENSIBLE, any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer
+ * / 2^(bits−1), G.711 through its 16-bit tables (pcm.ts).
  */
-import { ascii, u16le, u32le } from './bytes.ts'
+import { ascii, u16le, u32le, u64le } from './bytes.ts'
+import { decodePcm } from './pcm.ts'
+import { wavEncoding } from './pcm-containers.ts'
 import { blankSniff, blockingProblems, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
 import { audioError, type DecodedAudio } from './types.ts'
 
 /** WAVE format tags. */
 const WAVE_FORMAT_PCM = 1
 const WAVE_FORMAT_IEEE_FLOAT = 3
+const WAVE_FORMAT_ALAW = 6
+const WAVE_FORMAT_MULAW = 7
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe
 
 /** Where a WAV file's `data` chunk is, found while sniffing (used by the WAV decoder). */
@@ -26,10 +31,12 @@ export interface WavLayout {
 export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavLayout | null } {
   const s = blankSniff('wav')
   const magic = ascii(b, 0, 4)
-  if (magic !== 'RIFF') {
-    s.problems.push(magic === 'RF64' ? 'RF64 (64-bit WAV) is not supported' : 'big-endian RIFX WAV is not supported')
+  if (magic !== 'RIFF' && magic !== 'RF64') {
+    s.problems.push('big-endian RIFX WAV is not supported')
     return { sniff: s, layout: null }
   }
+  /** RF64's data size from its `ds64` chunk (the `data` chunk's own size is then 0xFFFFFFFF). */
+  let ds64Data: number | null = null
   if (b.length < 12) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, RIFF header needs 12`), layout: null }
   if (ascii(b, 8, 4) !== 'WAVE') return { sniff: withProblem(s, `RIFF form type is "${ascii(b, 8, 4)}", expected "WAVE"`), layout: null }
   let at = 12
@@ -40,7 +47,9 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
     const id = ascii(b, at, 4)
     const size = u32le(b, at + 4)
     const body = at + 8
-    if (id === 'fmt ') {
+    if (id === 'ds64' && magic === 'RF64' && body + 16 <= b.length) {
+      ds64Data = u64le(b, body + 8)
+    } else if (id === 'fmt ') {
       if (size < 16 || body + 16 > b.length) return { sniff: withProblem(s, `truncated header: fmt chunk of ${size} bytes`), layout: null }
       formatTag = u16le(b, body)
       s.channels = u16le(b, body + 2)
@@ -56,17 +65,20 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       }
       if (formatTag === WAVE_FORMAT_PCM) s.codec = 'pcm'
       else if (formatTag === WAVE_FORMAT_IEEE_FLOAT) s.codec = 'float'
+      else if (formatTag === WAVE_FORMAT_ALAW) s.codec = 'alaw'
+      else if (formatTag === WAVE_FORMAT_MULAW) s.codec = 'ulaw'
       else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}`)
       const bits = s.bitsPerSample
       if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
       if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
+      if ((s.codec === 'alaw' || s.codec === 'ulaw') && bits !== 8) s.problems.push(`unsupported G.711 bit depth ${bits}`)
       if (s.channels > 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
         s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
       }
     } else if (id === 'data') {
       if (formatTag < 0) return { sniff: withProblem(s, 'data chunk before fmt chunk'), layout: null }
       const available = b.length - body
-      const declared = size === 0xffffffff ? available : size
+      const declared = size === 0xffffffff ? (ds64Data !== null && ds64Data >= 0 ? ds64Data : available) : size
       if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
       // libsndfile counts the frames that are there when the chunk is cut short (so training reads those)
       if (blockAlign > 0) s.declaredFrames = Math.floor(Math.min(declared, available) / blockAlign)
@@ -126,9 +138,9 @@ function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
   const d = wavData(bytes, id, maxSamples)
   const { sniff, layout, channels, bits, frames } = d
-  const out = Array.from({ length: channels }, () => new Float32Array(frames))
   const pcm = pcm16Of(bytes, d)
-  if (pcm) {
+  const out = pcm ? Array.from({ length: channels }, () => new Float32Array(frames)) : null
+  if (pcm && out) {
     // the common case through an Int16Array (the same values: v / 32768 is exact in float32), a few times faster
     // than a DataView read per sample
     for (let c = 0; c < channels; c++) {
@@ -136,17 +148,11 @@ export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples:
       for (let i = 0, at = c; i < frames; i++, at += channels) ch[i] = pcm[at] / 32768
     }
   } else {
-    const view = new DataView(bytes.buffer, bytes.byteOffset + layout.dataOffset, frames * layout.blockAlign)
-    const read = sampleReader(sniff.codec!, bits, view)
-    const bytesPer = bits / 8
-    for (let c = 0; c < channels; c++) {
-      const ch = out[c]
-      let at = c * bytesPer
-      for (let i = 0; i < frames; i++, at += layout.blockAlign) ch[i] = read(at)
-    }
+    const encoding = wavEncoding(layout.formatTag, bits)!
+    return { sampleRate: sniff.sampleRate!, channels: decodePcm(bytes, { encoding, bits, littleEndian: true, channels, dataOffset: layout.dataOffset, blockAlign: layout.blockAlign, frames }), frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
   }
   // libsndfile reads a WAV cut inside its data chunk up to the last whole frame, as here: training reads it too
-  return { sampleRate: sniff.sampleRate!, channels: out, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
+  return { sampleRate: sniff.sampleRate!, channels: out!, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
 }
 
 /**
@@ -179,13 +185,3 @@ export function decodeWavMono16(bytes: Uint8Array, id: string | undefined, maxSa
 
 /** Whether typed arrays are little-endian here (WAV's byte order); every platform JS runs on in practice is. */
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-
-function sampleReader(codec: 'pcm' | 'float' | string, bits: number, v: DataView): (at: number) => number {
-  if (codec === 'float') return bits === 32 ? (at) => v.getFloat32(at, true) : (at) => v.getFloat64(at, true)
-  switch (bits) {
-    case 8: return (at) => (v.getUint8(at) - 128) / 128
-    case 16: return (at) => v.getInt16(at, true) / 32768
-    case 24: return (at) => ((v.getUint8(at) | (v.getUint8(at + 1) << 8) | (v.getInt8(at + 2) << 16))) / 8388608
-    default: return (at) => v.getInt32(at, true) / 2147483648
-  }
-}

@@ -13,6 +13,7 @@ import { createFlacEncoder, type Flac } from './encode/flac.ts'
 import type { AudioFormat, ClipEncoder } from './encode/types.ts'
 import { createVorbisEncoder } from './encode/vorbis.ts'
 import { resampleTorchaudio } from './resample-torchaudio.ts'
+import type { AudioSegment } from './inputs/types.ts'
 
 /** The dataprep's output rate. */
 export const PREPARE_RATE = 16_000
@@ -24,12 +25,26 @@ export interface ClipTask {
   /** For messages (`train.tsv:12`). */
   id: string
   format: AudioFormat
+  /** Only this stretch of the file (NeMo `offset` + `duration`), seconds. */
+  segment?: AudioSegment
+}
+
+/**
+ * Frames `[start, end)` of a segment at `rate`, as NeMo reads one with soundfile: seek to `int(offset × rate)`, read
+ * `int(duration × rate)` frames (fewer at the end of the file).
+ * @throws Error when the segment starts at or after the end
+ */
+export function segmentFrames(segment: AudioSegment, rate: number, frames: number, id: string): [number, number] {
+  const start = Math.floor(segment.offset * rate)
+  if (start >= frames) throw new Error(`${id}: the segment starts at ${segment.offset} s, after the end of the audio (${(frames / rate).toFixed(3)} s)`)
+  const end = segment.duration === null ? frames : Math.min(frames, start + Math.floor(segment.duration * rate))
+  return [start, end]
 }
 
 /** A converted clip, or why it could not be. */
 export type ClipResult =
   | { ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number }
-  | { ok: false; error: string }
+  | { ok: false; error: string; reason?: 'missing-audio' | 'unreadable-audio' }
 
 /** Converts clips (in this thread, or on a pool). */
 export type ClipProcessor = (task: ClipTask, signal?: AbortSignal) => Promise<ClipResult>
@@ -60,7 +75,13 @@ function isWav(bytes: Uint8Array): boolean {
 }
 
 /** 16 kHz mono float32 of one input file, as the reference's `_post_process` leaves it. */
-export async function clipWaveform(bytes: Uint8Array, id: string): Promise<{ samples: Float32Array; rate: number; channels: number; frames: number }> {
+export async function clipWaveform(bytes: Uint8Array, id: string, segment?: AudioSegment): Promise<{ samples: Float32Array; rate: number; channels: number; frames: number }> {
+  if (segment) {
+    const audio = await decodeAudio(bytes, { id })
+    const [start, end] = segmentFrames(segment, audio.sampleRate, audio.frames, id)
+    const mono = referenceMono(audio.channels.map((c) => c.subarray(start, end)))
+    return { samples: resampleTorchaudio(mono, audio.sampleRate, PREPARE_RATE), rate: audio.sampleRate, channels: audio.channels.length, frames: end - start }
+  }
   if (isWav(bytes)) {
     // 16-bit PCM WAV, the usual raw corpus: decoded straight to the mono mix, into a buffer reused clip after clip
     // (the same values as decodeAudio + referenceMono; a clip with no more frames than channels takes that path)
@@ -88,7 +109,7 @@ export function createClipProcessor(loadFlac: () => Promise<Flac>): ClipProcesso
   return async (task, signal) => {
     signal?.throwIfAborted()
     try {
-      const wave = await clipWaveform(task.bytes, task.id)
+      const wave = await clipWaveform(task.bytes, task.id, task.segment)
       if (wave.samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
       const audio = (await encoder(task.format)).encode(wave.samples, PREPARE_RATE)
       return { ok: true, audio, audioSize: wave.samples.length, sourceRate: wave.rate, sourceChannels: wave.channels, sourceFrames: wave.frames }

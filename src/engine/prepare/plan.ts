@@ -4,12 +4,13 @@
  * `corpus=/split=/language=` partitions, each in the order the reference's shuffle gives (the buffer shuffle of
  * every (language, split) stream, taken before any row is dropped, as the reference shuffles before it processes).
  */
+import { MixscopeError } from '../core/findings.ts'
 import { normalizeText } from '../text/normalize.ts'
 import { mapLanguageCode, PARTITION_LANGUAGE, type LanguageMapping } from './lang/language-code.ts'
-import { byPath, normalizeSplit, type InputFiles } from './inputs/input-files.ts'
+import { byPath, recognizeSplit, type InputFiles } from './inputs/input-files.ts'
 import { bufferShuffleOrder } from './shuffle/buffer-shuffle.ts'
 import type { LanguageDecision, PlannedPartition, PlannedRow, PrepareOptions, PreparePlan, SkippedRow } from './types.ts'
-import type { InputRow, InputScan } from './inputs/types.ts'
+import { audioRefName, audioSegment, type InputRow, type InputScan } from './inputs/types.ts'
 
 /** `--language` values: one for every row, and/or `code=xxx_Script` decisions. @throws Error on a malformed value */
 export function parseLanguageOptions(values: readonly string[] = []): { all: string | null; decisions: Map<string, string> } {
@@ -30,15 +31,26 @@ export function parseLanguageOptions(values: readonly string[] = []): { all: str
   return { all, decisions }
 }
 
-/** A corpus or split value as a folder name can carry it (no `/`); empty → `fallback`. */
-function keyValue(value: string, fallback: string): string {
-  const v = value.trim().replace(/[/\\]/g, '_')
-  return v || fallback
+/** A corpus value as a folder name can carry it (no `/`), or null when empty. */
+function corpusValue(value: string | null | undefined): string | null {
+  const v = (value ?? '').trim().replace(/[/\\]/g, '_')
+  return v || null
 }
 
-/** The default corpus: the input folder's name, lower case, characters other than letters, digits, `_`, `-` → `_`. */
-export function defaultCorpus(rootName: string): string {
-  return rootName.toLowerCase().replace(/\.(jsonl|json|parquet)$/, '').replace(/[^\p{L}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '') || 'corpus'
+/**
+ * `--split-map` values `FROM=TO`: an input split name (any case) → `train`, `dev` or `test` (or a name that is one,
+ * `validation` → `dev`). @throws MixscopeError (usage) on a malformed value
+ */
+export function parseSplitMap(values: readonly string[] = []): Map<string, 'train' | 'dev' | 'test'> {
+  const map = new Map<string, 'train' | 'dev' | 'test'>()
+  for (const v of values) {
+    const eq = v.indexOf('=')
+    const from = eq < 0 ? '' : v.slice(0, eq).trim().toLowerCase()
+    const to = eq < 0 ? null : recognizeSplit(v.slice(eq + 1))
+    if (!from || !to) throw new MixscopeError(`prepare: --split-map ${JSON.stringify(v)}: expected NAME=train|dev|test (e.g. 9_hours=train)`, 'bad-split-map', 'usage')
+    map.set(from, to)
+  }
+  return map
 }
 
 /** Small FNV-1a over a string: the plan's fingerprint (a resumed run must be the same plan). */
@@ -59,7 +71,20 @@ export function fingerprint(text: string): string {
 export function planPrepare(scan: InputScan, input: InputFiles, options: PrepareOptions = {}): PreparePlan {
   const { all, decisions } = parseLanguageOptions(options.language)
   const normalize = options.normalizeText ?? true
-  const corpusDefault = keyValue(options.corpus ?? defaultCorpus(input.rootName), 'corpus')
+  const corpusOption = corpusValue(options.corpus)
+  if (options.corpus !== undefined && !corpusOption) throw new MixscopeError('prepare: --corpus is empty', 'bad-corpus', 'usage')
+  const forcedSplit = options.split === undefined ? null : recognizeSplit(options.split)
+  if (options.split !== undefined && !forcedSplit) {
+    throw new MixscopeError(`prepare: --split ${JSON.stringify(options.split)} is not train, dev or test (or a name of one: training, validation, valid, val, eval, evaluation, development, testing)`, 'bad-split', 'usage')
+  }
+  const splitMap = parseSplitMap(options.splitMap)
+  if (!corpusOption) {
+    // the corpus is a key of the mixture (weights, recipe filters such as corpus == "mls"): never made up
+    const without = scan.rows.filter((r) => !r.problem && !corpusValue(r.corpus))
+    if (without.length) {
+      throw new MixscopeError(`prepare: ${without.length} of ${scan.rows.length} input rows declare no corpus (no "corpus" field or column, first at ${without[0].where}); pass --corpus NAME (e.g. --corpus mls)`, 'corpus-required', 'usage')
+    }
+  }
   const skipped: SkippedRow[] = []
   const mappings = new Map<string, LanguageMapping>()
   const decisionRows = new Map<string, number>()
@@ -72,10 +97,11 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     }
     return m
   }
-  const audioName = (r: InputRow) => (r.audio ? (r.audio.kind === 'file' ? r.audio.path : `${r.audio.file}:${r.audio.row}`) : null)
+  const audioName = (r: InputRow) => (r.audio ? audioRefName(r.audio) : null)
   const skip = (r: InputRow, reason: SkippedRow['reason'], message: string) => skipped.push({ index: r.index, where: r.where, reason, message, audio: audioName(r) })
 
   // rows per (corpus, split, language) stream, in input order, with what will happen to each
+  const unknownSplits = new Map<string, number>()
   const streams = new Map<string, { corpus: string; split: string; language: string; rows: { row: InputRow; text: string | null; durationOk: boolean }[] }>()
   for (const row of scan.rows) {
     if (row.problem) { skip(row, row.problem.reason, row.problem.message); continue }
@@ -85,8 +111,20 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     const m = mapCode(code)
     if (m.kind === 'unknown') { skip(row, 'unknown-language', `${row.where}: ${m.reason}; pass --language ${code}=xxx_Script`); continue }
     if (m.kind === 'ambiguous') { skip(row, 'ambiguous-language', `${row.where}: ${m.reason}; pass --language ${code}=<one of them>`); continue }
-    const split = normalizeSplit(keyValue(options.split ?? row.split ?? 'train', 'train'))
-    const corpus = options.corpus ? corpusDefault : keyValue(row.corpus ?? corpusDefault, corpusDefault)
+    const rawSplit = row.split?.trim() || null
+    const split = forcedSplit ?? (rawSplit ? splitMap.get(rawSplit.toLowerCase()) ?? recognizeSplit(rawSplit) : null)
+    if (!split) {
+      if (rawSplit) {
+        const key = rawSplit.toLowerCase()
+        unknownSplits.set(key, (unknownSplits.get(key) ?? 0) + 1)
+        skip(row, 'unknown-split', `${row.where}: split "${rawSplit}" is not train, dev or test; pass --split-map ${rawSplit}=train (or dev, test) to write it`)
+      } else {
+        unknownSplits.set('', (unknownSplits.get('') ?? 0) + 1)
+        skip(row, 'unknown-split', `${row.where}: the input names no split for this row; pass --split train (or dev, test)`)
+      }
+      continue
+    }
+    const corpus = corpusOption ?? corpusValue(row.corpus)!
     const key = `${corpus}\u0000${split}\u0000${m.code}`
     let stream = streams.get(key)
     if (!stream) streams.set(key, stream = { corpus, split, language: m.code, rows: [] })
@@ -131,6 +169,11 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     }
   }).sort((a, b) => byPath(a.input, b.input))
   const notes = [...scan.notes]
+  for (const [name, rows] of unknownSplits) {
+    notes.push(name
+      ? `split "${name}": ${rows} rows not written (not train, dev or test); --split-map ${name}=train (or dev, test) writes them`
+      : `${rows} rows name no split and were not written; --split train (or dev, test) sets it`)
+  }
   for (const l of languages) {
     if (l.output && !l.listed) notes.push(`language ${l.output} (from "${l.input}") is not among the languages Omnilingual ASR lists`)
   }
@@ -145,7 +188,10 @@ export function planFingerprint(plan: PreparePlan): string {
   const parts = [plan.format, plan.version, plan.audioFormat]
   for (const p of plan.partitions) {
     parts.push(p.folder)
-    for (const r of p.rows) parts.push(`${r.index}\u0001${r.text}\u0001${r.audio.kind === 'file' ? r.audio.path : `${r.audio.file}:${r.audio.row}`}`)
+    for (const r of p.rows) {
+      const seg = audioSegment(r.audio)
+      parts.push(`${r.index}\u0001${r.text}\u0001${audioRefName(r.audio)}${seg ? `@${seg.offset}+${seg.duration}` : ''}`)
+    }
   }
   return fingerprint(parts.join('\u0000'))
 }

@@ -8,12 +8,12 @@
  */
 import type { AudioFormat } from './encode/types.ts'
 import { HfAudioReader } from './inputs/hf-parquet.ts'
-import type { InputFiles } from './inputs/input-files.ts'
+import { dirOf, resolveAudioPath, type InputFiles } from './inputs/input-files.ts'
 import type { ClipProcessor, ClipResult } from './clip.ts'
 import { planFingerprint } from './plan.ts'
-import { statsTsv } from './stats-tsv.ts'
+import { datasetSums, statsTsv } from './stats-tsv.ts'
 import { type PlannedPartition, type PlannedRow, type PreparePlan, type PrepareReport, type SkippedRow, type WrittenFile } from './types.ts'
-import { SKIP_REASONS, type SkipReason } from './inputs/types.ts'
+import { audioRefName, audioSegment, SKIP_REASONS, type SkipReason } from './inputs/types.ts'
 import { PreparedParquetWriter, type PreparedRow } from './write/parquet-file.ts'
 import type { OutputFile, OutputSink } from './write/sink.ts'
 
@@ -101,14 +101,22 @@ async function readState(sink: OutputSink, fp: string): Promise<PrepareState | n
   }
 }
 
-/** Reads a planned row's input audio. */
+/** A row's audio that is not there (as opposed to there but not decodable). */
+class MissingAudio extends Error {}
+
+/** Reads a planned row's input audio. @throws MissingAudio when it does not exist */
 function audioReader(input: InputFiles) {
   const hf = new HfAudioReader(input)
   return async (row: PlannedRow, signal?: AbortSignal): Promise<Uint8Array> => {
     if (row.audio.kind === 'file') return input.source.read(row.audio.path, 0, input.sizes.get(row.audio.path) ?? 0, { signal })
-    const bytes = await hf.read(row.audio.file, row.audio.rowGroup, row.audio.row, signal)
-    if (!bytes) throw new Error(`${row.where}: the "audio" cell has no bytes`)
-    return bytes
+    if (row.audio.kind === 'member') return input.source.read(row.audio.file, row.audio.start, row.audio.end, { signal })
+    const cell = await hf.read(row.audio.file, row.audio.rowGroup, row.audio.row, signal)
+    if (cell.bytes) return cell.bytes
+    // datasets decodes `path` when `bytes` is null: read it when it names a file of the input
+    if (!cell.path) throw new MissingAudio(`${row.where}: the "audio" cell has neither bytes nor a path`)
+    const path = resolveAudioPath(input, dirOf(row.audio.file), cell.path)
+    if (!input.sizes.has(path)) throw new MissingAudio(`${row.where}: the "audio" cell has no bytes, and its path ${JSON.stringify(cell.path)} is not a file of the input folder`)
+    return input.source.read(path, 0, input.sizes.get(path)!, { signal })
   }
 }
 
@@ -122,8 +130,10 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat): RowConverter {
   const read = audioReader(input)
   return (row, signal) => read(row, signal).then(
-    (bytes) => processClip({ bytes, id: row.where, format }, signal),
-    (error: Error) => ({ ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'file' ? row.audio.path : 'the audio cell'} (${error.message})` }) as ClipResult,
+    (bytes) => processClip({ bytes, id: row.where, format, ...(audioSegment(row.audio) ? { segment: audioSegment(row.audio) } : {}) }, signal),
+    (error: Error) => (error instanceof MissingAudio
+      ? { ok: false, error: error.message, reason: 'missing-audio' }
+      : { ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'parquet' ? 'the audio cell' : audioRefName(row.audio)} (${error.message})` }) as ClipResult,
   )
 }
 
@@ -133,6 +143,15 @@ export function rowConverter(input: InputFiles, processClip: ClipProcessor, form
  * @throws the abort reason when `signal` aborts (finished files stay, and are reused by the next run)
  */
 export async function runPrepare(options: RunPrepareOptions): Promise<PrepareReport> {
+  const release = await options.sink.lock(options.createdBy ?? 'mixscope prepare')
+  try {
+    return await runLocked(options)
+  } finally {
+    await release()
+  }
+}
+
+async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
   const { plan, input, sink, processClip, signal, gate, onProgress } = options
   const concurrency = Math.max(1, options.concurrency ?? 4)
   const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE
@@ -197,7 +216,7 @@ export async function runPrepare(options: RunPrepareOptions): Promise<PrepareRep
         progress.rowsDone++
         if (!result.ok) {
           progress.rowsFailed++
-          open.failed.push({ index: row.index, where: row.where, reason: 'unreadable-audio', message: result.error, audio: row.audio.kind === 'file' ? row.audio.path : `${row.audio.file}:${row.audio.row}` })
+          open.failed.push({ index: row.index, where: row.where, reason: result.reason ?? 'unreadable-audio', message: result.error, audio: audioRefName(row.audio) })
         } else {
           group.push({ text: row.text, audio: result.audio, audioSize: result.audioSize })
           open.samples += result.audioSize
@@ -243,10 +262,15 @@ export async function runPrepare(options: RunPrepareOptions): Promise<PrepareRep
     const written = state.files.filter((f) => f.rows > 0)
     const byFolder = new Map(plan.partitions.map((p) => [p.folder, p]))
     const tsvName = `language_distribution_${plan.version}.tsv`
-    await writeWhole(sink, tsvName, statsTsv(written.map((f) => {
-      const p = byFolder.get(f.partition)!
-      return { corpus: p.corpus, language: p.language, audioSamples: f.audioSamples }
-    })))
+    // the dataset's TSV, not this run's: every file under version=<V>, as the reference computes it, so that several
+    // inputs prepared into one output are all in it (training drops partitions the TSV does not list)
+    const root = await sink.source(`version=${plan.version}`)
+    const sums = root ? await datasetSums(root, signal) : { samples: [], excluded: [] }
+    await writeWhole(sink, tsvName, statsTsv(sums.samples))
+    const notes = [...plan.notes, ...sums.excluded.map((e) => `stats TSV: left out ${e}`)]
+    const thisRun = new Set(written.map((f) => `${byFolder.get(f.partition)!.corpus}\u0000${byFolder.get(f.partition)!.language}`))
+    const others = new Set(sums.samples.map((s) => `${s.corpus}\u0000${s.language}`).filter((k) => !thisRun.has(k)))
+    if (others.size) notes.push(`stats TSV: also counts ${others.size} (corpus, language) pairs written into version=${plan.version} by earlier runs`)
     const skipped = [...plan.skipped, ...state.files.flatMap((f) => f.failed)].sort((a, b) => a.index - b.index)
     await writeWhole(sink, SKIPPED_FILE, skipped.map((s) => JSON.stringify(s)).join('\n') + (skipped.length ? '\n' : ''))
     const counts = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
@@ -263,7 +287,7 @@ export async function runPrepare(options: RunPrepareOptions): Promise<PrepareRep
       files: written.map(({ path, rows, bytes, audioSamples }) => ({ path, rows, bytes, audioSamples })),
       skipped: counts,
       languages: plan.languages,
-      notes: plan.notes,
+      notes,
       stats_tsv: tsvName,
     }
     await writeWhole(sink, REPORT_FILE, JSON.stringify(result, null, 2) + '\n')

@@ -19,15 +19,20 @@ export interface SkippedRow {
 export interface PrepareOptions {
   /** Guessed from the folder when absent. */
   inputFormat?: InputFormat
-  /** Sets the corpus of every row (default: the row's own, else the input folder's name). */
+  /** Sets the corpus of every row (default: the row's own; required when a row declares none). */
   corpus?: string
   /**
    * Sets the language of every row (`xxx_Script`, or a code that maps to one), or maps input codes:
    * entries `code=xxx_Script` (e.g. `mn=khk_Cyrl`) decide ambiguous or unknown codes.
    */
   language?: string[]
-  /** Sets the split of every row (default: from the input, else `train`). */
+  /** Sets the split of every row: `train`, `dev`, `test` or a name of one (default: from the input). */
   split?: string
+  /**
+   * Input split names → `train`/`dev`/`test` (`9_hours=train`). Rows of a split name that is neither recognized
+   * nor mapped are skipped (`unknown-split`).
+   */
+  splitMap?: string[]
   /** Output codec (default `flac`). */
   audioFormat?: AudioFormat
   /** The transcript column (audiofolder, hf-parquet). */

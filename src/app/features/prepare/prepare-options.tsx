@@ -11,14 +11,17 @@ export function PrepareOptionsForm({ form, disabled, canApply, onChange, onApply
         <select id="prepare-format" value={form.inputFormat} disabled={disabled} onChange={(e) => onChange({ inputFormat: e.target.value as PrepareForm['inputFormat'] })}>
           <option value="">guess from the folder</option>
           <option value="nemo">NeMo manifest</option>
+          <option value="nemo-tarred">NeMo tarred dataset</option>
           <option value="commonvoice">Common Voice</option>
           <option value="audiofolder">audiofolder</option>
           <option value="hf-parquet">Hugging Face parquet</option>
+          <option value="lhotse">Lhotse manifests</option>
+          <option value="webdataset">webdataset shards</option>
         </select>
       </div>
       <div className="field">
         <label htmlFor="prepare-corpus">Corpus</label>
-        <input id="prepare-corpus" type="text" placeholder="from the input" value={form.corpus} disabled={disabled} onChange={(e) => onChange({ corpus: e.target.value })} />
+        <input id="prepare-corpus" type="text" placeholder="from the input (required when it has none)" value={form.corpus} disabled={disabled} onChange={(e) => onChange({ corpus: e.target.value })} />
       </div>
       <div className="field">
         <label htmlFor="prepare-language">Language</label>

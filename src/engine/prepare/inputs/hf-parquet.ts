@@ -9,7 +9,7 @@ import { compressors } from 'hyparquet-compressors'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
 import type { InputRow } from './types.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'
-import { splitFromPath, type InputFiles } from './input-files.ts'
+import { hfSplit, type InputFiles } from './input-files.ts'
 
 /** The input's parquet files, sorted. */
 export function hfParquetFiles(input: InputFiles): string[] {
@@ -41,7 +41,8 @@ function topColumns(metadata: FileMetaData): { name: string; children: string[] 
 /** Rows of every parquet file. @throws Error naming the file when it has no `audio` struct or no transcript column */
 export async function readHfParquet(input: InputFiles, textColumn: string | undefined, signal?: AbortSignal): Promise<Omit<InputRow, 'index'>[]> {
   const rows: Omit<InputRow, 'index'>[] = []
-  for (const path of hfParquetFiles(input)) {
+  const all = hfParquetFiles(input)
+  for (const path of all) {
     const file = sourceAsyncBuffer(input.source, path, input.sizes.get(path) ?? 0, undefined, { signal })
     const metadata = await parquetMetadataAsync(file)
     const columns = topColumns(metadata)
@@ -55,9 +56,9 @@ export async function readHfParquet(input: InputFiles, textColumn: string | unde
       throw new Error(`hf-parquet: ${path} has no ${textColumn ? `"${textColumn}"` : `transcript column (tried ${TEXT_COLUMNS.join(', ')})`}; pass --text-column (columns: ${names.join(', ')})`)
     }
     const languageName = LANGUAGE_COLUMNS.find((c) => names.includes(c))
-    const wanted = [textName, ...(languageName ? [languageName] : []), ...(names.includes('split') ? ['split'] : [])]
+    const wanted = [textName, ...(languageName ? [languageName] : []), ...(names.includes('split') ? ['split'] : []), ...(names.includes('corpus') ? ['corpus'] : [])]
     const values = await parquetReadObjects({ file, metadata, columns: wanted, compressors })
-    const split = splitFromPath(path) ?? 'train'
+    const split = hfSplit(path, all)
     let row = 0
     metadata.row_groups.forEach((group, rowGroup) => {
       for (let k = 0; k < Number(group.num_rows); k++, row++) {
@@ -71,7 +72,7 @@ export async function readHfParquet(input: InputFiles, textColumn: string | unde
           text: typeof t === 'string' ? t : null,
           language: typeof lang === 'string' && lang.trim() ? lang.trim() : null,
           split: rowSplit ?? split,
-          corpus: null,
+          corpus: typeof v.corpus === 'string' && v.corpus.trim() ? v.corpus.trim() : null,
           duration: null,
           problem: null,
         })
@@ -86,13 +87,16 @@ export async function readHfParquet(input: InputFiles, textColumn: string | unde
  * `budgetBytes` (the rows of a shuffled partition come from anywhere in the files).
  */
 export class HfAudioReader {
-  private readonly cache = new Map<string, Promise<{ bytes: (Uint8Array | null)[]; size: number; firstRow: number }>>()
+  private readonly cache = new Map<string, Promise<{ bytes: (Uint8Array | null)[]; paths: (string | null)[]; size: number; firstRow: number }>>()
   private held = 0
 
   constructor(private readonly input: InputFiles, private readonly budgetBytes = 256 * 1024 * 1024) {}
 
-  /** The bytes of row `row` (in row group `rowGroup`) of `file`, or null when the cell is empty. */
-  async read(file: string, rowGroup: number, row: number, signal?: AbortSignal): Promise<Uint8Array | null> {
+  /**
+   * The `audio` cell of row `row` (in row group `rowGroup`) of `file`: its bytes (null when empty) and its `path`
+   * (which `datasets` reads when there are no bytes).
+   */
+  async read(file: string, rowGroup: number, row: number, signal?: AbortSignal): Promise<{ bytes: Uint8Array | null; path: string | null }> {
     const key = `${file}#${rowGroup}`
     let hit = this.cache.get(key)
     if (hit) {
@@ -104,7 +108,7 @@ export class HfAudioReader {
       hit.then((g) => { this.held += g.size; this.evict() }, () => this.cache.delete(key))
     }
     const group = await hit
-    return group.bytes[row - group.firstRow] ?? null
+    return { bytes: group.bytes[row - group.firstRow] ?? null, path: group.paths[row - group.firstRow] ?? null }
   }
 
   private async load(path: string, rowGroup: number, signal?: AbortSignal) {
@@ -116,13 +120,17 @@ export class HfAudioReader {
     // utf8: false, or hyparquet decodes binary cells (no UTF8 annotation, as datasets writes them) as text
     const values = await parquetReadObjects({ file, metadata, columns: ['audio'], rowStart: firstRow, rowEnd, compressors, utf8: false })
     let size = 0
+    const paths: (string | null)[] = []
     const bytes = values.map((v) => {
-      const b = (v.audio as { bytes?: unknown } | null)?.bytes
+      const cell = v.audio as { bytes?: unknown; path?: unknown } | null
+      const b = cell?.bytes
       const u = b instanceof Uint8Array ? b : null
+      const p = cell?.path
+      paths.push(typeof p === 'string' && p ? p : p instanceof Uint8Array && p.length ? new TextDecoder().decode(p) : null)
       size += u?.length ?? 0
       return u
     })
-    return { bytes, size, firstRow }
+    return { bytes, paths, size, firstRow }
   }
 
   private evict(): void {

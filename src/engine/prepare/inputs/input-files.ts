@@ -70,18 +70,62 @@ export function resolveAudioPath(input: InputFiles, baseDir: string, raw: string
   return out.join('/')
 }
 
-/** A split name as the reference writes it: `validation`/`valid`/`val` → `dev` (FLEURS' renaming), lower case. */
-export function normalizeSplit(name: string): string {
-  const s = name.trim().toLowerCase()
-  return s === 'validation' || s === 'valid' || s === 'val' ? 'dev' : s
+/**
+ * The split names `prepare` recognizes, and what each becomes (the reference writes `train`, `dev`, `test`;
+ * FLEURS' `validation` is renamed `dev`, OA:hf_dataset_ingestion_example.py:240). Any other name is never guessed
+ * into one of them: its rows are skipped until `--split-map NAME=train|dev|test` decides.
+ */
+export const SPLIT_NAMES: Readonly<Record<string, 'train' | 'dev' | 'test'>> = {
+  train: 'train', training: 'train',
+  dev: 'dev', validation: 'dev', valid: 'dev', val: 'dev', eval: 'dev', evaluation: 'dev', development: 'dev',
+  test: 'test', testing: 'test',
 }
 
-/** A split named by a path (`train/…`, `train-00000-of-00002.parquet`, `dev_manifest.json`), or null. */
-export function splitFromPath(path: string): string | null {
-  const segments = path.toLowerCase().split('/')
+/** A recognized split name (any case) as written (`validation` → `dev`), or null for any other name. */
+export function recognizeSplit(name: string): 'train' | 'dev' | 'test' | null {
+  return SPLIT_NAMES[name.trim().toLowerCase()] ?? null
+}
+
+const keyword = Object.keys(SPLIT_NAMES).join('|')
+/** A split keyword between delimiters, as `datasets` matches them in paths (`[-._ 0-9]` or the segment's ends). */
+const keywordInSegment = new RegExp(`(?:^|[-._ 0-9])(${keyword})(?:[-._ 0-9]|$)`)
+/** `datasets`' sharded file names `<split>-00000-of-00004.<ext>`, whatever the split is called (MLS: `9_hours`). */
+const shardedName = /^(.+?)-\d{5}-of-\d{5}(\.[^/]*)?$/
+
+/**
+ * The split a path names, read as Hugging Face `datasets` reads data files (its split keywords between delimiters
+ * in folder or file names, and the `<split>-NNNNN-of-NNNNN` shard names), from the last segment back:
+ * `data/train-00000-of-00004.parquet` → `train`, `validation/metadata.csv` → `dev`, `an4_val.json` → `dev`,
+ * `training/x` → `train`, `data/9_hours-00000-of-00001.parquet` → `{ name: '9_hours' }` (a split, but not one
+ * `prepare` recognizes), `audio/clips.jsonl` → null (no split named).
+ */
+export function splitFromPath(path: string): string | { name: string } | null {
+  const segments = path.toLowerCase().split('/').filter(Boolean)
   for (let i = segments.length - 1; i >= 0; i--) {
-    const m = /(?:^|[^a-z])(train|dev|test|validation|valid|val)(?:[^a-z]|$)/.exec(segments[i])
-    if (m) return normalizeSplit(m[1])
+    const sharded = shardedName.exec(segments[i])
+    if (sharded) return recognizeSplit(sharded[1]) ?? { name: sharded[1] }
+    const m = keywordInSegment.exec(segments[i])
+    if (m) return SPLIT_NAMES[m[1]]
   }
   return null
+}
+
+/** The raw split name of `splitFromPath`'s answer (recognized or not), or null. */
+export function splitName(found: string | { name: string } | null): string | null {
+  return found === null ? null : typeof found === 'string' ? found : found.name
+}
+
+/**
+ * The split of one data file of a Hugging Face layout (audiofolder metadata, parquet files), as `datasets` decides
+ * it: the split its path names; when no file of the input names one, `train` (`datasets` puts a folder without
+ * split names in `train`); otherwise the file's top folder (a split name `prepare` does not recognize, skipped until
+ * mapped), or null at the root.
+ * @param path the data file
+ * @param all every data file of the input
+ */
+export function hfSplit(path: string, all: readonly string[]): string | null {
+  const found = splitName(splitFromPath(path))
+  if (found) return found
+  if (!all.some((p) => splitFromPath(p) !== null)) return 'train'
+  return path.includes('/') ? path.slice(0, path.indexOf('/')) : null
 }

@@ -7,7 +7,10 @@ import { audiofolderMetadata, readAudiofolder } from './audiofolder.ts'
 import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
 import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
 import { listInput, type InputFiles } from './input-files.ts'
-import { readNemo } from './nemo.ts'
+import { readNemo, type NemoPaths } from './nemo.ts'
+import { lhotseKind, lhotseManifests, readLhotse } from './lhotse.ts'
+import { nemoTarredManifests, readNemoTarred } from './nemo-tarred.ts'
+import { readWebdataset, webdatasetShards } from './webdataset.ts'
 
 /** What to read. */
 export interface ScanOptions {
@@ -16,11 +19,16 @@ export interface ScanOptions {
   entry?: string
   textColumn?: string
   signal?: AbortSignal
+  /** The input folder and working directory as absolute paths, for NeMo's path rules (the CLI knows them). */
+  paths?: NemoPaths
 }
+
+/** A NeMo manifest's name: `.json` or `.jsonl`, gzip-compressed or not. */
+const NEMO_MANIFEST = /\.(jsonl|json)(\.gz)?$/i
 
 /** NeMo manifests at the top of the folder. */
 function nemoManifests(input: InputFiles): string[] {
-  return input.files.map((f) => f.path).filter((p) => !p.includes('/') && /\.(jsonl|json)$/i.test(p))
+  return input.files.map((f) => f.path).filter((p) => !p.includes('/') && NEMO_MANIFEST.test(p))
 }
 
 /**
@@ -31,14 +39,20 @@ function nemoManifests(input: InputFiles): string[] {
 export function detectFormat(input: InputFiles, entry?: string): InputFormat {
   if (entry) {
     if (/\.parquet$/i.test(entry)) return 'hf-parquet'
-    if (/\.(jsonl|json)$/i.test(entry)) return 'nemo'
+    if (lhotseKind(entry)) return 'lhotse'
+    if (/(^|\/)tarred_audio_manifest[^/]*\.jsonl?(\.gz)?$/i.test(entry)) return 'nemo-tarred'
+    if (/\.tar$/i.test(entry)) return 'webdataset'
+    if (NEMO_MANIFEST.test(entry)) return 'nemo'
   }
   const paths = input.files.map((f) => f.path)
   if (paths.some((p) => p.startsWith('clips/')) && COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) return 'commonvoice'
+  if (nemoTarredManifests(input).length) return 'nemo-tarred'
   if (audiofolderMetadata(input).length) return 'audiofolder'
   if (hfParquetFiles(input).length) return 'hf-parquet'
+  if (lhotseManifests(input).some((p) => lhotseKind(p) !== 'recordings')) return 'lhotse'
   if (nemoManifests(input).length) return 'nemo'
-  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, metadata.csv/metadata.jsonl, *.parquet, *.json/*.jsonl manifests); pass --input-format ' + INPUT_FORMATS.join('|'))
+  if (webdatasetShards(input).length) return 'webdataset'
+  throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, tarred_audio_manifest.json, metadata.csv/.jsonl/.parquet, *.parquet, Lhotse *cuts*/*supervisions* manifests, *.json/*.jsonl manifests, *.tar shards); pass --input-format ' + INPUT_FORMATS.join('|'))
 }
 
 /** Lists and reads the input; rows are numbered in reading order. */
@@ -50,13 +64,35 @@ export async function scanInput(source: DatasetSource, options: ScanOptions = {}
   switch (format) {
     case 'nemo': {
       const manifests = options.entry ? [options.entry] : nemoManifests(input)
-      if (!manifests.length) throw new Error('nemo: no .json/.jsonl manifest at the top of the input folder')
-      rows = await readNemo(input, manifests, options.signal)
+      if (!manifests.length) throw new Error('nemo: no .json/.jsonl (or .gz) manifest at the top of the input folder')
+      rows = await readNemo(input, manifests, options.signal, options.paths)
       break
     }
     case 'commonvoice': {
       const r = await readCommonVoice(input, options.signal)
       if (!r.rows.length && !COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) throw new Error('commonvoice: no train.tsv, dev.tsv or test.tsv in the input folder')
+      rows = r.rows
+      notes.push(...r.notes)
+      break
+    }
+    case 'nemo-tarred': {
+      const manifests = options.entry ? [options.entry] : nemoTarredManifests(input)
+      if (!manifests.length) throw new Error('nemo-tarred: no tarred_audio_manifest.json in the input folder')
+      rows = await readNemoTarred(input, manifests, options.signal)
+      break
+    }
+    case 'webdataset': {
+      const shards = options.entry ? [options.entry] : webdatasetShards(input)
+      if (!shards.length) throw new Error('webdataset: no .tar shard in the input folder')
+      const r = await readWebdataset(input, shards, options.signal)
+      rows = r.rows
+      notes.push(...r.notes)
+      break
+    }
+    case 'lhotse': {
+      const manifests = options.entry ? [options.entry, ...lhotseManifests(input).filter((p) => p !== options.entry && lhotseKind(p) === 'recordings')] : lhotseManifests(input)
+      if (!manifests.some((p) => lhotseKind(p) !== 'recordings')) throw new Error('lhotse: no cuts or supervisions manifest (*cuts*.jsonl[.gz], *supervisions*.jsonl[.gz]) in the input folder')
+      const r = await readLhotse(input, manifests, options.signal, options.paths)
       rows = r.rows
       notes.push(...r.notes)
       break

@@ -4,13 +4,32 @@
  */
 
 /** The input layouts `prepare` reads. */
-export type InputFormat = 'nemo' | 'commonvoice' | 'audiofolder' | 'hf-parquet'
-export const INPUT_FORMATS: readonly InputFormat[] = ['nemo', 'commonvoice', 'audiofolder', 'hf-parquet']
+export type InputFormat = 'nemo' | 'nemo-tarred' | 'commonvoice' | 'audiofolder' | 'hf-parquet' | 'lhotse' | 'webdataset'
+export const INPUT_FORMATS: readonly InputFormat[] = ['nemo', 'nemo-tarred', 'commonvoice', 'audiofolder', 'hf-parquet', 'lhotse', 'webdataset']
 
 /** Where one row's audio is: a file under the input root, or a cell of an input parquet file. */
 export type AudioRef =
-  | { kind: 'file'; path: string }
+  | { kind: 'file'; path: string; segment?: AudioSegment }
   | { kind: 'parquet'; file: string; row: number; rowGroup: number }
+  /** A member of a tar file of the input (webdataset, NeMo tarred): bytes `[start, end)` of `file`. */
+  | { kind: 'member'; file: string; member: string; start: number; end: number; segment?: AudioSegment }
+
+/** How messages and `_prepare_skipped.jsonl` name a row's audio: the file, `<file>:<row>`, `<tar>:<member>`. */
+export function audioRefName(a: AudioRef): string {
+  return a.kind === 'file' ? a.path : a.kind === 'parquet' ? `${a.file}:${a.row}` : `${a.file}:${a.member}`
+}
+
+/** The stretch of the audio a row takes, when not all of it. */
+export function audioSegment(a: AudioRef): AudioSegment | undefined {
+  return a.kind === 'parquet' ? undefined : a.segment
+}
+
+/** A stretch of a longer audio file (NeMo `offset` + `duration`, Lhotse supervisions), seconds. */
+export interface AudioSegment {
+  offset: number
+  /** null: to the end of the file. */
+  duration: number | null
+}
 
 /** One input row as a reader found it (before language mapping and normalization). */
 export interface InputRow {
@@ -42,8 +61,9 @@ export type SkipReason =
   | 'no-language'
   | 'unknown-language'
   | 'ambiguous-language'
+  | 'unknown-split'
 
-export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language']
+export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language', 'unknown-split']
 
 /** What the readers found, before any row is decided on. */
 export interface InputScan {

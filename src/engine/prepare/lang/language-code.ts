@@ -8,6 +8,19 @@ import likelySubtagsJson from 'cldr-core/supplemental/likelySubtags.json' with {
 import aliasesJson from 'cldr-core/supplemental/aliases.json' with { type: 'json' }
 import { iso6393 } from 'iso-639-3'
 import { OMNILINGUAL_LANGUAGES } from './omnilingual-languages.ts'
+import { FLEURS_NAME_TO_SUBTAG, fleursSubtag } from './fleurs.ts'
+
+/**
+ * Codes corpora use with a meaning BCP-47 does not give them. Common Voice's `zh-HK` locale is Cantonese
+ * ("Chinese (Hong Kong)", ~108 h of Cantonese speech), not Mandarin in Hong Kong; `zh-yue` is the old Cantonese tag.
+ */
+const CORPUS_CODES: Readonly<Record<string, { code: string; note: string }>> = {
+  'zh-hk': { code: 'yue_Hant', note: 'Common Voice\'s zh-HK locale is Cantonese' },
+  'zh-yue': { code: 'yue_Hant', note: 'zh-yue is the grandfathered tag for Cantonese' },
+}
+
+/** Language names (FLEURS' `language` column, MLS config names such as `german`), lower case → ISO 639-3 codes. */
+const byName = new Map<string, string[]>()
 
 /** What a code maps to. */
 export type LanguageMapping =
@@ -34,6 +47,12 @@ for (const l of iso6393) {
   byId.set(l.iso6393, entry)
   if (l.iso6391) byPart1.set(l.iso6391, entry)
   if (l.iso6392B && l.iso6392B !== l.iso6393) byPart2B.set(l.iso6392B, entry)
+}
+
+for (const l of iso6393) {
+  if (l.type === 'special') continue
+  const key = l.name.toLowerCase()
+  byName.set(key, [...(byName.get(key) ?? []), l.iso6393])
 }
 
 /** Individual languages CLDR folds into each macrolanguage (`cmn` → `zh`), keyed by the macrolanguage's CLDR code. */
@@ -111,11 +130,35 @@ export function mapLanguageCode(input: string): LanguageMapping {
     if (!byId.has(code.slice(0, 3))) return { kind: 'unknown', reason: `"${code.slice(0, 3)}" is not an ISO 639-3 code` }
     return { kind: 'mapped', code, note: null, listed: OMNILINGUAL_LANGUAGES.has(code) }
   }
+  const special = CORPUS_CODES[code.toLowerCase().replace(/_/g, '-')]
+  if (special) return { kind: 'mapped', code: special.code, note: special.note, listed: OMNILINGUAL_LANGUAGES.has(special.code) }
+  const fleurs = fleursSubtag(code)
+  if (fleurs) return withNote(mapTag(fleurs, input), `FLEURS config ${code.toLowerCase()}: language ${fleurs}`)
+  const fleursName = Object.entries(FLEURS_NAME_TO_SUBTAG).find(([name]) => name.toLowerCase() === code.toLowerCase())
+  if (fleursName) return withNote(mapTag(fleursName[1], input), `FLEURS language name "${fleursName[0]}" (${fleursName[1]})`)
+  if (!parseTag(code) || !isoEntry(parseTag(code)!.language)) {
+    const named = byName.get(code.toLowerCase())
+    if (named?.length === 1) return withNote(mapTag(named[0], input), `ISO 639-3 name of ${named[0]}`)
+    if (named && named.length > 1) return { kind: 'ambiguous', candidates: [], reason: `"${input}" names several ISO 639-3 languages (${named.join(', ')})` }
+  }
+  return mapTag(code, input)
+}
+
+/** `m` with `note` in front of its own note. */
+function withNote(m: LanguageMapping, note: string): LanguageMapping {
+  if (m.kind === 'mapped') return { ...m, note: m.note ? `${note}; ${m.note}` : note }
+  return { ...m, reason: `${note}: ${m.reason}` }
+}
+
+/** Maps a BCP-47-ish tag (`input`: what the user wrote, for messages). */
+function mapTag(code: string, input: string): LanguageMapping {
   const tag = parseTag(code)
   if (!tag) return { kind: 'unknown', reason: `"${input}" is not an ISO 639 or BCP-47 language code` }
   const entry = isoEntry(tag.language)
   if (!entry) return { kind: 'unknown', reason: `"${tag.language}" is not an ISO 639-1, 639-2/B or 639-3 code` }
-  const script = tag.script ?? likelyScript(cldrCode(entry), tag.region)
+  const likelyOne = tag.script ? null : likelyScript(cldrCode(entry), tag.region)
+  // CLDR's Kore (Hangul + Han) for Korean, where Omnilingual ASR writes Korean as Hang
+  const script = tag.script ?? (likelyOne === 'Kore' && OMNILINGUAL_LANGUAGES.has(`${entry.id}_Hang`) ? 'Hang' : likelyOne)
   if (!script) return { kind: 'ambiguous', candidates: [], reason: `no script is known for "${input}" (ISO 639-3 ${entry.id}): pass the full code, e.g. ${entry.id}_Latn` }
   const guessed = tag.script ? null : `script ${script} from CLDR likely subtags`
   const literal = `${entry.id}_${script}`

@@ -25,8 +25,13 @@ import type { OutputFile, OutputSink } from '../write/sink.ts'
 
 /** A converted clip in a part: `[input index, offset, length, audio_size, source rate, source channels, source frames]`. */
 export type PartClip = [number, number, number, number, number, number, number]
-/** A row whose audio could not be converted: `[input index, reason]`. */
-export type PartFailure = [number, string]
+/** A row whose audio could not be converted: `[input index, message]`, or `[input index, message, 'missing-audio']`. */
+export type PartFailure = [number, string] | [number, string, 'missing-audio']
+
+/** Whether a part's entry is a failure (a clip has seven numbers). */
+export function isPartFailure(c: PartClip | PartFailure): c is PartFailure {
+  return typeof c[1] === 'string'
+}
 
 /** One shard's dataprep part (its JSON; the clips' bytes precede it in the file). */
 export interface PreparePart extends PartHeader {
@@ -49,7 +54,7 @@ export function plannedUnits(plan: PreparePlan, input: Pick<InputFiles, 'sizes'>
   const rows = plan.partitions.flatMap((p) => p.rows).sort((a, b) => a.index - b.index)
   const perFile = new Map<string, number>()
   for (const r of rows) if (r.audio.kind === 'parquet') perFile.set(r.audio.file, (perFile.get(r.audio.file) ?? 0) + 1)
-  const bytes = rows.map((r) => r.audio.kind === 'file' ? input.sizes.get(r.audio.path) ?? 0 : (input.sizes.get(r.audio.file) ?? 0) / perFile.get(r.audio.file)!)
+  const bytes = rows.map((r) => r.audio.kind === 'file' ? input.sizes.get(r.audio.path) ?? 0 : r.audio.kind === 'member' ? r.audio.end - r.audio.start : (input.sizes.get(r.audio.file) ?? 0) / perFile.get(r.audio.file)!)
   return { rows, bytes }
 }
 
@@ -97,7 +102,7 @@ export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, op
       await out.write(result.audio)
       clips.push([rows[i].index, offset, result.audio.length, result.audioSize, result.sourceRate, result.sourceChannels, result.sourceFrames])
       offset += result.audio.length
-    } else clips.push([rows[i].index, result.error])
+    } else clips.push(result.reason === 'missing-audio' ? [rows[i].index, result.error, result.reason] : [rows[i].index, result.error])
     options.onProgress?.(i + 1, rows.length)
   }
   const fp = planFingerprint(plan)
@@ -181,7 +186,7 @@ export async function mergePrepareParts(parts: readonly { bytes: PartBytes; part
     const at = where.get(row.index)
     if (!at) throw partError(`no part holds input row ${row.index} (${row.where})`)
     const c = at.clip
-    if (c.length === 2) return { ok: false, error: c[1] }
+    if (isPartFailure(c)) return { ok: false, error: c[1], ...(c[2] ? { reason: c[2] } : {}) }
     const [, offset, length, audioSize, sourceRate, sourceChannels, sourceFrames] = c
     return { ok: true, audio: await at.file.read(offset, length), audioSize, sourceRate, sourceChannels, sourceFrames }
   }

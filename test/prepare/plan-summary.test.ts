@@ -29,13 +29,13 @@ describe('prepare plan summary', () => {
   it('prepare --dry-run --json and the worker\'s prepare-scan give the same summary', async () => {
     const dir = makeInput()
     let out = ''
-    const code = await main(['prepare', dir, '--dry-run', '--json'], { stdout: (t) => { out += t }, stderr: () => {} })
+    const code = await main(['prepare', dir, '--dry-run', '--json', '--corpus', 'demo'], { stdout: (t) => { out += t }, stderr: () => {} })
     expect(code).toBe(0)
     const cli = (JSON.parse(out) as { plan: Record<string, unknown> }).plan
 
     const source = await createFsSource(dir)
     const handle = createRequestHandler({ makeSource: () => source })
-    const { job, ...scan } = await handle({ kind: 'prepare-scan', id: 1, source: { type: 'url', url: 'unused' }, options: {} }, {}) as PrepareScanResult
+    const { job, ...scan } = await handle({ kind: 'prepare-scan', id: 1, source: { type: 'url', url: 'unused' }, options: { corpus: 'demo' } }, {}) as PrepareScanResult
     expect(job).toBeGreaterThan(0)
     expect(JSON.parse(JSON.stringify(scan))).toEqual(cli)
 

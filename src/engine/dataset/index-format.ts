@@ -6,7 +6,7 @@
  * module describes and reads it and knows nothing of datasets.
  */
 import { parquetMetadata, parquetRead } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { boundedCompressors as compressors } from '../parquet/bounded-compressors.ts'
 import { MixscopeError } from '../core/findings.ts'
 import { fastStringParsers, releaseStringCache } from '../parquet/strings.ts'
 

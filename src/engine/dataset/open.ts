@@ -242,7 +242,14 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   })
 
   findings.push(...keyFindings(files))
-  if (source.listFolders) findings.push(...emptyFolderFindings(await source.listFolders({ signal }), listed))
+  // entries the listing could not take (a path past PATH_MAX, a FIFO, a device, a link loop) are said, never dropped
+  const problems = source.listProblems?.() ?? []
+  for (const p of problems) findings.push(finding(isIgnoredPath(p.path) ? 'info' : p.severity ?? 'error', 'unlistable-entry', p.path, p.message))
+  if (source.listFolders) {
+    // a folder holding an entry that could not be listed is not called empty: what it holds is unknown
+    const unknown = problems.filter((p) => p.severity !== 'info').map((p) => ({ path: `${p.path}/unlisted.parquet`, size: 0 }))
+    findings.push(...emptyFolderFindings(await source.listFolders({ signal }), [...listed, ...unknown]))
+  }
   if (files.length === 0) {
     findings.push(finding('error', 'no-parquet-files', '', `no parquet files found under ${source.root} (${listed.length} files listed, ${ignored.length} ignored)`))
   }
@@ -273,7 +280,15 @@ function concurrencyOf(source: DatasetSource, options: OpenOptions): number {
  */
 async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal, onPartial?: OpenOptions['onPartial']): Promise<{ entries: Map<string, IndexEntry>; where: string; summary: IndexSummary | null } | null> {
   if (!source.readOptional) return null
-  const bytes = await source.readOptional(indexFileName, { signal })
+  let bytes: Uint8Array | null
+  try {
+    bytes = await source.readOptional(indexFileName, { signal })
+  } catch (error) {
+    // a FIFO, a device or an oversized file where the index should be: a cache that cannot be used, not a failure
+    if (!(error instanceof MixscopeError) || (error.kind !== 'not-a-regular-file' && error.kind !== 'file-too-large')) throw error
+    findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; the files are read instead`))
+    return null
+  }
   if (!bytes) return null
   let summarySent: IndexSummary | null = null
   const onMetadata = onPartial && ((metadata: Record<string, string>) => {

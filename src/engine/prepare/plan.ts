@@ -32,8 +32,23 @@ export function parseLanguageOptions(values: readonly string[] = []): { all: str
 
 /** A corpus or split value as a folder name can carry it (no `/`); empty → `fallback`. */
 function keyValue(value: string, fallback: string): string {
-  const v = value.trim().replace(/[/\\]/g, '_')
-  return v || fallback
+  return partitionValue(value) || fallback
+}
+
+/** Longest partition value `prepare` writes, in code points (a folder name `corpus=<value>` stays far below 255 bytes). */
+export const maxPartitionValueLength = 100
+
+/**
+ * A value from the input made safe as a hive folder value and a TSV cell: `/`, `\`, `=`, control characters (TAB,
+ * newline, NUL…) and line separators become `_`, leading `.`/`_` go (a folder the reference would ignore, or `..`),
+ * and a value longer than `maxPartitionValueLength` keeps its start plus a hash of the whole, so two long names stay
+ * apart. Empty when nothing is left.
+ */
+export function partitionValue(value: string): string {
+  let v = value.trim().replace(/[\p{Cc}\u2028\u2029/\\=]+/gu, '_').replace(/^[._]+/, '')
+  const chars = [...v]
+  if (chars.length > maxPartitionValueLength) v = `${chars.slice(0, maxPartitionValueLength - 9).join('')}_${fingerprint(value)}`
+  return v
 }
 
 /** The default corpus: the input folder's name, lower case, characters other than letters, digits, `_`, `-` → `_`. */
@@ -76,6 +91,8 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
   const skip = (r: InputRow, reason: SkippedRow['reason'], message: string) => skipped.push({ index: r.index, where: r.where, reason, message, audio: audioName(r) })
 
   // rows per (corpus, split, language) stream, in input order, with what will happen to each
+  /** Input values a partition value had to change (`corpus "…"` → what is written), for the notes. */
+  const rewritten = new Map<string, string>()
   const streams = new Map<string, { corpus: string; split: string; language: string; rows: { row: InputRow; text: string | null; durationOk: boolean }[] }>()
   for (const row of scan.rows) {
     if (row.problem) { skip(row, row.problem.reason, row.problem.message); continue }
@@ -87,9 +104,14 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     if (m.kind === 'ambiguous') { skip(row, 'ambiguous-language', `${row.where}: ${m.reason}; pass --language ${code}=<one of them>`); continue }
     const split = normalizeSplit(keyValue(options.split ?? row.split ?? 'train', 'train'))
     const corpus = options.corpus ? corpusDefault : keyValue(row.corpus ?? corpusDefault, corpusDefault)
-    const key = `${corpus}\u0000${split}\u0000${m.code}`
+    if (!options.corpus && row.corpus && corpus !== row.corpus.trim()) rewritten.set(`corpus ${JSON.stringify(row.corpus)}`, corpus)
+    const splitIn = options.split ?? row.split
+    if (splitIn && partitionValue(splitIn) !== splitIn.trim()) rewritten.set(`split ${JSON.stringify(splitIn)}`, split)
+    const language = keyValue(m.code, 'und')
+    if (language !== m.code) rewritten.set(`language ${JSON.stringify(m.code)}`, language)
+    const key = `${corpus}\u0000${split}\u0000${language}`
     let stream = streams.get(key)
-    if (!stream) streams.set(key, stream = { corpus, split, language: m.code, rows: [] })
+    if (!stream) streams.set(key, stream = { corpus, split, language, rows: [] })
     stream.rows.push({ row, text: row.text === null ? null : normalize ? normalizeText(row.text) : row.text, durationOk: row.duration !== null })
   }
 
@@ -131,6 +153,8 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     }
   }).sort((a, b) => byPath(a.input, b.input))
   const notes = [...scan.notes]
+  if (options.corpus && corpusDefault !== options.corpus.trim()) rewritten.set(`corpus ${JSON.stringify(options.corpus)}`, corpusDefault)
+  for (const [what, written] of rewritten) notes.push(`${what} is written as ${JSON.stringify(written)} (a partition value cannot hold /, \\, =, control characters or a leading . or _, and has at most ${maxPartitionValueLength} characters)`)
   for (const l of languages) {
     if (l.output && !l.listed) notes.push(`language ${l.output} (from "${l.input}") is not among the languages Omnilingual ASR lists`)
   }

@@ -62,7 +62,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       io.stderr(`mixscope ${name}: ${e.message}\n`)
       return error.exitClass === 'data' ? exitCodes.findings : exitCodes.usage
     }
-    io.stderr(`mixscope ${name}: ${e.stack ?? e.message}\n`)
+    // an error no layer turned into a finding: its message, and the stack only when asked for (never from hostile input)
+    io.stderr(`mixscope ${name}: ${process.env.MIXSCOPE_DEBUG ? e.stack ?? e.message : `internal error: ${e.message} (MIXSCOPE_DEBUG=1 shows where)`}\n`)
     return exitCodes.findings
   }
 }

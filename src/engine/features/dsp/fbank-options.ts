@@ -35,7 +35,7 @@ const f = Math.fround
  */
 export function fbankOptions(sampleRate: number, numMelBins = 80): FbankOptions {
   if (!(sampleRate >= 100) || !Number.isFinite(sampleRate)) {
-    throw new MixscopeError(`fbank: sample rate must be ≥ 100 Hz (a 25 ms frame needs samples), got ${sampleRate}`, 'fbank-bad-rate', 'data')
+    throw new MixscopeError(`fbank: sample rate must be ≥ 100 Hz, got ${sampleRate} (a 25 ms frame needs samples)`, 'fbank-bad-rate', 'data')
   }
   const msToSamples = (ms: number) => Math.trunc(f(f(f(sampleRate) * f(0.001)) * f(ms)))
   const frameLength = msToSamples(25)

@@ -4,6 +4,7 @@
  */
 import { MixscopeError } from '../engine/node.ts'
 import { exitCodes, UsageError, type CliIo } from './io.ts'
+import { OutputClosedError, streamWriter } from './output.ts'
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 
@@ -34,7 +35,7 @@ Run "mixscope <command> --help" for a command's options.
 `
 
 const processIo: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
+  stdout: streamWriter(process.stdout),
   stderr: (text) => void process.stderr.write(text),
 }
 
@@ -53,6 +54,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   try {
     return await (await command.load())(rest, io)
   } catch (error) {
+    if (error instanceof OutputClosedError) return exitCodes.ok // the reader has what it wanted (`| head`)
     const e = error as Error & { code?: string }
     if (error instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr(`mixscope ${name}: ${e.message}\nRun "mixscope ${name} --help" for usage.\n`)

@@ -191,6 +191,13 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     }
   }
 
+  if (index && adopted && fromIndex > 0) {
+    // over HTTP the index is the listing: nothing here can see a file removed or rewritten (same size) since it was
+    // written, so its numbers are labelled, never passed off as a read of the data
+    findings.push(finding('warning', 'index-unverified', index.where,
+      `${fromIndex} file(s) are described by ${index.where} alone: over HTTP mixscope does not check that they still exist or are unchanged (files added, removed or rewritten since the index was written are not seen); "mixscope validate" reads the data itself`))
+  }
+
   const partial: Dataset = { root: source.root, source, files, ignored, stray, otherFiles, summary, findings: [] }
   const total = files.length
   let described = fromIndex

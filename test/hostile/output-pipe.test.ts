@@ -51,7 +51,7 @@ describe('standard output', () => {
     child.stdout!.pause()
     let stderr = ''
     child.stderr!.on('data', (d) => { stderr += d })
-    await sleep(6000)
+    await sleep(12_000) // started and blocked on the full pipe, even on a loaded machine
     const before = rssMb(child.pid!)
     await sleep(6000)
     const after = rssMb(child.pid!)

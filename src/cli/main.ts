@@ -4,6 +4,7 @@
  */
 import { runCommand } from './lib/errors.ts'
 import { exitCodes, type CliIo } from './lib/io.ts'
+import { streamWriter } from './lib/output.ts'
 
 type Command = (argv: string[], io: CliIo) => Promise<number>
 
@@ -34,7 +35,7 @@ Run "mixscope <command> --help" for a command's options.
 `
 
 const processIo: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
+  stdout: streamWriter(process.stdout),
   stderr: (text) => void process.stderr.write(text),
 }
 

@@ -15,7 +15,7 @@ export { mulberry32 } from './random/mulberry32.ts'
 export { PythonRandom } from './random/python-random.ts'
 
 // Stage 1, source: list files and read byte ranges (HTTP, folders, memory)
-export { createHttpSource } from './source/http-source.ts'
+export { createHttpSource, fetchDocument, readLimitedBody } from './source/http-source.ts'
 export { buildManifest, formatManifest, manifestName } from './source/manifest.ts'
 export { checkReadRange, createMemorySource } from './source/memory-source.ts'
 

@@ -105,7 +105,7 @@ export async function runBatches(argv: string[], io: CliIo): Promise<number> {
   const kept: PlannedBatch[] = []
   let count = 0
   for await (const batch of plan.batches) {
-    io.stdout(values.jsonl ? batchJsonLine(batch) : batchText(batch))
+    await io.stdout(values.jsonl ? batchJsonLine(batch) : batchText(batch))
     if (values.arrow) kept.push(batch)
     count++
   }

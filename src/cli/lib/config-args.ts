@@ -104,6 +104,11 @@ export async function resolveSummary(explicit: string | undefined, config: Pipel
   if (explicit) return { path: explicit, note: null }
   const configured = config.dataset_summary_path
   if (!configured) return { path: undefined, note: null }
+  // a recipe is data: its path is followed only to a .tsv (a recipe naming /etc/passwd or a FIFO gets a note, no read)
+  const from0 = summaryFrom === 'override' ? '--set' : summaryFrom
+  if (!/\.tsv$/i.test(configured.replace(/[?#].*$/, ''))) {
+    return { path: undefined, note: `dataset_summary_path ${JSON.stringify(configured)}${from0 ? ` (${from0})` : ''} is not a .tsv file; it is not read, looking for language_distribution_*.tsv beside the dataset instead` }
+  }
   if (isUrl(configured)) return { path: configured, note: null }
   const candidates = [resolve(configured)]
   if (recipePath) candidates.push(resolve(dirname(recipePath), configured))

@@ -1,10 +1,12 @@
 /**
  * Turns a `<folder|url>` argument into a source and an opened dataset (Node side of the CLI).
  */
-import { readFile, stat } from 'node:fs/promises'
+import { constants as fsConstants } from 'node:fs'
+import { open as openFile, stat } from 'node:fs/promises'
 import {
   createFsSource,
   createHttpSource,
+  fetchDocument,
   MixscopeError,
   openDataset,
   type OpenDataset,
@@ -35,6 +37,30 @@ async function sourceFor(arg: string): Promise<DatasetSource> {
   return createFsSource(arg)
 }
 
+/** Most bytes of a stats TSV (it has one line per mixture partition). */
+const summaryLimit = 64 * 1024 * 1024
+
+/** Reads a local TSV only when it is a regular file (a FIFO or `/dev/zero` would hang or never end), at most `summaryLimit`. */
+async function readSummaryFile(path: string): Promise<Uint8Array> {
+  const fail = (why: string) => new MixscopeError(`summary: cannot read ${path} (${why})`, 'not-found', 'io')
+  const handle = await openFile(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK).catch((error: Error) => { throw fail(error.message) })
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) throw fail('not a regular file')
+    if (info.size > summaryLimit) throw fail(`${info.size} bytes, more than ${summaryLimit}`)
+    const bytes = new Uint8Array(info.size)
+    let at = 0
+    while (at < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, at, bytes.length - at, at)
+      if (bytesRead === 0) break
+      at += bytesRead
+    }
+    return bytes.subarray(0, at)
+  } finally {
+    await handle.close()
+  }
+}
+
 /**
  * Opens the dataset named by `arg`, with an optional `--summary` TSV (local path or URL); `open` passes options to
  * `openDataset` (facts to read along, whether to use the dataset index).
@@ -44,15 +70,13 @@ export async function openDatasetArg(arg: string, options: { summary?: string; o
   let summary: { path: string; bytes: Uint8Array } | undefined
   if (options.summary) {
     if (isUrl(options.summary)) {
-      const response = await fetch(options.summary)
-      if (!response.ok) throw new MixscopeError(`summary: ${options.summary} answered ${response.status}`, 'not-found', 'io')
-      summary = { path: options.summary, bytes: new Uint8Array(await response.arrayBuffer()) }
+      // a timeout and a size cap: a server that never answers or never stops is an error, not a hang
+      const bytes = await fetchDocument(options.summary, { maxBytes: summaryLimit }).catch((error: unknown) => {
+        throw new MixscopeError(`summary: ${(error as Error).message}`, 'not-found', 'io')
+      })
+      summary = { path: options.summary, bytes }
     } else {
-      try {
-        summary = { path: options.summary, bytes: new Uint8Array(await readFile(options.summary)) }
-      } catch (error) {
-        throw new MixscopeError(`summary: cannot read ${options.summary} (${(error as Error).message})`, 'not-found', 'io')
-      }
+      summary = { path: options.summary, bytes: await readSummaryFile(options.summary) }
     }
   }
   return openDataset(source, { ...options.open, summary, onProgress: options.onProgress })

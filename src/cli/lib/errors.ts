@@ -1,11 +1,13 @@
 /**
  * What a command's error becomes (docs/conventions.md "Findings and exit codes"): a usage error, printed with a
- * pointer to the command's help, exits 2; a `MixscopeError` exits 2 (usage, I/O) or 1 (data); anything else is a bug,
- * printed with its stack, exit 1.
+ * pointer to the command's help, exits 2; a `MixscopeError` exits 2 (usage, I/O) or 1 (data); a reader of standard
+ * output that went away (`| head`) ends the command quietly, exit 0; anything else is a bug, printed with its message
+ * (its stack only with `MIXSCOPE_DEBUG=1`: never from hostile input), exit 1.
  */
 import { MixscopeError } from '../../engine/node.ts'
 import { UsageError } from './args.ts'
 import { exitCodes, type CliIo } from './io.ts'
+import { OutputClosedError } from './output.ts'
 
 /** `mixscope <command>: <message>`, without repeating the command when the message already starts with it. */
 function line(command: string, message: string): string {
@@ -34,10 +36,11 @@ export async function runCommand(command: string, io: CliIo, run: () => Promise<
   try {
     return await run()
   } catch (error) {
+    if (error instanceof OutputClosedError) return exitCodes.ok // the reader has what it wanted
     const code = reportKnownError(command, error, io)
     if (code !== null) return code
     const e = error as Error
-    io.stderr(`mixscope ${command}: ${e.stack ?? e.message}\n`)
+    io.stderr(`mixscope ${command}: ${process.env.MIXSCOPE_DEBUG ? e.stack ?? e.message : `internal error: ${e.message} (MIXSCOPE_DEBUG=1 shows where)`}\n`)
     return exitCodes.findings
   }
 }

@@ -1,6 +1,7 @@
 /** What every CLI command writes to; tests pass collectors, `main` passes process streams. */
 export interface CliIo {
-  stdout: (text: string) => void
+  /** Standard output; a command that streams awaits what it returns (backpressure, see src/cli/lib/output.ts). */
+  stdout: (text: string) => void | Promise<void>
   stderr: (text: string) => void
 }
 

@@ -70,7 +70,19 @@ function headline(report: AuditReport): string[] {
   ]
 }
 
-const mdEscape = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ')
+/**
+ * Text from the data as Markdown text: every ASCII punctuation character that CommonMark gives a meaning (HTML `<`,
+ * entities `&`, emphasis, links, code, table pipes, headings) is backslash-escaped, and line breaks become spaces, so
+ * a transcript or a folder name never becomes an element, a link or a new line of the report.
+ */
+const mdEscape = (s: string) => s.replace(/[\\`*_[\]{}()<>#+\-.!|&~"']/g, '\\$&').replace(/[\r\n\u2028\u2029]+/g, ' ')
+
+/** `s` as a CommonMark code span: fenced by one backtick more than its longest run, padded when it starts or ends with one. */
+function mdCode(s: string): string {
+  const text = s.replace(/[\r\n\u2028\u2029]+/g, ' ')
+  const fence = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) + 1)
+  return `${fence} ${text} ${fence}`
+}
 
 function mdTable(rows: readonly TableRow[]): string {
   if (rows.length === 0) return '_(empty)_\n'
@@ -92,15 +104,15 @@ export function auditReportMarkdown(report: AuditReport): string {
   }
   out.push('## Findings', '')
   for (const [kind, list] of findingsByKind(report)) {
-    out.push(`### ${kind} (${list[0].severity}, ${list.length})`, '')
-    for (const f of list.slice(0, reportFindingsPerKind)) out.push(`- \`${mdEscape(where(f))}\` ${mdEscape(f.message)}`)
+    out.push(`### ${mdEscape(kind)} (${list[0].severity}, ${list.length})`, '')
+    for (const f of list.slice(0, reportFindingsPerKind)) out.push(`- ${mdCode(where(f))} ${mdEscape(f.message)}`)
     if (list.length > reportFindingsPerKind) out.push(`- … ${list.length - reportFindingsPerKind} more (see \`audit --json\`)`)
     out.push('')
   }
   return out.join('\n')
 }
 
-const html = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
+const html = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;')
 
 function htmlTable(rows: readonly TableRow[]): string {
   if (rows.length === 0) return '<p><em>(empty)</em></p>'
@@ -121,7 +133,9 @@ export function auditReportHtml(report: AuditReport): string {
     config.map((f) => `<li><span class="${f.severity}">${f.severity}</span>: <code>${html(f.kind)}</code> ${html(f.message)}</li>`).join('')}</ul></section>\n`
   const summaryRows = Object.entries(report.summary).map(([kind, s]) => ({ kind, severity: s.severity, count: s.count, rows: s.rows, hours: s.hours }))
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>mixscope audit: ${html(report.root)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>mixscope audit: ${html(report.root)}</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:2px 8px;text-align:left}

@@ -6,7 +6,7 @@
  * module describes and reads it and knows nothing of datasets.
  */
 import { parquetMetadata, parquetRead } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { boundedCompressors as compressors } from '../parquet/bounded-compressors.ts'
 import { MixscopeError } from '../core/findings.ts'
 import { fastStringParsers, releaseStringCache } from '../parquet/strings.ts'
 
@@ -132,7 +132,15 @@ export async function readIndex(bytes: Uint8Array, where: string, options: ReadI
   const missing = indexColumns.filter((c) => !present.has(c.name))
   if (missing.length > 0) throw fail(`lacks column${missing.length > 1 ? 's' : ''} ${missing.map((c) => c.name).join(', ')}`)
   options.onMetadata?.(metadata)
+  // a footer's counts are claims: checked against the bytes present before any row is allocated (an index of 1 KB
+  // claiming 2·10⁸ rows would otherwise grow to gigabytes). Every row's path is distinct, so a row takes at least one
+  // byte of the file however it is encoded.
   const n = Number(meta.num_rows)
+  const groupRows = meta.row_groups.reduce((sum, g) => sum + Number(g.num_rows), 0)
+  if (!Number.isSafeInteger(n) || n < 0 || n > buffer.byteLength) {
+    throw fail(`claims ${meta.num_rows} rows in ${buffer.byteLength} bytes; an index row takes at least one byte`)
+  }
+  if (groupRows !== n) throw fail(`claims ${meta.num_rows} rows, but its row groups hold ${groupRows}`)
   const read = options.skipPathDerived ? indexColumns.filter((c) => !pathDerivedColumns.includes(c.name)) : indexColumns
   // each column's decoded chunks (hyparquet's arrays, in row order), normalized below in one pass into one array
   const chunks = new Map<string, { rowStart: number; data: ArrayLike<unknown> }[]>(indexColumns.map((c) => [c.name, []]))

@@ -191,6 +191,13 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     }
   }
 
+  if (index && adopted && fromIndex > 0) {
+    // over HTTP the index is the listing: nothing here can see a file removed or rewritten (same size) since it was
+    // written, so its numbers are labelled, never passed off as a read of the data
+    findings.push(finding('warning', 'index-unverified', index.where,
+      `${fromIndex} file(s) are described by ${index.where} alone: over HTTP mixscope does not check that they still exist or are unchanged (files added, removed or rewritten since the index was written are not seen); "mixscope validate" reads the data itself`))
+  }
+
   const partial: Dataset = { root: source.root, source, files, ignored, stray, otherFiles, summary, findings: [] }
   const total = files.length
   let described = fromIndex
@@ -242,7 +249,14 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
   })
 
   findings.push(...keyFindings(files))
-  if (source.listFolders) findings.push(...emptyFolderFindings(await source.listFolders({ signal }), listed))
+  // entries the listing could not take (a path past PATH_MAX, a FIFO, a device, a link loop) are said, never dropped
+  const problems = source.listProblems?.() ?? []
+  for (const p of problems) findings.push(finding(isIgnoredPath(p.path) ? 'info' : p.severity ?? 'error', 'unlistable-entry', p.path, p.message))
+  if (source.listFolders) {
+    // a folder holding an entry that could not be listed is not called empty: what it holds is unknown
+    const unknown = problems.filter((p) => p.severity !== 'info').map((p) => ({ path: `${p.path}/unlisted.parquet`, size: 0 }))
+    findings.push(...emptyFolderFindings(await source.listFolders({ signal }), [...listed, ...unknown]))
+  }
   if (files.length === 0) {
     findings.push(finding('error', 'no-parquet-files', '', `no parquet files found under ${source.root} (${listed.length} files listed, ${ignored.length} ignored)`))
   }
@@ -273,7 +287,15 @@ function concurrencyOf(source: DatasetSource, options: OpenOptions): number {
  */
 async function loadIndex(source: DatasetSource, findings: Finding[], signal?: AbortSignal, onPartial?: OpenOptions['onPartial']): Promise<{ entries: Map<string, IndexEntry>; where: string; summary: IndexSummary | null } | null> {
   if (!source.readOptional) return null
-  const bytes = await source.readOptional(indexFileName, { signal })
+  let bytes: Uint8Array | null
+  try {
+    bytes = await source.readOptional(indexFileName, { signal })
+  } catch (error) {
+    // a FIFO, a device or an oversized file where the index should be: a cache that cannot be used, not a failure
+    if (!(error instanceof MixscopeError) || (error.kind !== 'not-a-regular-file' && error.kind !== 'file-too-large')) throw error
+    findings.push(finding('warning', 'bad-index', indexFileName, `${error.message}; the files are read instead`))
+    return null
+  }
   if (!bytes) return null
   let summarySent: IndexSummary | null = null
   const onMetadata = onPartial && ((metadata: Record<string, string>) => {

@@ -2,12 +2,13 @@
  * Node file-system source: a dataset folder (or one `.parquet` file) on local disk.
  */
 import { closeSync, fstatSync, openSync, read as readFd, readdirSync, readSync, statSync, type Stats } from 'node:fs'
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { constants as fsConstants } from 'node:fs'
+import { open as openFile, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { MixscopeError } from '../core/findings.ts'
 import { checkReadRange } from '../source/memory-source.ts'
 import { newCounters, throwIfAborted } from '../source/source.ts'
-import type { DatasetSource, ReadOptions, SourceFile } from '../source/source.ts'
+import type { DatasetSource, ListProblem, ReadOptions, SourceFile } from '../source/source.ts'
 
 /**
  * Opens `rootPath` as a dataset source.
@@ -33,10 +34,13 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
   const files = new FileCache()
   /** Folders seen by the last walk (`list()` walks; `listFolders()` reuses it). */
   let folders: string[] | null = null
+  /** Entries the last walk could not take (a path past PATH_MAX, a link loop, a FIFO or device). */
+  let problems: ListProblem[] = []
   const walkTree = async (signal?: AbortSignal): Promise<Tree> => {
-    const tree: Tree = { files: [], folders: [] }
+    const tree: Tree = { files: [], folders: [], problems: [] }
     await walk(absolute, tree, dirKey(info), signal)
     folders = tree.folders
+    problems = tree.problems
     return tree
   }
   const fullPath = (path: string): string => {
@@ -77,7 +81,7 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
       throwIfAborted(options?.signal)
       if (name.includes('/') || name.includes('\\') || name === '..' || name === '.') return null
       try {
-        const bytes = new Uint8Array(await readFile(join(parent, name), { signal: options?.signal }))
+        const bytes = await readRegularFile(join(parent, name), `../${name}`, options?.signal)
         counters.requests++
         counters.bytes += bytes.length
         return bytes
@@ -96,7 +100,7 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
       throwIfAborted(options?.signal)
       if (singleFile) return null
       try {
-        const bytes = new Uint8Array(await readFile(fullPath(path), { signal: options?.signal }))
+        const bytes = await readRegularFile(fullPath(path), path, options?.signal)
         counters.requests++
         counters.bytes += bytes.length
         return bytes
@@ -105,6 +109,9 @@ export async function createFsSource(rootPath: string): Promise<DatasetSource> {
         if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return null
         throw error
       }
+    },
+    listProblems(): ListProblem[] {
+      return [...problems]
     },
     close(): void {
       files.closeAll()
@@ -230,10 +237,47 @@ function dirKey(info: { dev: number; ino: number }): string {
   return `${info.dev}:${info.ino}`
 }
 
-/** What a walk collects: files and folders below the root. */
+/** What a walk collects: files and folders below the root, and the entries it could not take. */
 interface Tree {
   files: SourceFile[]
   folders: string[]
+  problems: ListProblem[]
+}
+
+/** Most bytes `readOptional`/`readSibling` read whole (an index of millions of rows is tens of MB). */
+export const wholeFileLimit = 1 << 30
+
+/** What a non-regular file is, for errors. */
+function fileKind(info: Stats): string {
+  return info.isFIFO() ? 'a FIFO' : info.isCharacterDevice() ? 'a character device' : info.isBlockDevice() ? 'a block device'
+    : info.isSocket() ? 'a socket' : info.isDirectory() ? 'a folder' : 'not a regular file'
+}
+
+/**
+ * Reads a whole regular file: opened non-blocking (a FIFO's open would wait for a writer), refused unless `fstat`
+ * says it is a regular file (a FIFO, `/dev/zero` or a link to one never ends), and read to the size `fstat` gave,
+ * at most `wholeFileLimit` bytes.
+ * @throws MixscopeError `not-a-regular-file` / `file-too-large` (exit class `io`) naming `shown`; ENOENT and the like as thrown by `open`
+ */
+async function readRegularFile(full: string, shown: string, signal?: AbortSignal): Promise<Uint8Array> {
+  const handle = await openFile(full, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK)
+  try {
+    const info = await handle.stat()
+    if (info.isDirectory()) throw Object.assign(new Error(`${shown} is a folder`), { code: 'EISDIR' })
+    if (!info.isFile()) throw new MixscopeError(`fs: ${shown} is ${fileKind(info)}, not a regular file; it is not read`, 'not-a-regular-file', 'io')
+    if (info.size > wholeFileLimit) throw new MixscopeError(`fs: ${shown} has ${info.size} bytes, more than the ${wholeFileLimit} read whole`, 'file-too-large', 'io')
+    const bytes = new Uint8Array(info.size)
+    let at = 0
+    while (at < bytes.length) {
+      throwIfAborted(signal)
+      const { bytesRead } = await handle.read(bytes, at, Math.min(bytes.length - at, 1 << 24), at)
+      if (bytesRead === 0) break
+      at += bytesRead
+    }
+    return at === bytes.length ? bytes : bytes.subarray(0, at)
+  } finally {
+    await handle.close()
+  }
 }
 
 /** Entries walked between two yields to the event loop (so an abort is seen, and timers run). */
@@ -260,16 +304,27 @@ async function walk(root: string, out: Tree, rootKey: string, signal?: AbortSign
       let info: Stats | undefined
       try {
         info = statSync(full, { throwIfNoEntry: false })
-      } catch {
-        info = undefined // a link loop (ELOOP) or a name that vanished
+      } catch (error) {
+        // a link loop (ELOOP), a path past PATH_MAX (ENAMETOOLONG), no permission: said, never dropped silently
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+        const why = code === 'ENAMETOOLONG' ? `its absolute path (${Buffer.byteLength(full)} bytes) is longer than the system allows`
+          : code === 'ELOOP' ? 'it is a symbolic link loop' : `it cannot be read (${code})`
+        out.problems.push({ path, message: `${path}: ${why}; it is not part of the dataset`, severity: code === 'ELOOP' ? 'info' : 'error' })
+        continue
       }
-      if (!info) continue
+      if (!info) continue // a dangling link, or a name that vanished
       if (info.isFile()) out.files.push({ path, size: info.size, mtimeMs: Math.floor(info.mtimeMs) })
-      else if (info.isDirectory() && !above.has(dirKey(info))) {
+      else if (info.isDirectory()) {
+        if (above.has(dirKey(info))) {
+          out.problems.push({ path, message: `${path}: a link back to a folder above it (a loop); it is not walked`, severity: 'info' })
+          continue
+        }
         out.folders.push(path)
         above.add(dirKey(info))
         await visit(full, path + '/', above)
         above.delete(dirKey(info))
+      } else {
+        out.problems.push({ path, message: `${path} is ${fileKind(info)}, not a regular file; it is not read` })
       }
     }
   }

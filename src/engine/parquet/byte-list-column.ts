@@ -7,7 +7,7 @@
  * both on the same chunks (ns per byte, and the ratio to hyparquet).
  */
 import type { ColumnChunk, CompressionCodec, DataReader, DecodedArray, FileMetaData } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { boundedCompressors as compressors } from './bounded-compressors.ts'
 import { parquetHeader } from 'hyparquet/src/column.js'
 import { decompressPage } from 'hyparquet/src/datapage.js'
 import { deltaBinaryUnpack } from 'hyparquet/src/delta.js'

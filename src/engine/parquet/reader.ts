@@ -3,7 +3,7 @@
  * shared chunk cache. Footers are read once (discovery) and kept here.
  */
 import { parquetRead, type FileMetaData } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { boundedCompressors as compressors } from './bounded-compressors.ts'
 import { MixscopeError } from '../core/findings.ts'
 import type { ParquetFileRef } from './types.ts'
 import type { DatasetSource, ReadOptions } from '../source/source.ts'

@@ -31,10 +31,25 @@ export function parseLanguageOptions(values: readonly string[] = []): { all: str
   return { all, decisions }
 }
 
-/** A corpus value as a folder name can carry it (no `/`), or null when empty. */
+/** Longest partition value `prepare` writes, in code points (a folder name `corpus=<value>` stays far below 255 bytes). */
+export const maxPartitionValueLength = 100
+
+/**
+ * A value from the input made safe as a hive folder value and a TSV cell: `/`, `\`, `=`, control characters (TAB,
+ * newline, NUL…) and line separators become `_`, leading `.`/`_` go (a folder the reference would ignore, or `..`),
+ * and a value longer than `maxPartitionValueLength` keeps its start plus a hash of the whole, so two long names stay
+ * apart. Empty when nothing is left.
+ */
+export function partitionValue(value: string): string {
+  let v = value.trim().replace(/[\p{Cc}\u2028\u2029/\\=]+/gu, '_').replace(/^[._]+/, '')
+  const chars = [...v]
+  if (chars.length > maxPartitionValueLength) v = `${chars.slice(0, maxPartitionValueLength - 9).join('')}_${fingerprint(value)}`
+  return v
+}
+
+/** A corpus value as a folder name can carry it (`partitionValue`), or null when nothing is left. */
 function corpusValue(value: string | null | undefined): string | null {
-  const v = (value ?? '').trim().replace(/[/\\]/g, '_')
-  return v || null
+  return partitionValue(value ?? '') || null
 }
 
 /**
@@ -102,6 +117,8 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
 
   // rows per (corpus, split, language) stream, in input order, with what will happen to each
   const unknownSplits = new Map<string, number>()
+  /** Input values a partition value had to change (`corpus "…"` → what is written), for the notes. */
+  const rewritten = new Map<string, string>()
   const streams = new Map<string, { corpus: string; split: string; language: string; rows: { row: InputRow; text: string | null; durationOk: boolean }[] }>()
   for (const row of scan.rows) {
     if (row.problem) { skip(row, row.problem.reason, row.problem.message); continue }
@@ -125,9 +142,12 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
       continue
     }
     const corpus = corpusOption ?? corpusValue(row.corpus)!
-    const key = `${corpus}\u0000${split}\u0000${m.code}`
+    if (!corpusOption && row.corpus && corpus !== row.corpus.trim()) rewritten.set(`corpus ${JSON.stringify(row.corpus)}`, corpus)
+    const language = partitionValue(m.code) || 'und'
+    if (language !== m.code) rewritten.set(`language ${JSON.stringify(m.code)}`, language)
+    const key = `${corpus}\u0000${split}\u0000${language}`
     let stream = streams.get(key)
-    if (!stream) streams.set(key, stream = { corpus, split, language: m.code, rows: [] })
+    if (!stream) streams.set(key, stream = { corpus, split, language, rows: [] })
     stream.rows.push({ row, text: row.text === null ? null : normalize ? normalizeText(row.text) : row.text, durationOk: row.duration !== null })
   }
 
@@ -174,6 +194,8 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
       ? `split "${name}": ${rows} rows not written (not train, dev or test); --split-map ${name}=train (or dev, test) writes them`
       : `${rows} rows name no split and were not written; --split train (or dev, test) sets it`)
   }
+  if (options.corpus && corpusOption !== options.corpus.trim()) rewritten.set(`corpus ${JSON.stringify(options.corpus)}`, corpusOption!)
+  for (const [what, written] of rewritten) notes.push(`${what} is written as ${JSON.stringify(written)} (a partition value cannot hold /, \\, =, control characters or a leading . or _, and has at most ${maxPartitionValueLength} characters)`)
   for (const l of languages) {
     if (l.output && !l.listed) notes.push(`language ${l.output} (from "${l.input}") is not among the languages Omnilingual ASR lists`)
   }

@@ -87,6 +87,7 @@ export function createCountingSource(inner: DatasetSource): CountingSource {
     }
   }
   if (inner.adoptListing) source.adoptListing = inner.adoptListing.bind(inner)
+  if (inner.listProblems) source.listProblems = inner.listProblems.bind(inner)
   if (inner.close) source.close = inner.close.bind(inner)
   Object.defineProperty(source, 'parallelism', { get: () => inner.parallelism, enumerable: true })
   return source

@@ -18,6 +18,11 @@ export interface HttpSourceOptions {
   fetch?: typeof fetch
   /** Resolves a relative `url`; default `globalThis.location.href` (the page or worker). */
   baseUrl?: string
+  /**
+   * Most bytes of a document read whole (`_manifest.json`, the dataset index, a stats TSV); a longer or endless body
+   * is cut off there with an `http-body-too-large` error. Range reads are held to the bytes asked. Default 256 MiB.
+   */
+  maxDocumentBytes?: number
   /** Per-request limit in ms, covering the response and its body; timeouts are not retried. Default 30 000. */
   timeoutMs?: number
   /** Extra attempts after a network error or a 5xx/429 answer. Default 3. */
@@ -64,7 +69,7 @@ interface Target {
   parent: string | null
 }
 
-const defaults = { timeoutMs: 30_000, retries: 3, retryDelayMs: 100, concurrency: 6, http2Concurrency: 64 }
+const defaults = { timeoutMs: 30_000, retries: 3, retryDelayMs: 100, concurrency: 6, http2Concurrency: 64, maxDocumentBytes: 256 * 1024 * 1024 }
 
 /**
  * Creates a source for the dataset at `url`: a folder (a missing trailing `/` is added) with `_manifest.json`,
@@ -144,8 +149,9 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     }
   }
 
-  const readBody = async (response: Response): Promise<Uint8Array> => {
-    const bytes = new Uint8Array(await response.arrayBuffer())
+  /** The body, streamed and cut off past `limit` bytes (a range's length, a file's size, or the document cap). */
+  const readBody = async (response: Response, limit: number = settings.maxDocumentBytes): Promise<Uint8Array> => {
+    const bytes = await readLimitedBody(response, limit)
     counters.bytes += bytes.length
     return bytes
   }
@@ -183,7 +189,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       })
     const size = headSize ?? await send(requestUrl, { headers: { Range: 'bytes=0-1' } }, signal, async (r) => {
       const range = parseContentRange(r.headers.get('content-range'))
-      await readBody(r)
+      await r.body?.cancel().catch(() => {})
       return r.status === 206 ? range?.total ?? null : integerHeader(r, 'content-length')
     })
     if (size === null || size === undefined) {
@@ -209,7 +215,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     let pending = wholeFiles.get(path)
     if (!pending) {
       const requestUrl = fileUrl(path)
-      pending = send(requestUrl, {}, signal, async (r) => checkLength(requestUrl, await readBody(r), size, 'the whole file'))
+      pending = send(requestUrl, {}, signal, async (r) => checkLength(requestUrl, await readBody(r, size), size, 'the whole file'))
         .then((bytes) => bytes as Uint8Array)
       pending.catch(() => wholeFiles.delete(path))
       wholeFiles.set(path, pending)
@@ -230,13 +236,13 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
           throw new MixscopeError(`http: ${requestUrl} answered Content-Range "${r.headers.get('content-range')}" to Range ` +
             `${asked} (file of ${size} bytes)`, 'http-range-mismatch', 'io')
         }
-        return checkLength(requestUrl, await readBody(r), stop - a, asked)
+        return checkLength(requestUrl, await readBody(r, stop - a), stop - a, asked)
       }
-      if (r.status === 200 && a === 0 && b >= size) return checkLength(requestUrl, await readBody(r), size, 'the whole file')
+      if (r.status === 200 && a === 0 && b >= size) return checkLength(requestUrl, await readBody(r, size), size, 'the whole file')
       if (r.status !== 200) throw statusError(requestUrl, r, { headers: { Range: asked } })
       if (!options.allowWholeFileReads) await r.body?.cancel().catch(() => {})
       noteRangeIgnored(requestUrl, path, size)
-      const whole = checkLength(requestUrl, await readBody(r), size, 'the whole file')
+      const whole = checkLength(requestUrl, await readBody(r, size), size, 'the whole file')
       if (!wholeFiles.has(path)) wholeFiles.set(path, Promise.resolve(whole))
       return whole.slice(a, stop)
     })
@@ -272,14 +278,14 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     async readSibling(name: string, opts?: ReadOptions): Promise<Uint8Array | null> {
       throwIfAborted(opts?.signal)
       if (target.parent === null || name.includes('/') || name === '.' || name === '..') return null
-      return send(target.parent + encodeSegment(name) + target.search, {}, opts?.signal, readBody, true)
+      return send(target.parent + encodeSegment(name) + target.search, {}, opts?.signal, (r) => readBody(r), true)
     },
     async readOptional(path: string, opts?: ReadOptions): Promise<Uint8Array | null> {
       throwIfAborted(opts?.signal)
       if (target.singlePath !== null) return null
       // one plain GET for the whole file: the index is read whole, and its size is not known before. A 403 counts as
       // absent too: object stores without list permission answer a missing key so
-      return send(fileUrl(path), {}, opts?.signal, readBody, true).catch((error: unknown) => {
+      return send(fileUrl(path), {}, opts?.signal, (r) => readBody(r), true).catch((error: unknown) => {
         if (error instanceof MixscopeError && error.kind === 'http-forbidden') return null
         throw error
       })
@@ -345,6 +351,71 @@ function statusError(url: string, response: Response, init: RequestInit): Mixsco
   const range = new Headers(init.headers).get('range')
   const asked = range ? ` to Range ${range}` : ''
   return new MixscopeError(`http: ${url} answered ${status} ${response.statusText}${asked}`.trim(), 'http-status', 'io')
+}
+
+/**
+ * Reads a response body as a stream and stops (cancelling the rest) once it passes `limit` bytes, so an endless or
+ * oversized body costs at most `limit` bytes of memory; a `Content-Length` above `limit` is refused before reading.
+ * @throws MixscopeError `http-body-too-large` naming the URL and the limit
+ */
+export async function readLimitedBody(response: Response, limit: number): Promise<Uint8Array> {
+  const tooLarge = (what: string) => new MixscopeError(`http: ${response.url || 'the server'} ${what}, more than the ${limit} bytes expected`, 'http-body-too-large', 'io')
+  const declared = integerHeader(response, 'content-length')
+  if (declared !== null && declared > limit && !response.headers.get('content-encoding')) {
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge(`declares a body of ${declared} bytes`)
+  }
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    if (bytes.length > limit) throw tooLarge(`sent ${bytes.length} bytes`)
+    return bytes
+  }
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.length
+    if (total > limit) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge(`sent at least ${total} bytes`)
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
+}
+
+/**
+ * GETs one small document (a stats TSV named by `--summary` or a recipe) with a timeout and a size cap: a server that
+ * never answers, drips or streams without end is an error within `timeoutMs`, in at most `maxBytes` of memory.
+ * @throws MixscopeError `http-timeout`, `http-body-too-large`, `http-not-found`/`http-status`, `http-unreachable`
+ */
+export async function fetchDocument(url: string, options: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal; fetch?: typeof fetch } = {}): Promise<Uint8Array> {
+  const timeoutMs = options.timeoutMs ?? defaults.timeoutMs
+  const scope = timeoutScope(options.signal, timeoutMs)
+  try {
+    const response = await (options.fetch ?? fetch)(url, { signal: scope.signal, redirect: 'follow' })
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {})
+      throw statusError(url, response, {})
+    }
+    return await readLimitedBody(response, options.maxBytes ?? 64 * 1024 * 1024)
+  } catch (error) {
+    if (scope.timedOut()) throw new MixscopeError(`http: ${url} timed out after ${timeoutMs} ms`, 'http-timeout', 'io')
+    if (options.signal?.aborted) throw abortReason(options.signal)
+    if (error instanceof MixscopeError) throw error
+    throw new MixscopeError(`http: cannot reach ${url}: ${(error as Error).message}`, 'http-unreachable', 'io')
+  } finally {
+    scope.dispose()
+  }
 }
 
 function checkLength(url: string, bytes: Uint8Array, expected: number, what: string): Uint8Array {

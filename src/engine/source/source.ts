@@ -17,6 +17,14 @@ export interface SourceFile {
   mtimeMs?: number
 }
 
+/** An entry below the root that a listing could not take, and why (a sentence naming it). */
+export interface ListProblem {
+  path: string
+  message: string
+  /** `error` unless told (a link loop, skipped as pyarrow skips it, is `info`). */
+  severity?: 'error' | 'info'
+}
+
 /** Requests and bytes a source has cost so far (shown in the UI, asserted in tests). */
 export interface IoCounters {
   /** Read calls that reached the underlying store (HTTP requests, file reads). */
@@ -80,6 +88,11 @@ export interface DatasetSource {
    * granted read-write access). Rejects when the store refuses (permission).
    */
   write?(path: string, bytes: Uint8Array, options?: ReadOptions): Promise<void>
+  /**
+   * Entries the last `list()` saw but could not take: a path longer than the system allows, a symbolic link loop, a
+   * FIFO, device or socket. Opening a dataset reports each as a finding instead of dropping it silently.
+   */
+  listProblems?(): ListProblem[]
   /** Releases what the source holds open (file descriptors); reads after it reopen. */
   close?(): void
 }

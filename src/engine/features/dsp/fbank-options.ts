@@ -3,6 +3,8 @@
  * lengths are `int(sr · 0.001f · ms)` in float32 arithmetic, snip_edges framing, padding to a power of two.
  */
 
+import { MixscopeError } from '../../core/findings.ts'
+
 /** Frame geometry and mel options for one sample rate. */
 export interface FbankOptions {
   /** Sample rate in Hz (≥ 100). */
@@ -29,11 +31,11 @@ const f = Math.fround
 
 /**
  * The options fairseq2's `WaveformToFbankConverter` uses (knf defaults, 80 bins, waveform × 2^15) at `sampleRate`.
- * @throws when the sample rate is below 100 Hz or not finite
+ * @throws MixscopeError `fbank-bad-rate` when the sample rate is below 100 Hz or not finite
  */
 export function fbankOptions(sampleRate: number, numMelBins = 80): FbankOptions {
   if (!(sampleRate >= 100) || !Number.isFinite(sampleRate)) {
-    throw new Error(`fbank: sample rate must be ≥ 100 Hz, got ${sampleRate}`)
+    throw new MixscopeError(`fbank: sample rate must be ≥ 100 Hz, got ${sampleRate} (a 25 ms frame needs samples)`, 'fbank-bad-rate', 'data')
   }
   const msToSamples = (ms: number) => Math.trunc(f(f(f(sampleRate) * f(0.001)) * f(ms)))
   const frameLength = msToSamples(25)

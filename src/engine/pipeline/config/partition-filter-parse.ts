@@ -40,9 +40,13 @@ type PyValue =
   | { t: 'expr'; e: FilterExpr; at: number }
   | { t: 'ref'; name: string; at: number }
 
+/** Deepest nesting of parentheses, brackets and `~` a filter may have (pyarrow filters nest a few levels). */
+export const maxFilterDepth = 100
+
 function fail(source: string, at: number, what: string): never {
   const excerpt = source.slice(at, at + 30)
-  throw new MixscopeError(`partition filter: ${what} at position ${at} (${JSON.stringify(excerpt)}) in ${JSON.stringify(source)}`,
+  const whole = source.length > 200 ? `${JSON.stringify(source.slice(0, 200))}… (${source.length} characters)` : JSON.stringify(source)
+  throw new MixscopeError(`partition filter: ${what} at position ${at} (${JSON.stringify(excerpt)}) in ${whole}`,
     'partition-filter-invalid', 'usage')
 }
 
@@ -95,6 +99,8 @@ function tokenize(source: string): Token[] {
 
 class Parser {
   private position = 0
+  /** Nesting depth now: the parser recurses per level, so a filter nested 50,000 deep is refused, not a stack overflow. */
+  private depth = 0
   constructor(private readonly source: string, private readonly tokens: Token[]) {}
 
   parseAll(): PyValue {
@@ -118,6 +124,15 @@ class Parser {
   }
 
   private comparison(): PyValue {
+    if (++this.depth > maxFilterDepth) fail(this.source, this.peek()?.at ?? this.source.length, `nested more than ${maxFilterDepth} levels deep`)
+    try {
+      return this.comparisonAt()
+    } finally {
+      this.depth--
+    }
+  }
+
+  private comparisonAt(): PyValue {
     const left = this.bitOr()
     const t = this.peek()
     if (!t || t.type !== 'op' || !['==', '!=', '<', '>', '<=', '>='].includes(t.text)) return left
@@ -163,7 +178,9 @@ class Parser {
   private unary(): PyValue {
     if (this.isOp('~')) {
       const t = this.take()
+      if (++this.depth > maxFilterDepth) fail(this.source, t.at, `nested more than ${maxFilterDepth} levels deep`)
       const inner = this.unary()
+      this.depth--
       return { t: 'expr', e: { kind: 'not', item: this.boolean(inner, t.at) }, at: t.at }
     }
     return this.postfix()

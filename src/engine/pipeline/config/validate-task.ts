@@ -11,6 +11,12 @@ const error = (kind: string, message: string) => finding('error', kind, '', mess
 const warning = (kind: string, message: string) => finding('warning', kind, '', message)
 const info = (kind: string, message: string) => finding('info', kind, '', message)
 
+/** Most ranks a config may have (`world_size`). */
+export const maxWorldSize = 65536
+
+/** Most examples in one STATIC batch (`batch_size`). */
+export const maxStaticBatchSize = 1_000_000
+
 /** Shuffle windows, unknown-token removal, feature keys, reader numbers. */
 export function checkTaskBasics(c: PipelineConfig): Finding[] {
   const out: Finding[] = []
@@ -27,6 +33,10 @@ export function checkTaskBasics(c: PipelineConfig): Finding[] {
     out.push(error('unified-audio-feature-keys-false', 'unified_audio_feature_keys = false: no audio_feature key is produced and building Seq2SeqBatch raises KeyError (reference §14)'))
   }
   if (c.world_size < 1) out.push(error('world-size-invalid', `world_size = ${c.world_size}: expected at least 1 rank`))
+  else if (c.world_size > maxWorldSize) {
+    // rank r reads every world_size-th row group of an endless stream: 10⁹ ranks would spin, not plan
+    out.push(error('world-size-out-of-range', `world_size = ${c.world_size}: expected at most ${maxWorldSize} ranks (each rank reads every world_size-th row group)`))
+  }
   else if (c.rank < 0 || c.rank >= c.world_size) out.push(error('rank-out-of-range', `rank = ${c.rank}: expected 0 ≤ rank < world_size (${c.world_size})`))
   if (c.num_accumulate < 1) out.push(error('num-accumulate-invalid', `num_accumulate = ${c.num_accumulate}: expected at least 1 batch per step (reference §15)`))
   return out
@@ -37,10 +47,14 @@ export function checkBatching(c: PipelineConfig): Finding[] {
   const out: Finding[] = []
   if (c.batching_strategy === 'STATIC') {
     if (c.batch_size < 1) out.push(error('static-batch-size-invalid', `batch_size = ${c.batch_size} with STATIC batching: the reference's bucket(batch_size) raises an error for a size below 1 (reference §9)`))
+    else if (c.batch_size > maxStaticBatchSize) {
+      out.push(error('static-batch-size-out-of-range', `batch_size = ${c.batch_size} with STATIC batching: expected at most ${maxStaticBatchSize} examples per batch (one batch would hold them all in memory)`))
+    }
     if (c.no_padding) out.push(error('no-padding-static', 'no_padding = true with STATIC batching: the reference raises NotSupportedError (reference §8)'))
     return out
   }
   if (c.no_padding) out.push(warning('no-padding-ignored', 'no_padding = true has no effect with LENGTH batching: batches are still padded (reference §8, §19.14)'))
+  if (c.min_audio_len < 0) out.push(error('bucket-sizes-invalid', `min_audio_len = ${c.min_audio_len}: expected a length ≥ 0 samples`))
   if (c.max_audio_len < 1) {
     out.push(error('bucket-sizes-invalid', `max_audio_len = ${c.max_audio_len}: the reference computes max_num_elements % max_audio_len and fails (ZeroDivisionError for 0) (reference §9)`))
     return out

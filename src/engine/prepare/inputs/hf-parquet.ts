@@ -5,7 +5,7 @@
  * up front; audio is read per row group when converting, through a small cache (`HfAudioReader`).
  */
 import { parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyparquet'
-import { compressors } from 'hyparquet-compressors'
+import { boundedCompressors as compressors } from '../../parquet/bounded-compressors.ts'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
 import type { InputRow } from './types.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'

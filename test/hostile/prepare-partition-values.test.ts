@@ -15,7 +15,7 @@ function nemo(corpora: string[]): string {
   mkdirSync(join(dir, 'audio'))
   // a 1 s 16 kHz sine made by sox
   execFileSync('sox', ['-n', '-r', '16000', '-b', '16', '-c', '1', join(dir, 'audio/a.wav'), 'synth', '1', 'sine', '440'])
-  writeFileSync(join(dir, 'manifest.jsonl'), corpora.map((corpus) => JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'hello there', lang: 'en', corpus })).join('\n') + '\n')
+  writeFileSync(join(dir, 'manifest.jsonl'), corpora.map((corpus) => JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'hello there', lang: 'en', split: 'train', corpus })).join('\n') + '\n')
   return dir
 }
 
@@ -37,9 +37,12 @@ describe('prepare: partition values from the input', () => {
     expect(strings.join('\n')).toMatch(/corpus "evil\\tfra_Latn\\t999\.0\\nforged" is written as "evil_fra_Latn_999\.0_forged"/)
   }, 120_000)
 
-  test('a 300-character corpus name and names that would hide or climb (".." and "_x") are sanitized, not a stack trace', async () => {
+  test('a 300-character corpus name and names that would hide (".x" and "_x") are sanitized, not a stack trace; ".." is no corpus', async () => {
+    const climb = await runCli(['prepare', nemo(['..']), '--out', join(tempDir(), 'out'), '--json'])
+    expect(climb.code).toBe(2)
+    expect(climb.stderr).toMatch(/1 of 1 input rows declare no corpus .*manifest\.jsonl:1.*--corpus/)
     const long = 'k'.repeat(300)
-    const input = nemo([long, '..', '_hidden'])
+    const input = nemo([long, '.dot', '_hidden'])
     const out = join(tempDir(), 'out')
     const run = await runCli(['prepare', input, '--out', out, '--json'])
     expect(run.code, run.stderr).toBe(0)

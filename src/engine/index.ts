@@ -64,6 +64,10 @@ export { DEFAULT_STREAM_DECODERS, hasWebCodecs } from './audio/webcodecs.ts'
 export { roundToBfloat16 } from './features/dsp/bf16.ts'
 export { FbankComputer, type Features, kaldiFbank } from './features/dsp/fbank.ts'
 export { RealFft } from './features/dsp/fft.ts'
+export {
+  compareFingerprints, decodeFingerprint, encodeFingerprint, type Fingerprint, type FingerprintMatch, fingerprintStepSeconds,
+  fromBase64, lshBandCount, speechFingerprint, toBase64,
+} from './features/dsp/fingerprint.ts'
 export { layerNorm } from './features/dsp/normalize.ts'
 export {
   applyReferenceSpecAugment,
@@ -93,6 +97,9 @@ export {
 // Jobs: audit
 export { auditDataset } from './audit/audit.ts'
 export { flaggedRowsJsonl } from './audit/flagged.ts'
+export {
+  checkNearDuplicates, findNearDuplicates, measureFingerprint, nearDuplicateMaxBer, type NearDuplicateOptions, type NearDuplicateSearch,
+} from './audit/checks/near-duplicates.ts'
 export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'

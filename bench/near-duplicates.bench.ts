@@ -1,7 +1,7 @@
 /**
  * Near-duplicate fingerprints: time per hour of audio of mixscope's speech fingerprint beside Chromaprint's `fpcalc`
- * on the same audio (the planted set of test/audit/near-duplicates/planted.ts, every clip joined into one 16 kHz WAV
- * by sox, so fpcalc's process start counts once), and the LSH search with its verification over the set's clips.
+ * on the same audio (the planted set of test/audit/near-duplicates/planted.ts, its FLAC clips joined into one 16 kHz WAV
+ * by sox; clips decoded by ffmpeg, so fpcalc's process start counts once), and the LSH search with its verification over the set's clips.
  * mixscope's figures exclude decoding (the deep audit decodes anyway); fpcalc's include its decoding of the WAV.
  */
 import { execFileSync } from 'node:child_process'
@@ -11,7 +11,7 @@ import { plantedSet } from '../test/audit/near-duplicates/planted.ts'
 import type { BenchRow } from './table.ts'
 
 function f32(file: string): Float32Array {
-  const out = execFileSync('sox', [file, '-t', 'f32', '-r', '16000', '-c', '1', '-'], { maxBuffer: 1 << 30 })
+  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'f32le', '-ac', '1', '-ar', '16000', '-'], { maxBuffer: 1 << 30 })
   return new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4).slice()
 }
 
@@ -30,7 +30,7 @@ export async function runNearDuplicatesBench(): Promise<BenchRow[]> {
   const ours = (performance.now() - t0) / repeats / window / 1000
   rows.push({ benchmark: 'mixscope speech fingerprint (one thread, 60 s pieces)', 'audio h': window, 's per hour of audio': ours })
   t0 = performance.now()
-  for (let i = 0; i < repeats; i++) execFileSync('fpcalc', ['-raw', '-length', '0', joined], { stdio: ['ignore', 'pipe', 'ignore'] })
+  for (let i = 0; i < repeats; i++) execFileSync('fpcalc', ['-raw', '-ignore-errors', '-length', '0', joined], { stdio: ['ignore', 'pipe', 'ignore'] })
   const fpcalc = (performance.now() - t0) / repeats / hours / 1000
   rows.push({ benchmark: `Chromaprint fpcalc ${execFileSync('fpcalc', ['-version']).toString().trim().split(' ')[2]} (decode + fingerprint, ${(hours * 60).toFixed(1)} min WAV)`, 'audio h': hours, 's per hour of audio': fpcalc })
 

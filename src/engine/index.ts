@@ -97,6 +97,7 @@ export {
 // Jobs: audit
 export { auditDataset } from './audit/audit.ts'
 export { flaggedRowsJsonl } from './audit/flagged.ts'
+export { nearDuplicateMembers, type NearDuplicateMember } from './audit/near-duplicate-members.ts'
 export {
   checkNearDuplicates, findNearDuplicates, measureFingerprint, nearDuplicateMaxBer, type NearDuplicateOptions, type NearDuplicateSearch,
 } from './audit/checks/near-duplicates.ts'

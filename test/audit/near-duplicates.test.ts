@@ -12,6 +12,7 @@ import { auditShard } from '../../src/engine/audit/partial/shard.ts'
 import { mergeAuditParts } from '../../src/engine/audit/partial/merge.ts'
 import { findNearDuplicates, measureFingerprint } from '../../src/engine/audit/checks/near-duplicates.ts'
 import { measureAudioTask } from '../../src/engine/audit/measure.ts'
+import { nearDuplicateMembers } from '../../src/engine/audit/near-duplicate-members.ts'
 import {
   compareFingerprints, decodeFingerprint, encodeFingerprint, fromBase64, lshBandCount, speechFingerprint, toBase64,
 } from '../../src/engine/features/dsp/fingerprint.ts'
@@ -108,6 +109,25 @@ describe('near-duplicate audio on the planted set', () => {
     expect(merged.tables.near_duplicates).toEqual(report.tables.near_duplicates)
     expect(merged.findings.filter((f) => f.kind.startsWith('near-'))).toEqual(report.findings.filter((f) => f.kind.startsWith('near-')))
   }, 120_000)
+})
+
+describe('a cluster side by side (the Audit view)', () => {
+  it('decodes each member, aligns its fingerprint to the first (a 150 ms trim: shifted ≈ 5 steps) and keeps a bad id apart', async () => {
+    const trimmed = planted.clips.find((c) => c.kind === 'trim-start-150ms')!
+    const original = planted.clips.find((c) => c.kind === 'original' && c.utterance === trimmed.utterance)!
+    const dataset = await openFixture(planted.root)
+    const [a, b, bad] = await nearDuplicateMembers(dataset, [original.id, trimmed.id, 'nowhere.parquet:0'])
+    expect(a).toMatchObject({ id: original.id, offset: 0, ber: null, error: null })
+    // the trimmed clip starts 150 ms (4.7 steps of 32 ms) later in the recording: drawn 4–6 steps to the right
+    expect(b.offset).toBeGreaterThanOrEqual(4)
+    expect(b.offset).toBeLessThanOrEqual(6)
+    expect(b.ber!).toBeLessThan(0.3)
+    expect(b.seconds).toBeCloseTo(a.seconds - 0.15, 2)
+    // the WAV to play: RIFF, 16 kHz, the clip's samples
+    expect(new TextDecoder().decode(b.wav.subarray(0, 4))).toBe('RIFF')
+    expect(new DataView(b.wav.buffer, b.wav.byteOffset).getUint32(24, true)).toBe(16000)
+    expect(bad.error).toMatch(/nowhere\.parquet/)
+  }, 60_000)
 })
 
 describe('the partitioned search', () => {

@@ -16,6 +16,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
   scale: async () => (await import('./scale.bench.ts')).runScaleBench(),
   shard: async () => (await import('./shard.bench.ts')).runShardBench(),
+  'near-duplicates': async () => (await import('./near-duplicates.bench.ts')).runNearDuplicatesBench(),
 }
 
 const wanted = process.argv.slice(2)

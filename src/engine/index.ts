@@ -65,6 +65,10 @@ export { DEFAULT_STREAM_DECODERS, hasWebCodecs } from './audio/webcodecs.ts'
 export { roundToBfloat16 } from './features/dsp/bf16.ts'
 export { FbankComputer, type Features, kaldiFbank } from './features/dsp/fbank.ts'
 export { RealFft } from './features/dsp/fft.ts'
+export {
+  compareFingerprints, decodeFingerprint, encodeFingerprint, type Fingerprint, type FingerprintMatch, fingerprintStepSeconds,
+  fromBase64, lshBandCount, speechFingerprint, toBase64,
+} from './features/dsp/fingerprint.ts'
 export { layerNorm } from './features/dsp/normalize.ts'
 export {
   applyReferenceSpecAugment,
@@ -95,6 +99,10 @@ export {
 export { auditDataset } from './audit/audit.ts'
 export { type AuditConfig, auditConfigFindings, auditHasErrors, auditWithConfig } from './audit/configured.ts'
 export { flaggedRowsJsonl } from './audit/flagged.ts'
+export { nearDuplicateMembers, type NearDuplicateMember } from './audit/near-duplicate-members.ts'
+export {
+  checkNearDuplicates, findNearDuplicates, measureFingerprint, nearDuplicateMaxBer, type NearDuplicateOptions, type NearDuplicateSearch,
+} from './audit/checks/near-duplicates.ts'
 export { AuditMerger } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'

@@ -6,6 +6,9 @@ import { mapLimit } from '../core/map-limit.ts'
 import { decodeAudio } from '../audio/decode.ts'
 import type { DecodeOptions } from '../audio/types.ts'
 import { contentHash, pcmHash } from '../core/content-hash.ts'
+import { toMono } from '../audio/mono.ts'
+import { resample } from '../audio/resample.ts'
+import { encodeFingerprint, fingerprintRate, speechFingerprint, toBase64 } from '../features/dsp/fingerprint.ts'
 import type { AudioMeasure, AudioTask } from './rows/types.ts'
 
 /** Frame length of the silence measure, in seconds. */
@@ -55,6 +58,17 @@ export function measureSignal(channels: readonly Float32Array[], sampleRate: num
 }
 
 /**
+ * The near-duplicate fingerprint of decoded audio (base64), from its mono mix at 16 kHz (resampled when stored at
+ * another rate); `null` when the clip is too short or silent.
+ */
+export function fingerprintOfAudio(channels: Float32Array[], sampleRate: number): string | null {
+  if (channels.length === 0 || channels[0].length === 0) return null
+  const mono = toMono(channels)
+  const fp = speechFingerprint(sampleRate === fingerprintRate ? mono : resample(mono, sampleRate, fingerprintRate))
+  return fp ? toBase64(encodeFingerprint(fp)) : null
+}
+
+/**
  * Rows of one task decoding at once. WebCodecs decodes off this thread, so clips in flight hide its per-chunk
  * latency (132 FLAC clips in Chromium: 207–233 ms one at a time, 103–118 ms four at a time); the WASM decoders run
  * on this thread and are neither helped nor slowed (their idle decoders are kept per format, see wasm.ts).
@@ -80,6 +94,7 @@ export async function measureAudioTask(task: AudioTask, options: Omit<DecodeOpti
       return {
         row, ok: true, container: audio.container, codec: audio.codec, sampleRate: audio.sampleRate, channels: audio.channels.length,
         frames: audio.frames, ...measureSignal(audio.channels, audio.sampleRate), bytesHash, pcmHash: pcmHash(audio.channels), warnings: audio.warnings,
+        fingerprint: fingerprintOfAudio(audio.channels, audio.sampleRate),
       }
     } catch (error) {
       return { row, ok: false, error: (error as Error).message, bytesHash }

@@ -27,6 +27,7 @@ const tableTitles: Record<string, string> = {
   audio_check: 'Audio check of every row (headers and frames, not decoded)',
   audio_per_language: 'Audio per language',
   loudness: 'Loudness (RMS dBFS) histogram per language',
+  near_duplicates: 'Near-duplicate audio clusters (re-encoded, resampled, trimmed, another gain or noise)',
 }
 
 function tableOrder(report: AuditReport): string[] {
@@ -34,8 +35,9 @@ function tableOrder(report: AuditReport): string[] {
   return [...known, ...Object.keys(report.tables).filter((k) => !(k in tableTitles)).sort()]
 }
 
-function cell(v: string | number | null | undefined): string {
+function cell(v: string | number | null | string[] | undefined): string {
   if (v === null || v === undefined) return '–'
+  if (Array.isArray(v)) return v.join(', ')
   if (typeof v === 'string') return v
   if (Number.isInteger(v)) return String(v)
   return Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 0.01 ? v.toFixed(4) : v.toPrecision(3)

@@ -43,5 +43,5 @@ export const allHandlers: HandlerTable = {
   ...loadedOnFirstUse(() => import('./prepare-handlers.ts').then((m) => m.prepareHandlers), {
     'prepare-scan': true, 'prepare-run': true, 'prepare-control': true, 'prepare-zip': true,
   }),
-  ...loadedOnFirstUse(() => import('./explorer-handlers.ts').then((m) => m.explorerHandlers), { 'example-facts': true }),
+  ...loadedOnFirstUse(() => import('./explorer-handlers.ts').then((m) => m.explorerHandlers), { 'example-facts': true, 'near-duplicate-members': true }),
 }

@@ -3,7 +3,8 @@
  * each a count that filters the list; findings grouped by kind and collapsed; config notes kept apart from data
  * defects. The cheap audio check of every row runs by default after the metadata audit (no decoding: headers and
  * frames), the deep audit decodes every row on demand. Flagged rows per language count each row once. Each finding
- * links to its example (Inspector) or partition (Overview). Exports the findings as JSON and the flagged rows as JSONL.
+ * links to its example (Inspector) or partition (Overview). A deep audit's near-duplicate clusters can be compared
+ * side by side (near-duplicates-panel.tsx). Exports the findings as JSON and the flagged rows as JSONL.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useStore } from 'zustand'
@@ -21,6 +22,7 @@ import { createAuditStore } from './audit-store.ts'
 import { joinFindings, languageOf, partitionOf, triageOf, type SourcedFinding, type Triage } from './audit-findings.ts'
 import { DeepAuditPanel } from './deep-audit-panel.tsx'
 import { ReportTables, SavedResultBar } from './saved-result.tsx'
+import { NearDuplicatesPanel } from './near-duplicates-panel.tsx'
 import { FilterDropsTable, FlaggedByLanguage, flaggedLanguages } from './language-tables.tsx'
 import './audit.css'
 
@@ -187,6 +189,7 @@ export function AuditView() {
         </section>
       ))}
       {key && dataset !== null && <DeepAuditPanel store={auditStore} dataset={dataset} spec={spec} datasetKey={key} />}
+      {result && dataset !== null && (only === null || only === 'row') && <NearDuplicatesPanel dataset={dataset} rows={result.report.tables.near_duplicates ?? []} />}
       {result && (only === null || only === 'row') && (
         <div className="grid-2 wide-only">
           <section aria-labelledby="per-language-heading" className="panel">

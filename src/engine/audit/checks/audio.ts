@@ -1,7 +1,7 @@
 /**
  * Audio checks from the measures of the audio pass: undecodable rows, stored `audio_size` vs decoded length and
  * non-16 kHz rows (src/engine/audio/length-check.ts), silence, clipping, DC offset, exact duplicates (encoded bytes,
- * then decoded samples) within and across splits; census of codecs/rates/channels and loudness per language.
+ * then decoded samples) within and across splits, near-duplicates (checks/near-duplicates.ts); census of codecs/rates/channels and loudness per language.
  */
 import { compareUtf8 } from '../../core/findings.ts'
 import { audioLengthFindings } from '../../audio/length-check.ts'
@@ -9,6 +9,7 @@ import type { AudioCodec } from '../../audio/sniff.ts'
 import { medianSorted } from './text.ts'
 import { exampleId, rowHours, rowItem } from '../rows/rows.ts'
 import type { AudioMeasure, AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
+import { checkNearDuplicates } from './near-duplicates.ts'
 
 /** Whole-clip RMS below this (dBFS) is a silent clip. */
 export const silentClipDb = -50
@@ -63,7 +64,9 @@ export function checkAudio(measured: readonly MeasuredRow[]): CheckResult {
     }
   }
   for (const item of duplicateItems(measured)) items.push(item)
-  return { items, tables: { audio_census: census(measured), loudness: loudness(measured), audio_per_language: perLanguage(measured) } }
+  const near = checkNearDuplicates(measured)
+  for (const item of near.items) items.push(item)
+  return { items, tables: { audio_census: census(measured), loudness: loudness(measured), audio_per_language: perLanguage(measured), ...near.tables } }
 }
 
 /** Rows sharing encoded bytes or decoded samples with an earlier row (union of both hashes). */

@@ -40,8 +40,8 @@ export interface CheckResult {
   tables: Record<string, TableRow[]>
 }
 
-/** One row of a detail table: plain JSON values only. */
-export type TableRow = Record<string, string | number | null>
+/** One row of a detail table: plain JSON values only (a list of example ids, e.g. a near-duplicate cluster's members). */
+export type TableRow = Record<string, string | number | null | string[]>
 
 /** Per-kind totals of the summary. */
 export interface KindSummary {
@@ -119,6 +119,11 @@ export interface AudioDecoded {
   pcmHash: string
   /** Decoder warnings (e.g. length differs from the header). */
   warnings: string[]
+  /**
+   * The speech fingerprint of the 16 kHz mono signal (src/engine/features/dsp/fingerprint.ts), base64; `null` when
+   * the clip is too short or silent. Absent in states and parts written before near-duplicate search existed.
+   */
+  fingerprint?: string | null
 }
 
 /** A row that did not decode. */

@@ -111,7 +111,7 @@ test('asks for a decision on an ambiguous language code', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'mixscope-e2e-mn-'))
   mkdirSync(join(dir, 'audio'))
   writeFileSync(join(dir, 'audio', 'a.wav'), readFileSync(join(small, 'audio', 'clip-0.wav')))
-  writeFileSync(join(dir, 'm.jsonl'), JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'mn' }) + '\n')
+  writeFileSync(join(dir, 'm.jsonl'), JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'mn', corpus: 'nemo', split: 'train' }) + '\n')
   await openPrepare(page, dir)
   await expect(page.getByRole('button', { name: 'Convert into browser storage' })).toBeDisabled()
   await page.getByLabel('Language for "mn"').selectOption('khk_Cyrl')

@@ -97,7 +97,7 @@ export function planPrepare(scan: InputScan, input: InputFiles, options: Prepare
     // the corpus is a key of the mixture (weights, recipe filters such as corpus == "mls"): never made up
     const without = scan.rows.filter((r) => !r.problem && !corpusValue(r.corpus))
     if (without.length) {
-      throw new MixscopeError(`prepare: ${without.length} of ${scan.rows.length} input rows declare no corpus (no "corpus" field or column, first at ${without[0].where}); pass --corpus NAME (e.g. --corpus mls)`, 'corpus-required', 'usage')
+      throw new MixscopeError(`prepare: ${without.length} of ${scan.rows.length} input rows declare no corpus (no "corpus" field or column, first at ${without[0].where}); pass --corpus NAME (e.g. --corpus mls; in the Prepare view, the Corpus field)`, 'corpus-required', 'usage')
     }
   }
   const skipped: SkippedRow[] = []

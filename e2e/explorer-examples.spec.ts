@@ -131,3 +131,23 @@ test('random N per language is seeded: the same seed gives the same list, anothe
   await expect(page.getByText(/seed 11/)).toBeVisible()
   await expect.poll(async () => JSON.stringify(await ids())).toBe(JSON.stringify(first))
 })
+
+test('the Inspector names the selected row, not the one decoded before it (an undecodable row after an English one)', async ({ page }) => {
+  await openExamples(page)
+  const bad = defects.find((d) => d.kind === 'undecodable-audio')!
+  await chooseLanguages(page, ['eng_Latn'])
+  await expect.poll(() => shownCount(page)).toBeLessThan(100)
+  await rows(page).first().click()
+  await expect(page.getByTestId('inspector-example-id')).toContainText('English')
+  await expect(page.getByTestId('transcript')).toBeVisible({ timeout: 30_000 })
+  await page.getByRole('button', { name: /^Languages:/ }).click()
+  await page.getByLabel('Search languages').fill('eng_Latn')
+  await page.getByRole('group', { name: 'Languages' }).getByRole('checkbox').first().uncheck()
+  await page.getByLabel('Search languages').fill('swh_Latn')
+  await page.getByRole('group', { name: 'Languages' }).getByRole('checkbox').first().check()
+  await page.keyboard.press('Escape')
+  await list(page).locator(`[data-example-id="${bad.id}"]`).click()
+  await expect(page.getByTestId('inspector-example-id')).toContainText(bad.id)
+  await expect(page.getByTestId('inspector-example-id')).toContainText('Swahili')
+  await expect(page.getByTestId('inspector-example-id')).not.toContainText('English')
+})

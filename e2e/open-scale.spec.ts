@@ -152,8 +152,12 @@ test.describe('progressive open without an index', () => {
     const start = Date.now()
     await page.goto(`/?view=overview&dataset=${encodeURIComponent(url)}`)
     await expect(page.locator('[data-provisional]').first()).toBeVisible({ timeout: 60_000 })
+    // the header names the dataset being opened over its provisional numbers, marked as opening
+    await expect(page.locator('.dataset-title')).toContainText('opening')
+    await expect(page.locator('.dataset-title')).not.toContainText('No dataset open')
     await expect(page.locator('[data-provisional]')).toHaveCount(0, { timeout: 240_000 })
     await waitForDataset(page, url)
+    await expect(page.locator('.dataset-title')).not.toContainText('opening')
     const exactMs = Date.now() - start
     const chart = await page.evaluate(() => {
       const w = window as unknown as { chartAt: number; provisionalChart: boolean; stages: string[] }

@@ -30,7 +30,7 @@ export {
 } from './parquet/byte-list-column.ts'
 
 // Stage 3, dataset: discovery, the dataset index read, file facts, stats
-export { type ExampleIdentity, exampleIdOf, type ExampleLocation, parseExampleId } from './dataset/example-id.ts'
+export { type ExampleIdentity, exampleIdOf, exampleKeysOf, type ExampleLocation, parseExampleId } from './dataset/example-id.ts'
 export { hoursBy, hoursByLanguage, hoursBySplit, otherKeysText, tsvCoverageOf } from './dataset/groupings.ts'
 export { indexFileName, readIndex } from './dataset/index-format.ts'
 export { decodeIndexSummary, indexSummaryKey } from './dataset/index-summary.ts'

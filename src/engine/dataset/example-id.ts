@@ -5,6 +5,7 @@
  * declaring the fields again.
  */
 import { MixscopeError } from '../core/findings.ts'
+import { hiveKeysOf } from './hive.ts'
 
 /** Where one row lives: its file and row, and the row group holding it. */
 export interface ExampleLocation {
@@ -35,4 +36,13 @@ export function parseExampleId(id: string): { file: string; row: number } {
   const row = colon > 0 ? id.slice(colon + 1) : ''
   if (!/^\d+$/.test(row)) throw new MixscopeError(`example: ${JSON.stringify(id)} is not an example id; expected <file>:<row>`, 'bad-example-id', 'usage')
   return { file: id.slice(0, colon), row: Number(row) }
+}
+
+/**
+ * The hive keys (`corpus`, `split`, `language`, …) of an example id's file, from the id alone: what a label names
+ * before (or without) the row being read. Empty for a string that is not an example id.
+ */
+export function exampleKeysOf(id: string): Record<string, string> {
+  const colon = id.lastIndexOf(':')
+  return colon > 0 ? hiveKeysOf(id.slice(0, colon)) : {}
 }

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DisplaySpectrogram } from '../../../engine/features/display-spectrogram.ts'
 import { useStore } from 'zustand'
 import type { ExampleFacts } from '../../../engine/examples/example-facts.ts'
+import { exampleKeysOf } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
 import { formatSeconds } from '../../lib/format.ts'
 import { playbackStore } from '../../stores/playback-store.ts'
@@ -147,7 +148,8 @@ export function InspectorView({ compact = false }: { compact?: boolean }) {
   }
 
   if (dataset === null) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset, then pick an example in Examples or Batches (or press j here).</p></div>
-  const language = result?.meta.keys.language
+  // from the selected id, never from the last example decoded (an undecodable row keeps the previous result)
+  const language = exampleId ? exampleKeysOf(exampleId).language : undefined
   const headingId = compact ? 'inspector-panel-heading' : 'inspector-heading'
   return (
     <section className={`inspector${compact ? ' compact' : ''}`} aria-labelledby={headingId}>

@@ -126,9 +126,14 @@ test('plots carry axes, colour bars and the play-head; an empty transcript and a
   }
   await expect(page.locator('figure.plot', { has: page.getByTestId('spectrogram-canvas') }).getByRole('img', { name: /^Colour scale from -?[\d.]+ to -?[\d.]+ dB$/ })).toBeVisible()
   await expect(page.locator('figure.plot', { has: page.getByTestId('spectrogram-canvas') }).locator('.plot-y-tick').last()).toHaveText(/kHz/)
-  // the play-head shows on every plot while playing
+  // the play-head shows on every plot while playing, at the same x on each (the time axes line up)
   await page.getByTestId('inspector-audio').evaluate((a: HTMLAudioElement) => { a.currentTime = 0.5 })
   await expect(page.locator('.plot-playhead')).toHaveCount(count)
+  const areas = await page.locator('.plot-area').evaluateAll((els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.width] }))
+  for (const [left, width] of areas) {
+    expect(left).toBeCloseTo(areas[0][0], 0)
+    expect(width).toBeCloseTo(areas[0][1], 0)
+  }
   await page.screenshot({ path: testInfo.outputPath('inspector-axes.png'), fullPage: true })
 
   const empty = defects.find((d) => d.kind === 'empty-text')!

@@ -20,7 +20,7 @@ test('a stack per batch, named on hover and opened on click; the bucket histogra
   const sizes = await listSizes(page)
   expect(sizes.size).toBe(12)
 
-  const stacks = page.getByRole('img', { name: /^Stacked bars of examples per language in batches 0 to 11 of 12/ })
+  const stacks = page.getByRole('group', { name: /^Stacked bars of examples per language in batches 0 to 11 of 12/ })
   await stacks.scrollIntoViewIfNeeded()
   const plot = (await stacks.locator('.chart-overlay').boundingBox())!
   const slot = plot.width / 12
@@ -51,15 +51,15 @@ test('past 120 batches a brush moves the stacks along all of them', async ({ pag
   await page.goto('/?view=batches&split=train&max_batches=150')
   await waitForDataset(page, 'Demo dataset')
   await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 60_000 })
-  await expect(page.getByRole('img', { name: /^Stacked bars of examples per language in batches 0 to 119 of 150/ })).toBeVisible()
+  await expect(page.getByRole('group', { name: /^Stacked bars of examples per language in batches 0 to 119 of 150/ })).toBeVisible()
   const last = page.getByRole('slider', { name: 'Last batch shown' })
   await expect(last).toHaveAttribute('aria-valuetext', 'batch 119 of 150 batches')
   await last.focus()
   await last.press('End')
-  await expect(page.getByRole('img', { name: /in batches 0 to 149 of 150/ })).toBeVisible()
+  await expect(page.getByRole('group', { name: /in batches 0 to 149 of 150/ })).toBeVisible()
   const first = page.getByRole('slider', { name: 'First batch shown' })
   await first.focus()
   await first.press('PageUp')
-  await expect(page.getByRole('img', { name: /in batches 15 to 149 of 150/ })).toBeVisible()
-  await expect(page.getByRole('img', { name: /^Stacked bars/ }).locator('.chart-category-axis .chart-tick').first()).toHaveText('15')
+  await expect(page.getByRole('group', { name: /in batches 15 to 149 of 150/ })).toBeVisible()
+  await expect(page.getByRole('group', { name: /^Stacked bars/ }).locator('.chart-category-axis .chart-tick').first()).toHaveText('15')
 })

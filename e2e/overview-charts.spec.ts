@@ -1,7 +1,8 @@
 /**
  * The Overview's charts (plain SVG, components/charts/svg) on the demo, as a user works them: hovering a bar names
  * it, clicking a histogram bar focuses the languages in its bin (the bins computed here from the parquet files'
- * audio_size, 4 per decade of hours), clicking a top bar or a ranked bar toggles its language, the rank brush moves
+ * audio_size, 4 per decade of hours), clicking a top bar or a ranked bar toggles its language, every pickable chart is one keyboard stop (arrows name a bar, Enter
+ * focuses it), the y axis of the histogram is titled, the rank brush moves
  * from the keyboard (a slider at each end), by dragging its window and by clicking its strip, and the hover box
  * is readable in the dark theme (axe's contrast rule on the box).
  */
@@ -44,7 +45,7 @@ test('bars name themselves on hover and focus their languages on click', async (
   await waitForDataset(page, 'Demo dataset')
 
   // the histogram: the first bin's languages, as the bins fall from the files' hours
-  const histogram = page.getByRole('img', { name: /histogram of 8 languages/ })
+  const histogram = page.getByRole('group', { name: /histogram of 8 languages/ })
   const bin = (h: number) => Math.floor(Math.log10(h) * 4 + 1e-9)
   const first = Math.min(...[...hours.values()].map(bin))
   const inFirst = [...hours.keys()].filter((k) => bin(hours.get(k)!) === first).sort()
@@ -55,7 +56,7 @@ test('bars name themselves on hover and focus their languages on click', async (
   await page.getByRole('button', { name: /Clear focus/ }).click()
 
   // the top bars: the first is the language with the most hours; a click toggles it
-  const top = page.getByRole('img', { name: /^Bar chart of hours per language \(top/ })
+  const top = page.getByRole('group', { name: /^Bar chart of hours per language \(top/ })
   await pointAtBar(page, top, 0, false, true)
   await expect(top.locator('.chart-tooltip')).toContainText(ranked[0])
   await pointAtBar(page, top, 0, true, true)
@@ -136,7 +137,7 @@ test('the hover box is readable in the dark theme', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.goto('/')
   await waitForDataset(page, 'Demo dataset')
-  const top = page.getByRole('img', { name: /^Bar chart of hours per language \(top/ })
+  const top = page.getByRole('group', { name: /^Bar chart of hours per language \(top/ })
   await pointAtBar(page, top, 0, false, true)
   await expect(top.locator('.chart-tooltip')).toBeVisible()
   const colours = await top.locator('.chart-tooltip').evaluate((el) => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor])
@@ -146,4 +147,28 @@ test('the hover box is readable in the dark theme', async ({ page }) => {
   const results = await new AxeBuilder({ page }).include('.chart-tooltip').withRules(['color-contrast']).analyze()
   expect(results.violations).toEqual([])
   expect(results.passes.length + results.incomplete.length).toBeGreaterThan(0)
+})
+
+test('the charts are worked from the keyboard: arrows name a bar, Enter focuses it; the histogram titles its y axis', async ({ page }) => {
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  const histogram = page.getByRole('group', { name: /histogram of 8 languages/ })
+  await expect(histogram.locator('.chart-axis-title', { hasText: /^languages$/ })).toBeVisible()
+  const bins = page.getByRole('slider', { name: /^Bins of the hours per language histogram/ })
+  await bins.focus()
+  await expect(histogram.locator('.chart-tooltip')).toBeVisible()
+  await expect(bins).toHaveAttribute('aria-valuenow', '1')
+  await page.keyboard.press('End')
+  await expect(bins).toHaveAttribute('aria-valuetext', /1 language/)
+  await page.keyboard.press('Enter')
+  // the last bin holds the language with the most hours
+  await expect.poll(() => focused(page)).toEqual([ranked[0]])
+  await page.getByRole('button', { name: /Clear focus/ }).click()
+
+  const top = page.getByRole('slider', { name: /^Bars of the top 8/ })
+  await top.focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(top).toHaveAttribute('aria-valuetext', new RegExp(`\\(${ranked[1]}\\)`))
+  await page.keyboard.press(' ')
+  await expect.poll(() => focused(page)).toEqual([ranked[1]])
 })

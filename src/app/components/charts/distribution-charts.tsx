@@ -36,9 +36,10 @@ export function LogHistogram({ items, noun, format, thresholds, onSelect, label 
   const range = (i: number) => `${format(bins[i].lo)} – ${format(bins[i].hi)}`
   return (
     <figure className="chart-figure">
-      <div className="chart" role="img" aria-label={`${label}: histogram of ${plural(items.length, noun[0], noun[1])} on a log axis (${bins.length} bins); the table lists every value.`}>
-        <BandBarChart bars={bars} orientation="columns" height={220} margin={{ top: 8, right: 8, bottom: 44, left: 44 }} gap={0.04}
-          value={{ format: formatCount, integer: true }} categoryLabel={(i) => format(bins[i].lo)} axisTitle={`${label} (log scale)`} references={references}
+      <div className="chart" role={onSelect ? 'group' : 'img'} aria-label={`${label}: histogram of ${plural(items.length, noun[0], noun[1])} on a log axis (${bins.length} bins); the table lists every value.`}>
+        <BandBarChart bars={bars} orientation="columns" height={220} margin={{ top: 8, right: 8, bottom: 44, left: 56 }} gap={0.04}
+          value={{ format: formatCount, integer: true }} categoryLabel={(i) => format(bins[i].lo)} axisTitle={`${label} (log scale)`} valueTitle={noun[1]} references={references}
+          keyboardLabel={`Bins of the ${label} histogram (Enter focuses a bin's ${noun[1]})`}
           tooltip={(i) => ({ title: range(i), lines: [`${formatCount(bins[i].count)} ${bins[i].count === 1 ? noun[0] : noun[1]}`] })}
           onPick={onSelect ? (i) => onSelect(bins[i].items.map((k) => items[k].key), range(i)) : undefined} />
       </div>
@@ -96,10 +97,11 @@ export function TopBars({ items, n = 15, noun, format, label, onSelect, selected
   const bars = useMemo(() => data.map((d) => ({ key: d.key, value: d.value, fill: selected?.has(d.key) ? 'var(--accent-strong)' : categorical(0) })), [data, selected])
   return (
     <figure className="chart-figure">
-      <div className="chart" role="img" aria-label={`${chartLabel} (top ${data.length} of ${formatCount(items.length)}${rest.length > 0 ? ', the rest summed below' : ''}); the table lists every value.`}>
+      <div className="chart" role={onSelect ? 'group' : 'img'} aria-label={`${chartLabel} (top ${data.length} of ${formatCount(items.length)}${rest.length > 0 ? ', the rest summed below' : ''}); the table lists every value.`}>
         <BandBarChart bars={bars} orientation="rows" height={height} margin={{ top: 4, right: 16, bottom: 24, left: 88 }} gap={0.15}
           value={{ format }} categoryLabel={(i) => data[i].key}
           tooltip={(i) => ({ title: label(data[i].key), lines: [format(data[i].value)] })}
+          keyboardLabel={`Bars of the top ${data.length} (Enter focuses one)`}
           onPick={onSelect ? (i) => onSelect(data[i].key) : undefined} />
       </div>
       {rest.length > 0 && (

@@ -100,7 +100,8 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
         aria-label={`${chartLabel}, ranked: ranks ${formatCount(range.start + 1)} to ${formatCount(range.end + 1)} of ${formatCount(n)} ${noun[1]}${log ? ' (log scale)' : ''}; the table lists every value.`}>
         <BandBarChart bars={bars} orientation="columns" height={276} margin={margin} gap={bars.length > 200 ? 0 : 0.1}
           value={{ format, log, floor: log ? logFloor : undefined }} angled categoryLabel={(i) => shown[columns[i].from].key}
-          tooltip={describe} onPick={onSelect || columns.length < shown.length ? pick : undefined} />
+          tooltip={describe} onPick={onSelect || columns.length < shown.length ? pick : undefined}
+          keyboardLabel={`Ranked bars (Enter ${columns.length < shown.length ? 'zooms into a bar' : 'focuses one'})`} />
         <RankBrush values={values} range={range} onChange={move} left={margin.left} right={margin.right} log={log} noun={noun[1]} />
       </div>
       <figcaption>

@@ -75,14 +75,14 @@ function LanguageStacks({ batches, onOpen }: { batches: BatchSummary[]; onOpen: 
   const margin = { top: 8, right: 12, bottom: 24, left: 40 }
   return (
     <div className="chart">
-      <div role="img" aria-label={`Stacked bars of examples per language in batches ${start} to ${end} of ${n} (top ${languages.length} languages); the Batches table lists every batch.`}>
+      <div role="group" aria-label={`Stacked bars of examples per language in batches ${start} to ${end} of ${n} (top ${languages.length} languages); the Batches table lists every batch.`}>
         <BandBarChart bars={bars} orientation="columns" height={200} margin={margin} gap={0.1}
           value={{ format: formatCount, integer: true }} categoryLabel={(i) => bars[i].key}
           tooltip={(i) => {
             const row = rows[start + i]
             return { title: `Batch ${row.index}: ${formatCount(bars[i].value ?? 0)} examples`, lines: languages.filter((l) => row[l] > 0).map((l) => `${l}: ${formatCount(row[l])}`) }
           }}
-          onPick={(i) => onOpen(rows[start + i].index)} />
+          onPick={(i) => onOpen(rows[start + i].index)} keyboardLabel="Batches (Enter opens one in the Inspector)" />
         <ul className="chart-legend">
           {languages.map((l, i) => <li key={l}><span className="swatch" style={{ background: fill(l, i) }} />{l}</li>)}
         </ul>

@@ -6,7 +6,7 @@
  * It renders in a few ms at 1,600 bars (scales.ts says why these charts are not recharts): the bars are one memoized
  * layer, so hovering redraws only the band and the box.
  */
-import { memo, useMemo, useState, type PointerEvent } from 'react'
+import { memo, useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react'
 import { ChartTooltip, type TooltipContent } from './chart-tooltip.tsx'
 import { band, labelledSlots, valueScale, type Tick } from './scales.ts'
 import { useWidth } from './use-width.ts'
@@ -45,6 +45,13 @@ export interface BandBarChartProps {
   angled?: boolean
   /** A title under the x axis. */
   axisTitle?: string
+  /** Columns only: a title along the value (y) axis, e.g. `languages`; the left margin leaves room for it. */
+  valueTitle?: string
+  /**
+   * With `onPick`, the chart is one keyboard stop named this (a slider over the slots): ← → (↑ ↓ for rows), Home and
+   * End move a highlighted slot whose hover box shows, Enter or Space picks it. Without it the chart is not focusable.
+   */
+  keyboardLabel?: string
   /** Dashed lines through the centre of these slots. */
   references?: readonly { at: number; stroke: string }[]
   /** What the hover box says about slot `i`. */
@@ -68,7 +75,7 @@ export function BandBarChart(props: BandBarChartProps) {
   )
 }
 
-function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, angled, axisTitle, references, tooltip, onPick, gap = 0.1, width }: BandBarChartProps & { width: number }) {
+function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, angled, axisTitle, valueTitle, keyboardLabel, references, tooltip, onPick, gap = 0.1, width }: BandBarChartProps & { width: number }) {
   const columns = orientation === 'columns'
   const plot = { left: margin.left, top: margin.top, right: Math.max(margin.left + 1, width - margin.right), bottom: Math.max(margin.top + 1, height - margin.bottom) }
   const plotWidth = plot.right - plot.left, plotHeight = plot.bottom - plot.top
@@ -104,6 +111,23 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
     const i = slots.indexAt(columns ? x : y)
     return i < 0 ? null : { i, x, y }
   }
+  // the keyboard's slot: shown as the hover is, at the slot's centre
+  const keyTo = (i: number) => {
+    const c = slots.centre(i)
+    setHover(columns ? { i, x: c, y: plot.top + plotHeight / 2 } : { i, x: plot.left + plotWidth / 2, y: c })
+  }
+  const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const now = hover?.i ?? -1
+    const next = { ArrowRight: now + 1, ArrowDown: now + 1, ArrowLeft: now - 1, ArrowUp: now - 1, Home: 0, End: bars.length - 1 }[e.key]
+    if (next !== undefined) {
+      e.preventDefault()
+      keyTo(Math.max(0, Math.min(bars.length - 1, now < 0 && next < 0 ? 0 : next)))
+    } else if ((e.key === 'Enter' || e.key === ' ') && hover && onPick) {
+      e.preventDefault()
+      onPick(hover.i)
+    }
+  }
+  const keyText = hover && hover.i < bars.length ? (() => { const t = tooltip(hover.i); return [t.title, ...t.lines].join(', ') })() : 'no bar chosen: use the arrow keys'
   const labelled = columns ? labelledSlots(bars.length, slots.step, angled ? 16 : longestLabel(bars.length, categoryLabel) * 7 + 8) : bars.map((_, i) => i)
   return (
     <>
@@ -134,6 +158,7 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
               : <text key={i} className="chart-tick" x={c} y={plot.bottom + 14} textAnchor="middle" fontSize={tickFont}>{categoryLabel(i)}</text>
           })}
         </g>
+        {valueTitle && columns && <text className="chart-axis-title" transform={`translate(12,${plot.top + plotHeight / 2}) rotate(-90)`} textAnchor="middle" fontSize={tickFont}>{valueTitle}</text>}
         {axisTitle && <text className="chart-axis-title" x={plot.left + plotWidth / 2} y={height - 6} textAnchor="middle" fontSize={tickFont}>{axisTitle}</text>}
         <rect className="chart-overlay" x={plot.left} y={plot.top} width={plotWidth} height={plotHeight} fill="transparent"
           style={onPick ? { cursor: 'pointer' } : undefined}
@@ -141,6 +166,11 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
           onClick={(e) => { const p = pointAt(e as unknown as PointerEvent<SVGRectElement>); if (p && onPick) onPick(p.i) }} />
       </svg>
       {hover && hover.i < bars.length && <ChartTooltip content={tooltip(hover.i)} x={hover.x} y={hover.y} width={width} height={height} />}
+      {onPick && keyboardLabel && bars.length > 0 && (
+        <div className="chart-keys" role="slider" tabIndex={0} aria-label={keyboardLabel} aria-orientation={columns ? 'horizontal' : 'vertical'}
+          aria-valuemin={1} aria-valuemax={bars.length} aria-valuenow={(hover?.i ?? 0) + 1} aria-valuetext={keyText}
+          onKeyDown={onKey} onFocus={() => { if (!hover) keyTo(0) }} onBlur={() => setHover(null)} />
+      )}
     </>
   )
 }

@@ -134,7 +134,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   try {
     return await afterPlan(plan, sharded)
   } finally {
-    await sharded?.builder.close()
+    await plan.close()
   }
 
   async function afterPlan(plan: PreparePlan, sharded: ShardPlan | null): Promise<number> {

@@ -296,6 +296,7 @@ export class PlanBuilder {
     return {
       format: this.format, version: this.options.version ?? '0', audioFormat: this.options.audioFormat ?? 'flac',
       partitions, skipped, languages, notes, inputRows: this.inputRows, range,
+      close: () => this.close(),
     }
   }
 

@@ -109,6 +109,8 @@ export interface PreparePlan {
   inputRows: number
   /** The cut of the input a shard's plan covers (its rows unshuffled, in reading order), of `of` rows; null: all. */
   range: { first: number; end: number; of: number } | null
+  /** Removes the plan's spill file, if it has one (its rows cannot be read after). */
+  close(): Promise<void>
 }
 
 /** Rows, bytes and audio of one written parquet file. */

@@ -71,9 +71,10 @@ reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its la
   --fresh                convert everything again, ignoring finished files of an earlier run
   --jobs N               worker threads converting clips (default: all cores)
   --json                 print the report as JSON
-  --shard i/N            convert only shard i of N (input rows in reading order, balanced by audio bytes)
-                         into the part --out FILE; without it the shard comes from a Slurm array, MIXSCOPE_SHARD
-                         or a Kubernetes Indexed Job; "mixscope merge parts… --out DIR" writes the dataset
+  --shard i/N            plan and convert only shard i of N (an equal cut of the input rows in reading
+                         order) into the part --out FILE (with --dry-run: print that shard's plan); without it
+                         the shard comes from a Slurm array, MIXSCOPE_SHARD or a Kubernetes Indexed Job;
+                         "mixscope merge parts… --out DIR" writes the dataset
   -h, --help             show this help
 
 Exit codes: 0 written (skipped rows are listed, not errors), 1 nothing could be written,

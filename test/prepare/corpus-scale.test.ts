@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { ExactSum } from '../../src/engine/core/exact-sum.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createPlanSpill } from '../../src/engine/node/plan-spill.ts'
+import { parseTsv, readTsv } from '../../src/engine/prepare/inputs/delimited.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { readLines } from '../../src/engine/prepare/inputs/lines.ts'
 import { scanInput } from '../../src/engine/prepare/inputs/scan.ts'
@@ -92,6 +93,18 @@ describe('manifests read line by line over a byte stream', () => {
         expect(numbers).toEqual(lines.map((_, i) => i + 1))
       }
     }
+  })
+
+  it('reads a TSV line by line into the table parseTsv makes of its whole text', async () => {
+    const dir = join(base, 'tsv')
+    mkdirSync(dir, { recursive: true })
+    const text = '\uFEFFpath\tsentence\tlocale\r\na.mp3\tEin "Zitat" hier\tde\n\nb.mp3\tgrüß\r\nc.mp3\t\tde\n'
+    writeFileSync(join(dir, 'train.tsv'), text)
+    const input = await listInput(await createFsSource(dir))
+    const got: { columns: string[]; rows: { line: number; cells: Record<string, string> }[] } = { columns: [], rows: [] }
+    for await (const r of readTsv(input, 'train.tsv')) { if ('columns' in r) got.columns = r.columns; else got.rows.push(r) }
+    expect(got).toEqual(parseTsv(text.slice(1)))
+    expect(got.rows.map((r) => r.line)).toEqual([2, 4, 5])
   })
 
   it('plans a manifest read in pieces of a few bytes as it plans it read in 4 MiB pieces', async () => {

@@ -81,6 +81,10 @@ interface Slab {
   spilledAt: number
 }
 
+/** Bytes of a spilled slab read at a time, and how many such stretches are kept. */
+const WINDOW_BYTES = 64 * 1024
+const WINDOWS = 16
+
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
 
@@ -96,6 +100,8 @@ export class RecordStore {
   private resident = 0
   private spill: PlanSpill | null = null
   private spilled = 0
+  /** Stretches of spilled slabs read lately (rows are read near one another: a shuffle window, a partition). */
+  private windows: { slab: number; from: number; bytes: Uint8Array }[] = []
 
   constructor(private readonly options: PlanBudget = {}) {
     this.slabBytes = Math.max(16, options.slabBytes ?? 4 * 1024 * 1024)
@@ -149,7 +155,18 @@ export class RecordStore {
     const start = i > 0 && this.slabOf.get(i - 1) === this.slabOf.get(i) ? this.ends.get(i - 1) : slab.start
     const end = this.ends.get(i)
     if (slab.bytes) return decoder.decode(slab.bytes.subarray(start - slab.start, end - slab.start))
-    return decoder.decode(await this.spill!.read(slab.spilledAt + start - slab.start, end - start))
+    const n = this.slabOf.get(i)
+    const from = start - slab.start
+    const to = end - slab.start
+    let w = this.windows.find((x) => x.slab === n && x.from <= from && to <= x.from + x.bytes.length)
+    if (!w) {
+      // read a stretch from this record on: the next rows asked for are often in it
+      const length = Math.max(to - from, Math.min(WINDOW_BYTES, slab.used - from))
+      w = { slab: n, from, bytes: await this.spill!.read(slab.spilledAt + from, length) }
+      this.windows.push(w)
+      if (this.windows.length > WINDOWS) this.windows.shift()
+    }
+    return decoder.decode(w.bytes.subarray(from - w.from, to - w.from))
   }
 
   /** Bytes held in memory by the slabs. */

@@ -334,13 +334,14 @@ export class PlanBuilder {
     return {
       length: s.kept,
       async read(from, to) {
-        const ids = records()
-        const out: PlannedRow[] = []
-        for (let i = from; i < Math.min(to, ids.length); i++) {
-          const [index, where, text, audio] = parseRecord(await store.get(ids[i]))
-          out.push({ index, where, audio, text })
-        }
-        return out
+        const ids = records().subarray(from, Math.min(to, s.kept))
+        // read in record order (the order they were stored, and spilled, in), then put in the plan's order
+        const texts = new Map<number, string>()
+        for (const id of Int32Array.from(ids).sort()) texts.set(id, await store.get(id))
+        return Array.from(ids, (id) => {
+          const [index, where, text, audio] = parseRecord(texts.get(id)!)
+          return { index, where, audio, text }
+        })
       },
     }
   }

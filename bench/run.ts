@@ -14,6 +14,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   explorer: async () => (await import('./explorer.bench.ts')).runExplorerBench(),
   'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
   prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
+  'prepare-plan': async () => (await import('./prepare-plan.bench.ts')).runPreparePlanBench(),
   scale: async () => (await import('./scale.bench.ts')).runScaleBench(),
   shard: async () => (await import('./shard.bench.ts')).runShardBench(),
   'near-duplicates': async () => (await import('./near-duplicates.bench.ts')).runNearDuplicatesBench(),

@@ -147,10 +147,13 @@ export {
   partMagic,
   type PreparePart,
   prepareShard,
+  planShard,
   readPartJson,
+  type ShardPlan,
 } from './prepare/partial/part.ts'
 export type { ClipProcessor, ClipResult, ClipTask } from './prepare/clip.ts'
-export { planPrepare } from './prepare/plan.ts'
+export { planPrepare, type PlanPrepareOptions, shardRows } from './prepare/plan.ts'
+export type { PlanBudget, PlanSpill } from './prepare/plan-store.ts'
 export {
   REPORT_FILE,
   rowConverter,

@@ -19,7 +19,7 @@ describe('runPrepare', () => {
 
   async function plan() {
     const { input, scan } = await scanInput(await createFsSource(dir))
-    return { input, plan: planPrepare(scan, input, { split: 'train', language: ['eng_Latn'], corpus: 'test' }) }
+    return { input, plan: await planPrepare(scan, input, { split: 'train', language: ['eng_Latn'], corpus: 'test' }) }
   }
 
   it('orders each partition as the reference\'s shuffle does and splits it into files and row groups', async () => {
@@ -27,8 +27,9 @@ describe('runPrepare', () => {
     expect(p.partitions.length).toBe(1)
     // eligible rows: the stream's shuffle order with the skipped rows taken out
     const stream = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] // every row with a language (the broken JSON line has none)
-    const order = bufferShuffleOrder(stream.length).map((i) => stream[i]).filter((i) => p.partitions[0].rows.some((r) => r.index === i))
-    expect(p.partitions[0].rows.map((r) => r.index)).toEqual(order)
+    const rows = await p.partitions[0].rows.read(0, p.partitions[0].rows.length)
+    const order = bufferShuffleOrder(stream.length).map((i) => stream[i]).filter((i) => rows.some((r) => r.index === i))
+    expect(rows.map((r) => r.index)).toEqual(order)
     const sink = createMemorySink()
     const report = await runPrepare({ plan: p, input, sink, processClip: processClipNode, rowsPerFile: 3, rowsPerGroup: 2 })
     expect(report.files.map((f) => [f.path.replace(/^.*\//, ''), f.rows])).toEqual([['part-0.parquet', 3], ['part-1.parquet', 3], ['part-2.parquet', 2]])

@@ -13,9 +13,14 @@ import {
   isPartFailure,
   type InputFormat,
   MixscopeError,
+  nodePlanBudget,
   planPrepare,
+  planShard,
   type PreparePlan,
   preparePlanSummary,
+  type PreparePlanSummary,
+  type ShardPlan,
+  shardRows,
   prepareShard,
   processClipNode,
   runPrepare,
@@ -66,9 +71,10 @@ reason and listed in <dir>/${SKIPPED_FILE}. A cancelled run resumes after its la
   --fresh                convert everything again, ignoring finished files of an earlier run
   --jobs N               worker threads converting clips (default: all cores)
   --json                 print the report as JSON
-  --shard i/N            convert only shard i of N (input rows in reading order, balanced by audio bytes)
-                         into the part --out FILE; without it the shard comes from a Slurm array, MIXSCOPE_SHARD
-                         or a Kubernetes Indexed Job; "mixscope merge parts… --out DIR" writes the dataset
+  --shard i/N            plan and convert only shard i of N (an equal cut of the input rows in reading
+                         order) into the part --out FILE (with --dry-run: print that shard's plan); without it
+                         the shard comes from a Slurm array, MIXSCOPE_SHARD or a Kubernetes Indexed Job;
+                         "mixscope merge parts… --out DIR" writes the dataset
   -h, --help             show this help
 
 Exit codes: 0 written (skipped rows are listed, not errors), 1 nothing could be written,
@@ -106,73 +112,88 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
     inputFormat: format, corpus: values.corpus, language: values.language, split: values.split, splitMap: values['split-map'],
     audioFormat, textColumn: values['text-column'], normalizeText: !values['no-normalize-text'], version,
   }
+  const shard = shardFrom(values.shard, process.env)
+  const out = values.out
+  if (shard && !values['dry-run']) {
+    if ((await stat(out!).catch(() => null))?.isDirectory()) throw new UsageError(`shard ${describeShard(shard)} writes its part to a file, but --out ${out} is a folder`)
+  }
   let plan: PreparePlan
-  let input
+  let input: Awaited<ReturnType<typeof scanInput>>['input'] | undefined
+  let sharded: ShardPlan | null = null
+  const budget = nodePlanBudget()
   try {
     const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) } })
     input = scanned.input
-    plan = planPrepare(scanned.scan, input, options)
+    // a manifest is read while it is planned, row by row; a shard plans only its cut of the rows
+    if (shard && !values['dry-run']) plan = (sharded = await planShard(scanned.scan, input, options, shard, budget)).plan
+    else if (shard) plan = await planPrepare(scanned.scan, input, options, { keepRows: false, range: await shardRange(scanned.scan, shard) })
+    else plan = await planPrepare(scanned.scan, input, options, { keepRows: !values['dry-run'], budget })
   } catch (error) {
     if (error instanceof MixscopeError) throw error
     throw new MixscopeError((error as Error).message, 'prepare-input', 'io')
   }
-  const ambiguous = plan.languages.filter((l) => l.output === null && l.candidates.length)
-  if (ambiguous.length) {
-    io.stderr(ambiguous.map((l) => `mixscope prepare: language "${l.input}" (${l.rows} rows) is ambiguous: ${l.note}\n  decide with --language ${l.input}=${l.candidates[0] ?? 'xxx_Script'}\n`).join(''))
-    return exitCodes.usage
-  }
-  if (values['dry-run']) {
-    io.stdout(values.json ? formatJson({ schema_version: 1, root: arg, plan: preparePlanSummary(plan) }) : describePlan(plan))
-    return exitCodes.ok
-  }
-  const out = values.out!
-  const shard = shardFrom(values.shard, process.env)
-  if (shard) {
-    if ((await stat(out).catch(() => null))?.isDirectory()) throw new UsageError(`shard ${describeShard(shard)} writes its part to a file, but --out ${out} is a folder`)
-    await mkdir(dirname(resolve(out)), { recursive: true })
-  }
-  const pool = jobs === 0 ? null : createHelperPool(jobs)
-  const processClip = pool ? processClipWith(pool) : processClipNode
   try {
-    if (shard) {
-      const sink = createFsSink(dirname(resolve(out)))
-      const part = await prepareShard(shard, {
-        plan, input, root: arg, processClip, concurrency: (pool?.size ?? 1) * 2,
-        out: await sink.create(basename(out)), createdBy: 'mixscope prepare (hyparquet-writer)',
-      })
-      const failed = part.clips.filter(isPartFailure).length
-      io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
-        `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
-      if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))
+    return await afterPlan(plan, sharded)
+  } finally {
+    await plan.close()
+  }
+
+  async function afterPlan(plan: PreparePlan, sharded: ShardPlan | null): Promise<number> {
+    const ambiguous = plan.languages.filter((l) => l.output === null && l.candidates.length)
+    if (ambiguous.length) {
+      io.stderr(ambiguous.map((l) => `mixscope prepare: language "${l.input}" (${l.rows} rows) is ambiguous: ${l.note}\n  decide with --language ${l.input}=${l.candidates[0] ?? 'xxx_Script'}\n`).join(''))
+      return exitCodes.usage
+    }
+    if (values['dry-run']) {
+      const summary = await preparePlanSummary(plan)
+      const range = shard && plan.range ? { shard: { index: shard.index, count: shard.count, first: plan.range.first, end: plan.range.end, of: plan.range.of } } : {}
+      io.stdout(values.json ? formatJson({ schema_version: 1, root: arg, ...range, plan: summary }) : describePlan(plan, summary))
       return exitCodes.ok
     }
-    const started = performance.now()
-    let last = 0
-    const report = await runPrepare({
-      plan, input, sink: createFsSink(out), processClip, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
-      createdBy: 'mixscope prepare (hyparquet-writer)',
-      onProgress: (p) => {
-        const now = performance.now()
-        if (values.json || now - last < 1000) return
-        last = now
-        io.stderr(`\r${p.rowsDone}/${p.rowsTotal} rows, ${(p.samplesWritten / 16000 / 3600).toFixed(2)} h, ${p.filesWritten} files${p.rowsResumed ? ` (${p.rowsResumed} rows from an earlier run)` : ''}`)
-      },
-    })
-    if (!values.json && last) io.stderr('\n')
-    const seconds = (performance.now() - started) / 1000
-    if (values.json) io.stdout(formatJson({ ...report, root: `${out}/${report.root}`, timing: { seconds } }))
-    else {
-      const skipped = SKIP_REASONS.filter((r) => report.skipped[r]).map((r) => `${report.skipped[r]} ${r}`)
-      io.stdout([
-        `wrote ${report.rows_written} rows (${report.hours_written.toFixed(3)} h) in ${report.files.length} files to ${out}/${report.root} in ${seconds.toFixed(1)} s`,
-        `stats: ${out}/${report.stats_tsv}`,
-        skipped.length ? `skipped: ${skipped.join(', ')} (listed in ${out}/${SKIPPED_FILE})` : 'skipped: none',
-        ...report.notes.map((n) => `note: ${n}`),
-      ].join('\n') + '\n')
+    const pool = jobs === 0 ? null : createHelperPool(jobs)
+    const processClip = pool ? processClipWith(pool) : processClipNode
+    try {
+      if (shard && sharded) {
+        await mkdir(dirname(resolve(out!)), { recursive: true })
+        const sink = createFsSink(dirname(resolve(out!)))
+        const part = await prepareShard(shard, {
+          planned: sharded, input: input!, root: arg, processClip, concurrency: (pool?.size ?? 1) * 2,
+          out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)',
+        })
+        const failed = part.clips.filter(isPartFailure).length
+        io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
+          `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+        if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))
+        return exitCodes.ok
+      }
+      const started = performance.now()
+      let last = 0
+      const report = await runPrepare({
+        plan, input, sink: createFsSink(out!), processClip, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
+        createdBy: 'mixscope prepare (hyparquet-writer)',
+        onProgress: (p) => {
+          const now = performance.now()
+          if (values.json || now - last < 1000) return
+          last = now
+          io.stderr(`\r${p.rowsDone}/${p.rowsTotal} rows, ${(p.samplesWritten / 16000 / 3600).toFixed(2)} h, ${p.filesWritten} files${p.rowsResumed ? ` (${p.rowsResumed} rows from an earlier run)` : ''}`)
+        },
+      })
+      if (!values.json && last) io.stderr('\n')
+      const seconds = (performance.now() - started) / 1000
+      if (values.json) io.stdout(formatJson({ ...report, root: `${out}/${report.root}`, timing: { seconds } }))
+      else {
+        const skipped = SKIP_REASONS.filter((r) => report.skipped[r]).map((r) => `${report.skipped[r]} ${r}`)
+        io.stdout([
+          `wrote ${report.rows_written} rows (${report.hours_written.toFixed(3)} h) in ${report.files.length} files to ${out}/${report.root} in ${seconds.toFixed(1)} s`,
+          `stats: ${out}/${report.stats_tsv}`,
+          skipped.length ? `skipped: ${skipped.join(', ')} (listed in ${out}/${SKIPPED_FILE})` : 'skipped: none',
+          ...report.notes.map((n) => `note: ${n}`),
+        ].join('\n') + '\n')
+      }
+      return report.rows_written > 0 ? exitCodes.ok : exitCodes.findings
+    } finally {
+      await pool?.close()
     }
-    return report.rows_written > 0 ? exitCodes.ok : exitCodes.findings
-  } finally {
-    await pool?.close()
   }
 }
 
@@ -181,13 +202,19 @@ function toSlashes(path: string): string {
   return path.replace(/\\/g, '/')
 }
 
-function describePlan(plan: PreparePlan): string {
-  const s = preparePlanSummary(plan)
-  const lines = [`${plan.format}: ${plan.inputRows} input rows`]
+/** A shard's cut of the input rows (they are counted first). */
+async function shardRange(scan: { count(): Promise<number> }, shard: { index: number; count: number }) {
+  return shardRows(await scan.count(), shard.index, shard.count)
+}
+
+function describePlan(plan: PreparePlan, s: PreparePlanSummary): string {
+  const lines = [plan.range
+    ? `${plan.format}: input rows ${plan.range.first}–${plan.range.end} of ${plan.range.of} (this shard's ${plan.inputRows})`
+    : `${plan.format}: ${plan.inputRows} input rows`]
   for (const p of s.partitions) lines.push(`  corpus=${p.corpus} split=${p.split} language=${p.language}: ${p.rows} rows`)
   for (const l of plan.languages) lines.push(`language "${l.input}" → ${l.output ?? '?'} (${l.rows} rows)${l.note ? `: ${l.note}` : ''}`)
   for (const r of SKIP_REASONS) if (s.skipped[r]) lines.push(`skipped ${r}: ${s.skipped[r]}`)
-  for (const k of plan.skipped.slice(0, 20)) lines.push(`  ${k.message}`)
+  for (const k of s.skipped_rows.slice(0, 20)) lines.push(`  ${k.message}`)
   if (plan.skipped.length > 20) lines.push(`  … ${plan.skipped.length - 20} more`)
   for (const n of plan.notes) lines.push(`note: ${n}`)
   return lines.join('\n') + '\n'

@@ -21,6 +21,9 @@ import type { OutputFile, OutputSink } from './write/sink.ts'
 export const ROWS_PER_FILE = 10_000
 export const ROWS_PER_GROUP = 100
 
+/** Planned rows read from the plan's store at a time. */
+const ROWS_READ = 1024
+
 /** Files beside `version=<V>` (their `_` keeps the reference and mixscope from reading them as data). */
 export const STATE_FILE = '_prepare_state.json'
 export const SKIPPED_FILE = '_prepare_skipped.jsonl'
@@ -156,7 +159,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
   const concurrency = Math.max(1, options.concurrency ?? 4)
   const rowsPerFile = options.rowsPerFile ?? ROWS_PER_FILE
   const rowsPerGroup = options.rowsPerGroup ?? ROWS_PER_GROUP
-  const fp = planFingerprint(plan)
+  const fp = await planFingerprint(plan)
   const previous = options.fresh ? null : await readState(sink, fp)
   const state: PrepareState = { format: 'mixscope-prepare-state', version: 1, fingerprint: fp, files: [] }
   if (!options.convert && !input) throw new Error('prepare: runPrepare needs the input folder, or a converter of its rows')
@@ -188,25 +191,36 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
 
   async function convertPartition(partition: PlannedPartition, from: number, firstPart: number): Promise<void> {
     const rows = partition.rows
+    // the partition's planned rows, a stretch at a time from the plan's store
+    let stretch: PlannedRow[] = []
+    let stretchAt = 0
+    const rowAt = async (i: number): Promise<PlannedRow> => {
+      if (i < stretchAt || i >= stretchAt + stretch.length) {
+        stretchAt = i
+        stretch = await rows.read(i, i + ROWS_READ)
+      }
+      return stretch[i - stretchAt]
+    }
     let part = firstPart
     let open: { path: string; file: OutputFile; writer: PreparedParquetWriter; samples: number; failed: SkippedRow[] } | null = null
     let group: PreparedRow[] = []
-    const queue: Promise<ClipResult>[] = []
+    const queue: { row: PlannedRow; result: Promise<ClipResult> }[] = []
     let next = from
     const launch = async () => {
       while (queue.length < concurrency && next < rows.length) {
         await gate?.()
         signal?.throwIfAborted()
-        const row = rows[next++]
-        queue.push(convert(row, signal))
+        const row = await rowAt(next++)
+        queue.push({ row, result: convert(row, signal) })
       }
     }
     try {
       for (let i = from; i < rows.length; i++) {
         await launch()
-        const result = await queue.shift()!
+        const head = queue.shift()!
+        const { row } = head
+        const result = await head.result
         signal?.throwIfAborted()
-        const row = rows[i]
         if (!open) {
           const path = filePath(plan, partition, part)
           const file = await sink.create(path)
@@ -251,7 +265,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
       }
     } catch (error) {
       await open?.file.abort()
-      await Promise.allSettled(queue)
+      await Promise.allSettled(queue.map((q) => q.result))
       throw error
     }
   }
@@ -271,7 +285,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
     const thisRun = new Set(written.map((f) => `${byFolder.get(f.partition)!.corpus}\u0000${byFolder.get(f.partition)!.language}`))
     const others = new Set(sums.samples.map((s) => `${s.corpus}\u0000${s.language}`).filter((k) => !thisRun.has(k)))
     if (others.size) notes.push(`stats TSV: also counts ${others.size} (corpus, language) pairs written into version=${plan.version} by earlier runs`)
-    const skipped = [...plan.skipped, ...state.files.flatMap((f) => f.failed)].sort((a, b) => a.index - b.index)
+    const skipped = [...await plan.skipped.read(0, plan.skipped.length), ...state.files.flatMap((f) => f.failed)].sort((a, b) => a.index - b.index)
     await writeWhole(sink, SKIPPED_FILE, skipped.map((s) => JSON.stringify(s)).join('\n') + (skipped.length ? '\n' : ''))
     const counts = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
     for (const s of skipped) counts[s.reason]++

@@ -34,13 +34,12 @@ export interface PreparePlanSummary {
  * Summarizes `plan`: partitions with their row counts, skipped rows per reason, language decisions, notes.
  * @param skippedRowsShown at most this many skipped rows are listed (default: all; the counts are always whole)
  */
-export function preparePlanSummary(plan: PreparePlan, skippedRowsShown = Infinity): PreparePlanSummary {
-  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
-  for (const s of plan.skipped) skipped[s.reason]++
+export async function preparePlanSummary(plan: PreparePlan, skippedRowsShown = Infinity): Promise<PreparePlanSummary> {
+  const skipped = Object.fromEntries(SKIP_REASONS.map((r) => [r, plan.skipped.counts[r]])) as Record<SkipReason, number>
   return {
     format: plan.format, version: plan.version, audio_format: plan.audioFormat, input_rows: plan.inputRows,
     partitions: plan.partitions.map((p) => ({ corpus: p.corpus, split: p.split, language: p.language, rows: p.rows.length, declared_seconds: p.declaredSeconds })),
-    skipped, skipped_rows: plan.skipped.length > skippedRowsShown ? plan.skipped.slice(0, skippedRowsShown) : plan.skipped,
+    skipped, skipped_rows: await plan.skipped.read(0, Math.min(plan.skipped.length, skippedRowsShown)),
     languages: plan.languages, notes: plan.notes,
   }
 }

@@ -50,10 +50,27 @@ export interface PlannedPartition {
   language: string
   /** `corpus=…/split=…/language=…` under `version=<V>/`. */
   folder: string
-  /** Input rows in the order they will be written (after the shuffle, skipped rows removed). */
-  rows: PlannedRow[]
+  /**
+   * Input rows in the order they will be written (after the shuffle, skipped rows removed; a shard's plan: in
+   * reading order), read from the plan's compact store.
+   */
+  rows: PlannedRows
   /** Σ input `duration` of the rows, seconds, when every row has one; else null. */
   declaredSeconds: number | null
+}
+
+/** A partition's planned rows, read a stretch at a time. */
+export interface PlannedRows {
+  readonly length: number
+  /** Rows `[from, to)`. @throws Error when the plan was made for its summary only (`keepRows: false`) */
+  read(from: number, to: number): Promise<PlannedRow[]>
+}
+
+/** The skipped rows, counted per reason, read a stretch at a time (in input order). */
+export interface SkippedRows {
+  readonly length: number
+  readonly counts: Record<SkipReason, number>
+  read(from: number, to: number): Promise<SkippedRow[]>
 }
 
 /** A row that will be converted. */
@@ -85,10 +102,15 @@ export interface PreparePlan {
   version: string
   audioFormat: AudioFormat
   partitions: PlannedPartition[]
-  skipped: SkippedRow[]
+  skipped: SkippedRows
   languages: LanguageDecision[]
   notes: string[]
+  /** Input rows planned (a shard's: the rows of its range). */
   inputRows: number
+  /** The cut of the input a shard's plan covers (its rows unshuffled, in reading order), of `of` rows; null: all. */
+  range: { first: number; end: number; of: number } | null
+  /** Removes the plan's spill file, if it has one (its rows cannot be read after). */
+  close(): Promise<void>
 }
 
 /** Rows, bytes and audio of one written parquet file. */

@@ -45,16 +45,18 @@ function jobOf(context: HandlerContext, id: number): Job {
 async function scan(message: { source: SourceDescription; options: PrepareOptions }, options: RunOptions, context: HandlerContext): Promise<PrepareScanResult> {
   const source = context.makeSource(message.source)
   let result
+  let plan: PreparePlan
   try {
     result = await scanInput(source, { inputFormat: message.options.inputFormat, textColumn: message.options.textColumn, signal: options.signal })
+    // a manifest is read while it is planned
+    plan = await planPrepare(result.scan, result.input, message.options, { signal: options.signal })
   } catch (error) {
     if (error instanceof MixscopeError || (error as Error).name === 'AbortError') throw error
     throw new MixscopeError((error as Error).message, 'prepare-input', 'usage')
   }
-  const plan = planPrepare(result.scan, result.input, message.options)
   const id = nextJob++
   jobs(context).set(id, { input: result.input, plan, paused: false, resume: [], progress: null })
-  return { job: id, ...preparePlanSummary(plan, skippedRowsShown) }
+  return { job: id, ...await preparePlanSummary(plan, skippedRowsShown) }
 }
 
 async function outputRoot(output: PrepareOutput): Promise<FileSystemDirectoryHandle> {

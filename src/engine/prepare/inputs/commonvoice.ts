@@ -5,8 +5,8 @@
  * or unreviewed clips). Without a `locale` column the folder's name is the language.
  */
 import type { InputRow } from './types.ts'
-import { parseTsv } from './delimited.ts'
-import { readText, type InputFiles } from './input-files.ts'
+import { readTsv } from './delimited.ts'
+import type { InputFiles } from './input-files.ts'
 
 /** The split TSVs read, in reading order. */
 export const COMMON_VOICE_SPLITS = ['train', 'dev', 'test'] as const
@@ -18,11 +18,15 @@ export async function readCommonVoice(input: InputFiles, signal?: AbortSignal): 
   for (const split of COMMON_VOICE_SPLITS) {
     const path = `${split}.tsv`
     if (!input.sizes.has(path)) continue
-    const table = parseTsv(await readText(input, path, signal))
-    for (const need of ['path', 'sentence']) {
-      if (!table.columns.includes(need)) throw new Error(`commonvoice: ${path} has no "${need}" column (columns: ${table.columns.join(', ')})`)
-    }
-    for (const { line, cells } of table.rows) {
+    // read line by line: a TSV of any size, never one string
+    for await (const record of readTsv(input, path, signal)) {
+      if ('columns' in record) {
+        for (const need of ['path', 'sentence']) {
+          if (!record.columns.includes(need)) throw new Error(`commonvoice: ${path} has no "${need}" column (columns: ${record.columns.join(', ')})`)
+        }
+        continue
+      }
+      const { line, cells } = record
       const where = `${path}:${line}`
       const clip = cells.path.trim()
       rows.push({

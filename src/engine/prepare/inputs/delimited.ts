@@ -1,4 +1,6 @@
 /** Tables in text: Common Voice's TSV (no quoting) and audiofolder's `metadata.csv` (RFC 4180 quotes). */
+import type { InputFiles } from './input-files.ts'
+import { readLines } from './lines.ts'
 
 /** Rows of a table: the header's names → cells, with each row's 1-based line number. */
 export interface TextTable { columns: string[]; rows: { line: number; cells: Record<string, string> }[] }
@@ -14,6 +16,25 @@ export function parseTsv(text: string): TextTable {
     rows.push({ line: i + 1, cells: Object.fromEntries(columns.map((c, k) => [c, parts[k] ?? ''])) })
   }
   return { columns, rows }
+}
+
+/**
+ * A tab-separated file read line by line over its bytes (never one string), as `parseTsv` reads its text: the
+ * header's names, then each non-empty line's cells with its 1-based line number.
+ */
+export async function* readTsv(input: InputFiles, path: string, signal?: AbortSignal): AsyncGenerator<{ columns: string[] } | { line: number; cells: Record<string, string> }> {
+  let columns: string[] | null = null
+  for await (const { line, number } of readLines(input, path, signal)) {
+    if (!columns) {
+      columns = line.split('\t')
+      yield { columns }
+      continue
+    }
+    if (line === '') continue
+    const parts = line.split('\t')
+    yield { line: number, cells: Object.fromEntries(columns.map((c, k) => [c, parts[k] ?? ''])) }
+  }
+  if (!columns) yield { columns: [''] }
 }
 
 /** A comma-separated table with RFC 4180 quoting (quoted fields may hold commas, `""` and newlines). */

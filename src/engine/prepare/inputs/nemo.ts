@@ -9,9 +9,9 @@
  * own test manifests rely on it); absolute paths as they are. A path that lands outside the input folder is looked
  * up by its tail (a manifest written on another machine), else reported missing.
  */
-import type { AudioRef, InputRow } from './types.ts'
+import type { AudioRef, InputRow, RowRange } from './types.ts'
 import { dirOf, resolveAudioPath, splitFromPath, splitName, type InputFiles } from './input-files.ts'
-import { readLines } from './lines.ts'
+import { decodeLine, isBlankLine, readLineBytes } from './lines.ts'
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null)
 const seconds = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null)
@@ -61,45 +61,75 @@ export function resolveNemoPath(input: InputFiles, manifestDir: string, raw: str
   return resolveAudioPath(input, manifestDir, p)
 }
 
-/** Rows of the manifests `manifests`, in file then line order (`index` is filled in by the caller). */
-export async function readNemo(input: InputFiles, manifests: string[], signal?: AbortSignal, paths: NemoPaths = {}): Promise<Omit<InputRow, 'index'>[]> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/** How the manifests are read. */
+export interface NemoReadOptions {
+  signal?: AbortSignal
+  paths?: NemoPaths
+  /** Only these rows are parsed and yielded; lines before them are only counted, reading stops after them. */
+  range?: RowRange
+  /** Bytes read at a time (tests force small pieces). */
+  pieceSize?: number
+}
+
+/**
+ * The rows of the manifests `manifests`, in file then line order, one non-blank line each, read as a stream (a
+ * manifest is never one string), numbered from 0 across the manifests.
+ */
+export async function* nemoRows(input: InputFiles, manifests: string[], options: NemoReadOptions = {}): AsyncGenerator<InputRow> {
+  const { signal, paths = {}, range } = options
+  let index = 0
   for (const path of manifests) {
     const base = dirOf(path)
     const fileSplit = splitName(splitFromPath(path.replace(/\.gz$/i, '')))
-    for await (const { line, number } of readLines(input, path, signal)) {
-      if (line.trim() === '') continue
-      const where = `${path}:${number}`
-      const empty = { where, audio: null, text: null, language: null, split: fileSplit, corpus: null, duration: null }
-      let entry: Record<string, unknown>
-      try {
-        const parsed: unknown = JSON.parse(line)
-        if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object')
-        entry = parsed as Record<string, unknown>
-      } catch (error) {
-        rows.push({ ...empty, problem: { reason: 'bad-input-row', message: `${where}: not a JSON object (${(error as Error).message})` } })
-        continue
-      }
-      const audioPath = str(entry.audio_filepath) ?? str(entry.audio_filename)
-      const duration = seconds(entry.duration)
-      const offset = seconds(entry.offset)
-      let audio: AudioRef | null = null
-      if (audioPath) {
-        audio = { kind: 'file', path: resolveNemoPath(input, base, audioPath, paths) }
-        // a segment of a longer file: NeMo reads `duration` seconds from `offset`
-        if (offset) audio.segment = { offset, duration }
-      }
-      rows.push({
-        where,
-        audio,
-        text: str(entry.text),
-        language: str(entry.lang) ?? str(entry.language),
-        split: str(entry.split) ?? fileSplit,
-        corpus: str(entry.corpus),
-        duration,
-        problem: audioPath ? null : { reason: 'bad-input-row', message: `${where}: no "audio_filepath"` },
-      })
+    for await (const { bytes, number } of readLineBytes(input, path, { signal, pieceSize: options.pieceSize })) {
+      if (range && index >= range.end) return
+      if (isBlankLine(bytes)) continue
+      if (range && index < range.first) { index++; continue }
+      yield nemoRow(input, decodeLine(bytes), `${path}:${number}`, index++, base, fileSplit, paths)
     }
   }
-  return rows
+}
+
+/**
+ * How many rows the manifests hold (their non-blank lines), counted on the bytes: no line is parsed.
+ */
+export async function countNemoRows(input: InputFiles, manifests: string[], options: Pick<NemoReadOptions, 'signal' | 'pieceSize'> = {}): Promise<number> {
+  let n = 0
+  for (const path of manifests) {
+    for await (const { bytes } of readLineBytes(input, path, options)) if (!isBlankLine(bytes)) n++
+  }
+  return n
+}
+
+/** One manifest line as an input row. */
+function nemoRow(input: InputFiles, line: string, where: string, index: number, base: string, fileSplit: string | null, paths: NemoPaths): InputRow {
+  const empty = { index, where, audio: null, text: null, language: null, split: fileSplit, corpus: null, duration: null }
+  let entry: Record<string, unknown>
+  try {
+    const parsed: unknown = JSON.parse(line)
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object')
+    entry = parsed as Record<string, unknown>
+  } catch (error) {
+    return { ...empty, problem: { reason: 'bad-input-row', message: `${where}: not a JSON object (${(error as Error).message})` } }
+  }
+  const audioPath = str(entry.audio_filepath) ?? str(entry.audio_filename)
+  const duration = seconds(entry.duration)
+  const offset = seconds(entry.offset)
+  let audio: AudioRef | null = null
+  if (audioPath) {
+    audio = { kind: 'file', path: resolveNemoPath(input, base, audioPath, paths) }
+    // a segment of a longer file: NeMo reads `duration` seconds from `offset`
+    if (offset) audio.segment = { offset, duration }
+  }
+  return {
+    index,
+    where,
+    audio,
+    text: str(entry.text),
+    language: str(entry.lang) ?? str(entry.language),
+    split: str(entry.split) ?? fileSplit,
+    corpus: str(entry.corpus),
+    duration,
+    problem: audioPath ? null : { reason: 'bad-input-row', message: `${where}: no "audio_filepath"` },
+  }
 }

@@ -2,12 +2,12 @@
  * Reading an input folder: which layout it is (`--input-format`, else guessed from its files), and its rows.
  */
 import type { DatasetSource } from '../../source/source.ts'
-import { INPUT_FORMATS, type InputFormat, type InputRow, type InputScan } from './types.ts'
+import { INPUT_FORMATS, type InputFormat, type InputRow, type InputScan, type RowRange } from './types.ts'
 import { audiofolderMetadata, readAudiofolder } from './audiofolder.ts'
 import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
 import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
 import { listInput, type InputFiles } from './input-files.ts'
-import { readNemo, type NemoPaths } from './nemo.ts'
+import { countNemoRows, nemoRows, type NemoPaths } from './nemo.ts'
 import { lhotseKind, lhotseManifests, readLhotse } from './lhotse.ts'
 import { nemoTarredManifests, readNemoTarred } from './nemo-tarred.ts'
 import { readWebdataset, webdatasetShards } from './webdataset.ts'
@@ -21,6 +21,19 @@ export interface ScanOptions {
   signal?: AbortSignal
   /** The input folder and working directory as absolute paths, for NeMo's path rules (the CLI knows them). */
   paths?: NemoPaths
+  /** Bytes of a manifest read at a time (tests force small pieces). */
+  pieceSize?: number
+}
+
+/** Rows read whole (every layout but NeMo's), numbered, as an `InputScan`'s rows. */
+function listedRows(rows: Omit<InputRow, 'index'>[]): Pick<InputScan, 'rows' | 'count'> {
+  return {
+    async* rows(range?: RowRange) {
+      const end = Math.min(rows.length, range?.end ?? rows.length)
+      for (let index = range?.first ?? 0; index < end; index++) yield { ...rows[index], index }
+    },
+    count: () => Promise.resolve(rows.length),
+  }
 }
 
 /** A NeMo manifest's name: `.json` or `.jsonl`, gzip-compressed or not. */
@@ -55,18 +68,28 @@ export function detectFormat(input: InputFiles, entry?: string): InputFormat {
   throw new Error('prepare: cannot tell the input layout (looked for clips/ + train.tsv/dev.tsv/test.tsv, tarred_audio_manifest.json, metadata.csv/.jsonl/.parquet, *.parquet, Lhotse *cuts*/*supervisions* manifests, *.json/*.jsonl manifests, *.tar shards); pass --input-format ' + INPUT_FORMATS.join('|'))
 }
 
-/** Lists and reads the input; rows are numbered in reading order. */
+/**
+ * Lists the input and reads it: a NeMo manifest as its rows are iterated (`scan.rows()`), every other layout at
+ * once. Rows are numbered in reading order.
+ */
 export async function scanInput(source: DatasetSource, options: ScanOptions = {}): Promise<{ input: InputFiles; scan: InputScan }> {
   const input = await listInput(source, options.signal)
   const format = options.inputFormat ?? detectFormat(input, options.entry)
   const notes: string[] = []
-  let rows: Omit<InputRow, 'index'>[]
+  let rows: Omit<InputRow, 'index'>[] = []
   switch (format) {
     case 'nemo': {
       const manifests = options.entry ? [options.entry] : nemoManifests(input)
       if (!manifests.length) throw new Error('nemo: no .json/.jsonl (or .gz) manifest at the top of the input folder')
-      rows = await readNemo(input, manifests, options.signal, options.paths)
-      break
+      const read = { signal: options.signal, paths: options.paths, pieceSize: options.pieceSize }
+      return {
+        input,
+        scan: {
+          format, notes,
+          rows: (range?: RowRange) => nemoRows(input, manifests, { ...read, range }),
+          count: () => countNemoRows(input, manifests, read),
+        },
+      }
     }
     case 'commonvoice': {
       const r = await readCommonVoice(input, options.signal)
@@ -109,5 +132,5 @@ export async function scanInput(source: DatasetSource, options: ScanOptions = {}
       break
     }
   }
-  return { input, scan: { format, rows: rows.map((r, index) => ({ ...r, index })), notes } }
+  return { input, scan: { format, notes, ...listedRows(rows) } }
 }

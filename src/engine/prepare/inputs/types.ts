@@ -65,10 +65,22 @@ export type SkipReason =
 
 export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language', 'unknown-split']
 
-/** What the readers found, before any row is decided on. */
+/** A half-open range `[first, end)` of input rows (0-based, in reading order): a shard's cut of the input. */
+export interface RowRange {
+  first: number
+  end: number
+}
+
+/**
+ * What the readers found, before any row is decided on. The rows are read as they are iterated (a NeMo manifest
+ * line by line, never whole); the other layouts are read once, when the input is scanned.
+ */
 export interface InputScan {
   format: InputFormat
-  rows: InputRow[]
+  /** The rows in reading order, numbered from 0; with `range`, only those (the rows before are not parsed). */
+  rows(range?: RowRange): AsyncIterable<InputRow>
+  /** How many rows the input holds (a NeMo manifest's lines are counted on their bytes, none parsed). */
+  count(): Promise<number>
   /** Things about the input as a whole (files not read, guessed split names). */
   notes: string[]
 }

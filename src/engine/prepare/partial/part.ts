@@ -1,26 +1,28 @@
 /**
- * A sharded dataprep (`prepare --shard i/N --out FILE`, docs/conventions.md "Sharded jobs"): every shard plans the
- * whole input (transcripts, languages, the reference's shuffles: no audio is read for that), converts the audio of
- * one contiguous range of input rows in reading order (`InputRow.index`), balanced by the input audio's bytes, and
- * writes the converted clips to its part. `mergePrepareParts` then runs the dataprep's own writer over shard 0's
- * plan, taking each clip from the part that converted it: streams, shuffles, files, row groups and the stats TSV
- * are decided once, on the whole plan, so the merged folder is the unsharded one byte for byte
- * (docs/interpretations.md "Dataprep").
+ * A sharded dataprep (`prepare --shard i/N --out FILE`, docs/conventions.md "Sharded jobs"): the input rows in
+ * reading order (`InputRow.index`) are cut into N contiguous ranges of equal counts (`shardRows`); every shard counts
+ * the rows (a manifest's lines, none parsed), plans only its own range, converts its rows' audio and writes the
+ * converted clips and its plan's state (`PlanState`: its rows, unshuffled) to its part. `mergePrepareParts` merges
+ * the states of shards 0…N−1 in order into the plan of the whole input — the shuffles are taken there, over whole
+ * streams — and runs the dataprep's own writer over it, taking each clip from the part that converted it, so the
+ * merged folder is the unsharded one byte for byte (docs/interpretations.md "Dataprep").
  *
  * Part layout: the clips' encoded bytes one after the other, then the part's JSON (`stringifyPart`), then its
  * length as a little-endian uint64 and the 16 bytes `MIXSCOPE-PART-1\n`.
  */
 import { contentHash } from '../../core/content-hash.ts'
 import { MixscopeError } from '../../core/findings.ts'
-import { shardRange } from '../../shard/balance.ts'
 import { checkPartSet, parsePart, stringifyPart, type NamedPart, type PartHeader } from '../../shard/part.ts'
 import type { ShardSpec } from '../../shard/select.ts'
 import type { ClipProcessor, ClipResult } from '../clip.ts'
 import type { AudioFormat } from '../encode/types.ts'
 import type { InputFiles } from '../inputs/input-files.ts'
-import { planFingerprint } from '../plan.ts'
+import type { InputScan } from '../inputs/types.ts'
+import { fingerprint, shardRows } from '../plan.ts'
+import { PlanBuilder, type PlanState } from '../plan-builder.ts'
+import type { PlanBudget } from '../plan-store.ts'
 import { rowConverter, runPrepare, type PrepareProgress } from '../run.ts'
-import type { PlannedRow, PreparePlan, PrepareReport } from '../types.ts'
+import type { PlannedRow, PrepareOptions, PreparePlan, PrepareReport } from '../types.ts'
 import type { OutputFile, OutputSink } from '../write/sink.ts'
 
 /** A converted clip in a part: `[input index, offset, length, audio_size, source rate, source channels, source frames]`. */
@@ -40,8 +42,8 @@ export interface PreparePart extends PartHeader {
   createdBy: string
   /** Rows of this shard in reading order. */
   clips: (PartClip | PartFailure)[]
-  /** The whole plan: only in shard 0. */
-  plan: PreparePlan | null
+  /** This shard's plan: its rows' decisions, in reading order (merged, the plan of the whole input). */
+  plan: PlanState
 }
 
 /** The 16 bytes a binary part ends with. */
@@ -49,23 +51,42 @@ export const partMagic = new TextEncoder().encode('MIXSCOPE-PART-1\n')
 
 const utf8 = new TextEncoder()
 
-/** Planned rows in reading order (input index), with the weights shards balance: the input audio's bytes. */
-export function plannedUnits(plan: PreparePlan, input: Pick<InputFiles, 'sizes'>): { rows: PlannedRow[]; bytes: number[] } {
-  const rows = plan.partitions.flatMap((p) => p.rows).sort((a, b) => a.index - b.index)
-  const perFile = new Map<string, number>()
-  for (const r of rows) if (r.audio.kind === 'parquet') perFile.set(r.audio.file, (perFile.get(r.audio.file) ?? 0) + 1)
-  const bytes = rows.map((r) => r.audio.kind === 'file' ? input.sizes.get(r.audio.path) ?? 0 : r.audio.kind === 'member' ? r.audio.end - r.audio.start : (input.sizes.get(r.audio.file) ?? 0) / perFile.get(r.audio.file)!)
-  return { rows, bytes }
-}
-
 /** Fingerprint of the input folder's listing (paths and sizes). */
 export function inputFingerprint(input: Pick<InputFiles, 'files'>): string {
   return contentHash(utf8.encode(JSON.stringify(input.files.map((f) => [f.path, f.size]))))
 }
 
+/** A shard's plan: only the rows of its cut of the input, in reading order. */
+export interface ShardPlan {
+  plan: PreparePlan
+  builder: PlanBuilder
+  range: { first: number; end: number; of: number }
+}
+
+/**
+ * Plans shard `shard` of the input: counts the input rows, cuts them (`shardRows`) and plans only this shard's
+ * range (the rows before it are not parsed, the rows after it not read).
+ * @param budget memory the plan's rows may hold, and where the rest goes
+ */
+export async function planShard(scan: InputScan, input: InputFiles, options: PrepareOptions, shard: Pick<ShardSpec, 'index' | 'count'>, budget?: PlanBudget): Promise<ShardPlan> {
+  const range = shardRows(await scan.count(), shard.index, shard.count)
+  const builder = new PlanBuilder(scan.format, input, options, { budget })
+  try {
+    for await (const row of scan.rows(range)) {
+      builder.add(row)
+      if (builder.overBudget) await builder.flush()
+    }
+    return { plan: builder.finish(scan.notes, range), builder, range }
+  } catch (error) {
+    await builder.close()
+    throw error
+  }
+}
+
 /** Options of `prepareShard`. */
 export interface PrepareShardOptions {
-  plan: PreparePlan
+  /** The shard's plan (`planShard`); its spill is removed when the part is written. */
+  planned: ShardPlan
   input: InputFiles
   /** The input as the user named it (the part's `dataset.root`). */
   root: string
@@ -78,53 +99,68 @@ export interface PrepareShardOptions {
   createdBy?: string
 }
 
+/** The fingerprint of what a dataprep is asked to do (every shard of one run has the same). */
+export function prepareConfigFingerprint(format: string, options: PrepareOptions): string {
+  return fingerprint(JSON.stringify([format, options]))
+}
+
 /**
- * Converts shard `shard`'s rows into a part.
+ * Converts a shard's planned rows into a part.
  * @returns the part's JSON (already written to `out`, after the clips)
  */
 export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, options: PrepareShardOptions): Promise<PreparePart> {
   const started = performance.now()
-  const { plan, input, out, signal } = options
-  const units = plannedUnits(plan, input)
-  const range = shardRange(units.bytes, shard.index, shard.count)
-  const rows = units.rows.slice(range.first, range.end)
-  const convert = rowConverter(input, options.processClip, plan.audioFormat as AudioFormat)
-  const concurrency = Math.max(1, options.concurrency ?? 4)
-  const clips: PreparePart['clips'] = []
-  let offset = 0
-  const queue: Promise<ClipResult>[] = []
-  let next = 0
-  for (let i = 0; i < rows.length; i++) {
-    while (queue.length < concurrency && next < rows.length) queue.push(convert(rows[next++], signal))
-    const result = await queue.shift()!
-    signal?.throwIfAborted()
-    if (result.ok) {
-      await out.write(result.audio)
-      clips.push([rows[i].index, offset, result.audio.length, result.audioSize, result.sourceRate, result.sourceChannels, result.sourceFrames])
-      offset += result.audio.length
-    } else clips.push(result.reason === 'missing-audio' ? [rows[i].index, result.error, result.reason] : [rows[i].index, result.error])
-    options.onProgress?.(i + 1, rows.length)
+  const { input, out, signal } = options
+  const { plan, builder, range } = options.planned
+  try {
+    const rows = builder.keptRows()
+    const convert = rowConverter(input, options.processClip, plan.audioFormat as AudioFormat)
+    const concurrency = Math.max(1, options.concurrency ?? 4)
+    const clips: PreparePart['clips'] = []
+    let offset = 0
+    const queue: { row: PlannedRow; result: Promise<ClipResult> }[] = []
+    let pending: PlannedRow[] = []
+    let next = 0
+    for (let i = 0; i < rows.length; i++) {
+      while (queue.length < concurrency && next < rows.length) {
+        if (!pending.length) pending = await rows.read(next, next + 1024)
+        const row = pending.shift()!
+        next++
+        queue.push({ row, result: convert(row, signal) })
+      }
+      const { row, result: pendingResult } = queue.shift()!
+      const result = await pendingResult
+      signal?.throwIfAborted()
+      if (result.ok) {
+        await out.write(result.audio)
+        clips.push([row.index, offset, result.audio.length, result.audioSize, result.sourceRate, result.sourceChannels, result.sourceFrames])
+        offset += result.audio.length
+      } else clips.push(result.reason === 'missing-audio' ? [row.index, result.error, result.reason] : [row.index, result.error])
+      options.onProgress?.(i + 1, rows.length)
+    }
+    const fp = prepareConfigFingerprint(plan.format, builder.options)
+    const part: PreparePart = {
+      format: 'mixscope-part', version: 1, kind: 'prepare',
+      shard: { index: shard.index, count: shard.count },
+      dataset: { root: options.root, fingerprint: inputFingerprint(input), files: input.files.length, units: range.of },
+      config: { fingerprint: fp, description: `${plan.format} input, ${plan.audioFormat}, version=${plan.version}, options ${fp}` },
+      range: { first: range.first, end: range.end },
+      timing: { seconds: (performance.now() - started) / 1000 },
+      createdBy: options.createdBy ?? 'mixscope prepare (hyparquet-writer)',
+      clips,
+      plan: await builder.state(),
+    }
+    const json = utf8.encode(stringifyPart(part))
+    const tail = new Uint8Array(8 + partMagic.length)
+    new DataView(tail.buffer).setBigUint64(0, BigInt(json.length), true)
+    tail.set(partMagic, 8)
+    await out.write(json)
+    await out.write(tail)
+    await out.close()
+    return part
+  } finally {
+    await builder.close()
   }
-  const fp = planFingerprint(plan)
-  const part: PreparePart = {
-    format: 'mixscope-part', version: 1, kind: 'prepare',
-    shard: { index: shard.index, count: shard.count },
-    dataset: { root: options.root, fingerprint: inputFingerprint(input), files: input.files.length, units: units.rows.length },
-    config: { fingerprint: fp, description: `${plan.format} input, ${plan.audioFormat}, version=${plan.version}, plan ${fp}` },
-    range,
-    timing: { seconds: (performance.now() - started) / 1000 },
-    createdBy: options.createdBy ?? 'mixscope prepare (hyparquet-writer)',
-    clips,
-    plan: shard.index === 0 ? plan : null,
-  }
-  const json = utf8.encode(stringifyPart(part))
-  const tail = new Uint8Array(8 + partMagic.length)
-  new DataView(tail.buffer).setBigUint64(0, BigInt(json.length), true)
-  tail.set(partMagic, 8)
-  await out.write(json)
-  await out.write(tail)
-  await out.close()
-  return part
 }
 
 /** Random access to one part file. */
@@ -175,8 +211,11 @@ export async function mergePrepareParts(parts: readonly { bytes: PartBytes; part
   const ordered = checkPartSet(parts.map((p) => ({ name: p.bytes.name, header: p.part })) as NamedPart<PreparePart>[])
   const byName = new Map(parts.map((p) => [p.bytes.name, p]))
   const first = byName.get(ordered[0].name)!
-  const plan = first.part.plan
-  if (!plan) throw partError(`${first.bytes.name} is shard 0 but lacks the plan`)
+  const states = ordered.map(({ name }) => byName.get(name)!.part.plan)
+  const missing = ordered.find(({ name }) => !byName.get(name)!.part.plan?.streams)
+  if (missing) throw partError(`${missing.name} lacks its plan (a part of an older mixscope?)`)
+  const builder = PlanBuilder.merge(states)
+  const plan = builder.finish(states[0].notes)
   const where = new Map<number, { file: PartBytes; clip: PartClip | PartFailure }>()
   for (const { name } of ordered) {
     const { bytes, part } = byName.get(name)!

@@ -143,3 +143,42 @@ describe('a mixture reads only the row groups its batches need', () => {
     expect(Math.max(...[...reads.keys()].map((f) => order.indexOf(f)))).toBe(lastIndex)
   })
 })
+
+describe('an unusable cell raises when its row reaches the stage that reads it, as the reference does', () => {
+  const f: FragmentRef = { path: 'corpus=c/split=train/language=l0/part-0.parquet', rowGroup: 0, rows: 64, firstRow: 0 }
+  const g: FragmentRef = { ...f, path: 'corpus=c/split=train/language=l1/part-0.parquet' }
+  const cell = (stage: 'length-filter' | 'empty-text-filter', row: number) => [row, { stage, message: `row ${row} is null (${stage})` }] as const
+  const metaWith = (invalid: (readonly [number, { stage: 'length-filter' | 'empty-text-filter'; message: string }])[]) => new Map<FragmentRef, FragmentMeta>([f, g].map((x) => [x, {
+    lengths: Array.from({ length: 64 }, (_, i) => (invalid.some(([r, c]) => x === f && r === i && c.stage === 'length-filter') ? NaN : 100_000)),
+    texts: Array(64).fill('words words words'),
+    invalid: x === f ? new Map(invalid) : undefined,
+  }]))
+  const staticConfig = (max: number) => config({ batching_strategy: 'STATIC', batch_size: 2, max_num_batches: max })
+  const single = (max: number) => ({ partitions: [{ corpus: 'c', language: 'l0', fragments: [f] }], weights: null, trainStreaming: false, split: 'train', config: staticConfig(max) })
+
+  it('a null length past the rows the batches take does not stop them; reached, it names the row', async () => {
+    const meta = metaWith([cell('length-filter', 5)])
+    expect((await run(single(2), meta)).batches.length).toBe(2)
+    await expect(run(single(4), meta)).rejects.toThrow('row 5 is null (length-filter)')
+  })
+
+  it('a null text raises at the empty-text filter, and not at all on a row the length filter drops', async () => {
+    await expect(run(single(4), metaWith([cell('empty-text-filter', 3)]))).rejects.toThrow('row 3 is null (empty-text-filter)')
+    const dropped = metaWith([cell('empty-text-filter', 3)])
+    ;(dropped.get(f)!.lengths as number[])[3] = 1000 // below min_audio_len
+    const { batches, plan } = await run(single(4), dropped)
+    expect(batches.flatMap((b) => b.examples.map((e) => e.row))).toEqual([0, 1, 2, 4, 5, 6, 7, 8])
+    expect(plan.drops.total('length-below-min')).toBe(1)
+  })
+
+  it('a mixture stream\'s warm-up row is thrown away unfiltered, whatever it holds', async () => {
+    const meta = metaWith([cell('length-filter', 0), cell('length-filter', 40)])
+    const partitions = [{ corpus: 'c', language: 'l0', fragments: [f] }, { corpus: 'c', language: 'l1', fragments: [g] }]
+    const { batches, plan } = await run({
+      partitions, weights: [{ corpus: 'c', language: 'l0', weight: 0.5 }, { corpus: 'c', language: 'l1', weight: 0.5 }],
+      trainStreaming: true, split: 'train', config: staticConfig(3),
+    }, meta)
+    expect(batches.length).toBe(3)
+    expect(plan.drops.total('warm-up')).toBe(2)
+  })
+})

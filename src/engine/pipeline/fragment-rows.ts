@@ -4,14 +4,27 @@
  * decoded between pulls (the rest is read again when reached), so a mixture of thousands of partition streams holds a
  * bounded number of rows whatever the row groups' sizes; the read-ahead starts only once half a row group is passed.
  */
-import type { PlannedExample } from './example.ts'
+import type { InvalidCell, PlannedExample } from './example.ts'
 import type { FragmentRef } from './fragments.ts'
 import { MixscopeError } from '../core/findings.ts'
+
+/** Transcripts decoded one row at a time (a column kept as its UTF-8 bytes until a row is taken). */
+export interface LazyTexts {
+  readonly length: number
+  text: (row: number) => string
+}
 
 /** What the planner needs from one row group: `[rows]` lengths (samples) and transcripts. */
 export interface FragmentMeta {
   lengths: ArrayLike<number>
-  texts: ArrayLike<string>
+  texts: ArrayLike<string> | LazyTexts
+  /** Rows with an unusable cell (by row index in the row group): the task raises when such a row reaches the stage. */
+  invalid?: ReadonlyMap<number, InvalidCell>
+}
+
+/** Transcript `i` of a row group. */
+function textAt(texts: ArrayLike<string> | LazyTexts, i: number): string {
+  return 'text' in texts && typeof texts.text === 'function' ? texts.text(i) : (texts as ArrayLike<string>)[i]
 }
 
 /** Reads one row group's lengths and texts (injected I/O). Should reject with the signal's reason when aborted. */
@@ -56,18 +69,22 @@ interface RowSlice {
   /** Rows in the whole row group. */
   total: number
   lengths: ArrayLike<number>
-  texts: ArrayLike<string>
+  texts: ArrayLike<string> | LazyTexts
+  /** By row index in the row group. */
+  invalid?: ReadonlyMap<number, InvalidCell>
 }
 
 function sliceOf(meta: FragmentMeta, start: number, end: number): RowSlice {
-  if (start === 0 && end >= meta.lengths.length) return { start, total: meta.lengths.length, lengths: meta.lengths, texts: meta.texts }
+  const { invalid } = meta
+  if (start === 0 && end >= meta.lengths.length) return { start, total: meta.lengths.length, lengths: meta.lengths, texts: meta.texts, invalid }
   const lengths = new Array<number>(end - start)
   const texts = new Array<string>(end - start)
   for (let i = start; i < end; i++) {
     lengths[i - start] = meta.lengths[i]
-    texts[i - start] = meta.texts[i]
+    texts[i - start] = textAt(meta.texts, i)
   }
-  return { start, total: meta.lengths.length, lengths, texts }
+  const kept = invalid && invalid.size > 0 ? new Map([...invalid].filter(([row]) => row >= start && row < end)) : undefined
+  return { start, total: meta.lengths.length, lengths, texts, invalid: kept }
 }
 
 function checkedMeta(meta: FragmentMeta, fragment: FragmentRef, rows?: number): FragmentMeta {
@@ -141,7 +158,9 @@ export async function* fragmentRows(
           throwIfAborted(signal)
           options.onFragmentReread?.(fragment)
         }
+        const invalid = slice.invalid?.get(i)
         yield {
+          ...(invalid ? { invalid } : {}),
           file: fragment.path,
           row: fragment.firstRow + i,
           row_group: fragment.rowGroup,
@@ -149,7 +168,7 @@ export async function* fragmentRows(
           language: l.language,
           split: l.split,
           length: slice.lengths[i - slice.start],
-          text: slice.texts[i - slice.start],
+          text: textAt(slice.texts, i - slice.start),
         }
         if (i + 1 >= readAheadAfter) readAhead()
       }

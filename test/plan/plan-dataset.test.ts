@@ -11,6 +11,7 @@ import { createCountingSource, type CountingSource } from '../../src/engine/sour
 import { MixscopeError } from '../../src/engine/core/findings.ts'
 import { batchJsonLine } from '../../src/engine/batches/jsonl.ts'
 import { planDataset, PlanRefusedError } from '../../src/engine/batches/plan-dataset.ts'
+import { splitFooters } from '../../src/engine/pipeline/config/select.ts'
 import { collect } from '../../src/engine/pipeline/iterables.ts'
 import { duck, query, writeParquet } from '../helpers/duckdb.ts'
 import { writeParquet as writeExactParquet } from '../../scripts/demo-parquet.ts'
@@ -167,6 +168,24 @@ describe('planDataset: --max-batches reads what its batches need', () => {
       const handed = new Set(batches.flatMap((b) => b.examples.map((e) => `${e.file}#${e.row_group}`)))
       for (const rg of handed) expect(touched).toContain(rg)
       expect(touched.size).toBeLessThan(split === 'train' ? 40 : 20)
+    })
+  }
+})
+
+describe('planDataset on a dataset opened with the footers of one split only', () => {
+  for (const split of ['train', 'dev', 'train_mls']) {
+    it(`${split}: the other splits' footers are not read, and the batches are the same bytes`, async () => {
+      const config = ctc('max_num_batches=8', 'example_shuffle_window=5')
+      const whole = (await collect(planDataset(await openDemo(), config, { split }).batches)).map(batchJsonLine).join('')
+      const source = createCountingSource(await createFsSource(demoRoot))
+      const dataset = await openDataset(source, { footersOf: splitFooters(split) })
+      const [want, corpus] = split.split('_')
+      for (const f of dataset.files) {
+        const ours = f.keys.split === want && (corpus === undefined || f.keys.corpus === corpus)
+        expect(source.readsOf(f.path).length > 0, f.path).toBe(ours)
+        expect(f.readable).toBe(ours)
+      }
+      expect((await collect(planDataset(dataset, config, { split }).batches)).map(batchJsonLine).join('')).toBe(whole)
     })
   }
 })

@@ -117,6 +117,7 @@ export { type ExampleFacts, inspectExample, type InspectedExample, lengthFiltere
 export { batchFromTransfer, examplesTable, planIpcFile, tableToTransfer } from './batches/arrow.ts'
 export { batchJsonLine } from './batches/jsonl.ts'
 export { applyBatchLimit, DEFAULT_TRAIN_MAX_BATCHES, planDataset } from './batches/plan-dataset.ts'
+export { splitFooters } from './pipeline/config/select.ts'
 
 // Jobs: mixture weights and draws
 export {

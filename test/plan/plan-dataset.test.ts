@@ -5,12 +5,13 @@ import { join, relative, resolve } from 'node:path'
 import { getPreset } from '../../src/engine/pipeline/config/presets.ts'
 import { applySetArguments } from '../../src/engine/pipeline/config/set.ts'
 import type { PipelineConfig } from '../../src/engine/pipeline/config/types.ts'
-import { openDataset } from '../../src/engine/dataset/open.ts'
+import { openDataset, type OpenDataset } from '../../src/engine/dataset/open.ts'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { createCountingSource } from '../../src/engine/source/counting-source.ts'
+import { createCountingSource, type CountingSource } from '../../src/engine/source/counting-source.ts'
 import { MixscopeError } from '../../src/engine/core/findings.ts'
 import { batchJsonLine } from '../../src/engine/batches/jsonl.ts'
 import { planDataset, PlanRefusedError } from '../../src/engine/batches/plan-dataset.ts'
+import { splitFooters } from '../../src/engine/pipeline/config/select.ts'
 import { collect } from '../../src/engine/pipeline/iterables.ts'
 import { duck, query, writeParquet } from '../helpers/duckdb.ts'
 import { writeParquet as writeExactParquet } from '../../scripts/demo-parquet.ts'
@@ -117,6 +118,76 @@ describe('planDataset: determinism and I/O', () => {
     }
     expect(checkedChunks).toBeGreaterThan(10)
   })
+})
+
+describe('planDataset: --max-batches reads what its batches need', () => {
+  let root: string
+  beforeAll(async () => {
+    // 2 train partitions and 1 dev partition, each one file of 20 row groups of 10 rows, lengths 2.5-12.5 s
+    root = await mkdtemp(join(tmpdir(), 'mixscope-plan-reads-'))
+    const rows = Array.from({ length: 200 }, (_, i) => i)
+    for (const [split, language] of [['train', 'aaa_Latn'], ['train', 'bbb_Latn'], ['dev', 'aaa_Latn']]) {
+      await writeExactParquet(await duck(), join(root, `corpus=c/split=${split}/language=${language}/part-0.parquet`), [
+        { name: 'text', type: 'VARCHAR', values: rows.map((i) => `utterance ${i} of ${language}`) },
+        { name: 'audio_bytes', type: 'TINYINT[]', values: rows.map(() => new Uint8Array([1])) },
+        { name: 'audio_size', type: 'BIGINT', values: rows.map((i) => 40_000 + ((i * 7919) % 160_000)) },
+      ], { rowGroupSize: 10 })
+    }
+    await writeFile(join(root, 'language_distribution_0.tsv'), 'corpus\tlanguage\thours\nc\taaa_Latn\t3\nc\tbbb_Latn\t1\n')
+  })
+  afterAll(async () => { await rm(root, { recursive: true, force: true }) })
+
+  /** The (file, row group) pairs whose `text` chunk a read touched. */
+  const rowGroupsRead = (dataset: OpenDataset, source: CountingSource) => {
+    const touched = new Set<string>()
+    for (const f of dataset.files) {
+      dataset.parquet.footer(f.path).row_groups.forEach((group, g) => {
+        const chunk = group.columns.find((c) => c.meta_data?.path_in_schema[0] === 'text')!.meta_data!
+        const start = Number(chunk.dictionary_page_offset ?? chunk.data_page_offset)
+        const end = start + Number(chunk.total_compressed_size)
+        if (source.readsOf(f.path).some((r) => r.start < end && r.end > start)) touched.add(`${f.path}#${g}`)
+      })
+    }
+    return touched
+  }
+
+  for (const [split, maxBatches, prefetch] of [['train', 1, 0], ['train', 3, 0], ['train', 3, 1], ['dev', 1, 0], ['dev', 1, 1]] as const) {
+    it(`${split}, ${maxBatches} batch(es), read-ahead ${prefetch}: only the row groups whose rows the streams handed out`, async () => {
+      const source = createCountingSource(await createFsSource(root))
+      const dataset = await openDataset(source)
+      source.reset()
+      const plan = planDataset(dataset, ctc(`max_num_batches=${maxBatches}`, 'max_audio_len=320000', 'max_num_elements=960000'), { split, prefetchFragments: prefetch })
+      const batches = await collect(plan.batches)
+      expect(batches.length).toBe(maxBatches)
+      const touched = rowGroupsRead(dataset, source)
+      // without read-ahead exactly the row groups the streams reached; with it, at most `prefetch` more per stream
+      const streams = plan.mixture?.length ?? 1
+      expect(touched.size).toBeGreaterThanOrEqual(plan.io.fragments)
+      expect(touched.size).toBeLessThanOrEqual(plan.io.fragments + prefetch * streams)
+      // rows handed out: the batches' rows, the drops (warm-up, filters) and what waits in buckets and the sampler
+      const handed = new Set(batches.flatMap((b) => b.examples.map((e) => `${e.file}#${e.row_group}`)))
+      for (const rg of handed) expect(touched).toContain(rg)
+      expect(touched.size).toBeLessThan(split === 'train' ? 40 : 20)
+    })
+  }
+})
+
+describe('planDataset on a dataset opened with the footers of one split only', () => {
+  for (const split of ['train', 'dev', 'train_mls']) {
+    it(`${split}: the other splits' footers are not read, and the batches are the same bytes`, async () => {
+      const config = ctc('max_num_batches=8', 'example_shuffle_window=5')
+      const whole = (await collect(planDataset(await openDemo(), config, { split }).batches)).map(batchJsonLine).join('')
+      const source = createCountingSource(await createFsSource(demoRoot))
+      const dataset = await openDataset(source, { footersOf: splitFooters(split) })
+      const [want, corpus] = split.split('_')
+      for (const f of dataset.files) {
+        const ours = f.keys.split === want && (corpus === undefined || f.keys.corpus === corpus)
+        expect(source.readsOf(f.path).length > 0, f.path).toBe(ours)
+        expect(f.readable).toBe(ours)
+      }
+      expect((await collect(planDataset(dataset, config, { split }).batches)).map(batchJsonLine).join('')).toBe(whole)
+    })
+  }
 })
 
 describe('planDataset: refusals and bad cells', () => {

@@ -11,6 +11,7 @@ import {
   DEFAULT_TRAIN_MAX_BATCHES,
   planDataset,
   planIpcFile,
+  splitFooters,
   taskBucketSizes,
 } from '../../engine/node.ts'
 import type { PlannedBatch } from '../../engine/pipeline/plan-batches.ts'
@@ -94,7 +95,8 @@ export async function runBatches(argv: string[], io: CliIo): Promise<number> {
 
   const summary = await resolveSummary(values.summary, config, resolved.recipePath, resolved.summaryPathFrom)
   if (summary.note) io.stderr(`mixscope batches: ${summary.note}\n`)
-  const dataset = await openDatasetArg(positionals[0], { summary: summary.path })
+  // the footers of the split's files only, as the reference lists only the files it selects
+  const dataset = await openDatasetArg(positionals[0], { summary: summary.path, open: { footersOf: splitFooters(config.split) } })
   io.stderr(`mixscope batches: ${summaryLine(dataset)}\n`)
 
   const plan = planDataset(dataset, config)

@@ -9,7 +9,9 @@ import { isTrainStreaming } from '../pipeline/config/split.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { checkConfig } from '../pipeline/config/validate-config.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
+import { TextCells } from '../parquet/text-column.ts'
 import type { FragmentMeta, ReadFragmentMeta } from '../pipeline/fragment-rows.ts'
+import type { InvalidCell } from '../pipeline/example.ts'
 import type { FragmentRef } from '../pipeline/fragments.ts'
 import { planBatches, type Plan } from '../pipeline/plan-batches.ts'
 import type { TaskTokenizer } from '../pipeline/task.ts'
@@ -74,8 +76,9 @@ export class PlanRefusedError extends MixscopeError {
  * Order: `checkConfig` on the dataset (any `error` → `PlanRefusedError` listing them, as are stray files and unreadable
  * or column-less selected files), selection (§3), weights from the summary TSV when there is one, then `planBatches`.
  * Reads go through `dataset.parquet`, one row group at a time, columns `audio_size` and `text` only.
- * A null `audio_size` (or a null `text` on a row the length filter keeps) fails when its row group is reached, naming
- * `file:row`: the reference raises a `TypeError` there.
+ * A null `audio_size` fails when its row reaches the length filter, a null `text` when its row reaches the empty-text
+ * filter (a row the length filter drops never does), naming `file:row`: the reference raises a `TypeError` there, and
+ * not before (its rows keep nulls, docs/reference-pipeline.md §7).
  * @throws PlanRefusedError; the reference's build-time errors from `planBatches`.
  */
 export function planDataset(dataset: OpenDataset, config: PipelineConfig, options: PlanDatasetOptions = {}): DatasetPlan {
@@ -106,7 +109,7 @@ export function planDataset(dataset: OpenDataset, config: PipelineConfig, option
     trainStreaming: selection.trainStreaming,
     split: selection.split,
     config: c,
-    readFragmentMeta: metaReader(dataset, fileOf, c),
+    readFragmentMeta: metaReader(dataset, fileOf),
     tokenizer: options.tokenizer,
     prefetchFragments: options.prefetchFragments,
     signal: options.signal,
@@ -123,32 +126,37 @@ function fileProblems(f: DatasetFile): Finding[] {
 }
 
 /**
- * `ReadFragmentMeta` over the dataset's parquet reader: one row group's `audio_size` (INT64 → number) and `text`.
- * Nulls: see `planDataset`.
+ * `ReadFragmentMeta` over the dataset's parquet reader: one row group's `audio_size` (INT64 → number) and `text`, the
+ * text kept as UTF-8 bytes and decoded row by row as the stream takes rows (`readTextColumn`). Nulls: see `planDataset`.
  */
-function metaReader(dataset: OpenDataset, fileOf: Map<string, DatasetFile>, config: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): ReadFragmentMeta {
+function metaReader(dataset: OpenDataset, fileOf: Map<string, DatasetFile>): ReadFragmentMeta {
   return async (fragment: FragmentRef, signal?: AbortSignal): Promise<FragmentMeta> => {
     const file = fileOf.get(fragment.path)
     if (!file) throw new MixscopeError(`plan: fragment of ${fragment.path} is not a selected file`, 'bad-request')
-    const columns = await dataset.parquet.readColumns(file, fragment.rowGroup, [...PLAN_COLUMNS], { signal })
-    const sizes = columns.audio_size
-    const cells = columns.text
+    const parquet = dataset.parquet
+    // both chunks in one request where they lie close (the audio between them is not read)
+    await parquet.prefetch(file, [{ rowGroup: fragment.rowGroup, columns: [...PLAN_COLUMNS] }], { signal })
+    const [sizes, cells] = await Promise.all([
+      parquet.readIntColumn(file, fragment.rowGroup, 'audio_size', { signal }),
+      parquet.readTextColumn(file, fragment.rowGroup, 'text', { signal }),
+    ])
+    const lazy = cells instanceof TextCells ? cells : null
+    const texts = lazy ? null : Array.from({ length: fragment.rows }, (_, i) => toText((cells as ArrayLike<unknown>)[i]))
     const lengths = new Array<number>(fragment.rows)
-    const texts = new Array<string>(fragment.rows)
+    const invalid = new Map<number, InvalidCell>()
     for (let i = 0; i < fragment.rows; i++) {
       const id = `${fragment.path}:${fragment.firstRow + i}`
       const length = toNumber(sizes[i])
+      lengths[i] = length === null ? NaN : length
       if (length === null || !Number.isFinite(length)) {
-        throw new MixscopeError(`plan: ${id} (row group ${fragment.rowGroup}) has audio_size ${length === null ? 'null' : JSON.stringify(String(sizes[i]))}; the reference's length filter raises a TypeError on it`, 'null-cell')
+        invalid.set(i, { stage: 'length-filter', message: `plan: ${id} (row group ${fragment.rowGroup}) has audio_size ${length === null ? 'null' : JSON.stringify(String(sizes[i]))}; the reference's length filter raises a TypeError on it` })
+      } else if (lazy ? lazy.isNull(i) : texts![i] === null) {
+        invalid.set(i, { stage: 'empty-text-filter', message: `plan: ${id} (row group ${fragment.rowGroup}) has a null text; the reference's empty-text filter raises a TypeError (len(None)) on it` })
       }
-      const text = toText(cells[i])
-      if (text === null && length >= config.min_audio_len && length <= config.max_audio_len) {
-        throw new MixscopeError(`plan: ${id} (row group ${fragment.rowGroup}) has a null text; the reference's empty-text filter raises a TypeError (len(None)) on it`, 'null-cell')
-      }
-      lengths[i] = length
-      // a null text on a row the length filter drops is never looked at by the reference
-      texts[i] = text ?? ''
     }
-    return { lengths, texts }
+    // (a null text on a row the length filter drops is never looked at by the reference)
+    const meta: FragmentMeta = lazy ? { lengths, texts: { length: lazy.length, text: (i) => lazy.get(i) ?? '' } } : { lengths, texts: texts!.map((t) => t ?? '') }
+    if (invalid.size > 0) meta.invalid = invalid
+    return meta
   }
 }

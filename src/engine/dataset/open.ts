@@ -85,6 +85,12 @@ export interface OpenOptions extends RunOptions {
   onFile?: (file: DatasetFile, parquet: ParquetReader) => Promise<void>
   /** Progressive open: the first numbers, then files as they are described (about 20 times, at least 250 ms apart). */
   onPartial?: (partial: OpenPartial) => void
+  /**
+   * Reads the footers only of the files this returns true for (all by default): a job that reads one split (`batches`:
+   * `splitFooters`) skips the footers of the others, as the reference lists only the files it selected. A skipped file
+   * is listed with its keys, no row groups and no columns, and is not `readable`; such a dataset serves that job only.
+   */
+  footersOf?: (file: { path: string; keys: Record<string, string> }) => boolean
 }
 
 /**
@@ -177,6 +183,7 @@ export async function openDataset(source: DatasetSource, options: OpenOptions = 
     const { keys, partition } = keysOf(file.path)
     const base: DatasetFile = { path: file.path, size: file.size, keys, partition, rowGroups: [], rows: 0, columns: [], readable: false }
     if (file.mtimeMs !== undefined) base.mtimeMs = file.mtimeMs
+    if (options.footersOf && !options.footersOf(base)) return base
     if (index) findings.push(staleFinding(index.where, file, entry))
     toRead.push(base)
     return base

@@ -66,7 +66,8 @@ export function listLevels(metadata: FileMetaData, name: string): ListLevels | n
   return { maxDefinition, maxRepetition, rowDefined, emptyList }
 }
 
-function findTopLevel(metadata: FileMetaData, name: string): number {
+/** Index in the footer schema of top-level column `name`, or -1. */
+export function findTopLevel(metadata: FileMetaData, name: string): number {
   const schema = metadata.schema
   let i = 1
   while (i < schema.length) {
@@ -91,14 +92,14 @@ export function chunkRange(chunk: ColumnChunk): [number, number] {
   return [begin, begin + Number(m.total_compressed_size)]
 }
 
-function bitWidthOf(max: number): number {
+export function bitWidthOf(max: number): number {
   return max === 0 ? 0 : 32 - Math.clz32(max)
 }
 
-const readerOf = (bytes: Uint8Array, offset = 0): DataReader => ({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset })
+export const readerOf = (bytes: Uint8Array, offset = 0): DataReader => ({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset })
 
 /** Decompresses one page body; `UnsupportedPageError` for a codec neither hyparquet nor hyparquet-compressors has. */
-function decompress(codec: CompressionCodec, input: Uint8Array, size: number): Uint8Array {
+export function decompress(codec: CompressionCodec, input: Uint8Array, size: number): Uint8Array {
   if (codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY' && !(codec in compressors)) throw new UnsupportedPageError(`compression ${codec}`)
   return decompressPage(input, size, codec, compressors)
 }

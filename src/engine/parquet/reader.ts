@@ -11,6 +11,7 @@ import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
 import { FooterSizer, readFooter } from './footer.ts'
 import { FooterStore } from './footer-store.ts'
+import { decodeTextChunk, flatByteArrayLevels, TextCells } from './text-column.ts'
 import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels, UnsupportedPageError } from './byte-list-column.ts'
 
 /**
@@ -145,6 +146,28 @@ export class ParquetReader {
       }
     }
     return (await this.readColumns(file, rowGroup, [column], options))[column] as ArrayLike<number | null>
+  }
+
+  /**
+   * One flat string column of one row group as `TextCells` (each row decoded when asked for: text-column.ts), or
+   * `readColumns`' values (strings, `null` for nulls) for a column that fast path does not take.
+   * @throws MixscopeError (`unreadable-row-group`) as `readColumns` does
+   */
+  async readTextColumn(file: ParquetFileRef, rowGroup: number, column: string, options: ReadOptions = {}): Promise<TextCells | ColumnValues> {
+    const metadata = await this.loadFooter(file, options)
+    const levels = flatByteArrayLevels(metadata, column)
+    const chunk = metadata.row_groups[rowGroup]?.columns.find((c) => c.meta_data?.path_in_schema[0] === column)
+    if (file.rowGroups[rowGroup] && levels !== null && chunk?.meta_data) {
+      try {
+        const [start, end] = chunkRange(chunk)
+        const bytes = new Uint8Array(await sourceAsyncBuffer(this.source, file.path, file.size, this.cache, options).slice(start, end))
+        return decodeTextChunk(bytes, chunk, levels, file.rowGroups[rowGroup].rows)
+      } catch (error) {
+        if (options.signal?.aborted) throw error
+        if (!(error instanceof UnsupportedPageError)) throw decodeError(file, rowGroup, [column], error)
+      }
+    }
+    return (await this.readColumns(file, rowGroup, [column], options))[column]
   }
 
   /**

@@ -18,6 +18,18 @@ export interface PlannedExample {
   length: number
   /** Transcript as stored. */
   text: string
+  /**
+   * Set when a cell the task reads holds no usable value (a null `audio_size` or `text`): the stage that reads that
+   * cell raises, as the reference's does when the row reaches it (docs/reference-pipeline.md §7: nulls are not
+   * filtered). `length` is then NaN, `text` ''.
+   */
+  invalid?: InvalidCell
+}
+
+/** An unusable cell of a row: the task stage that raises on it, and the error's message. */
+export interface InvalidCell {
+  stage: 'length-filter' | 'empty-text-filter'
+  message: string
 }
 
 /** Number of Unicode code points of a string (Python `len(str)`), not UTF-16 units. */

@@ -6,7 +6,8 @@ import { DropCounter, type DropReason } from './drops.ts'
 import { referenceError } from './errors.ts'
 import { MixscopeError } from '../core/findings.ts'
 import type { PlannedExample } from './example.ts'
-import { fragmentRows, type ReadFragmentMeta, type RowLabels } from './fragment-rows.ts'
+import { fragmentRows, type FragmentRowsOptions, type ReadFragmentMeta, type RowLabels } from './fragment-rows.ts'
+import { peekFirst, primedReads } from './first-reads.ts'
 import { partitionStreamSeed, rankFragments, singleStreamSeed, type FragmentRef } from './fragments.ts'
 import { weightedSample } from './sampler.ts'
 import { asrTaskBatches, checkTaskConfig, rowDropReason, type TaskConfig, type TaskTokenizer } from './task.ts'
@@ -50,10 +51,23 @@ export interface PlanInput {
   readFragmentMeta: ReadFragmentMeta
   /** Without it, the all-unknown and long-text filters are not applied. */
   tokenizer?: TaskTokenizer
-  /** Row groups read ahead per stream (default 1, fairseq2's `nb_prefetch`). */
+  /**
+   * Row groups read ahead per stream (default 1, fairseq2's `nb_prefetch`), started once half of the stream's current
+   * row group has been passed.
+   */
   prefetchFragments?: number
+  /**
+   * Rows a mixture keeps decoded over all its partition streams between draws (default `MIXTURE_ROW_BUDGET`): each
+   * stream keeps at most `max(MIN_KEPT_ROWS, budget / streams)` rows of its row group and reads it again for more.
+   */
+  mixtureRowBudget?: number
   signal?: AbortSignal
 }
+
+/** Rows a mixture keeps decoded, all partition streams together (about 50-100 MB of rows). */
+export const MIXTURE_ROW_BUDGET = 1 << 19
+/** Rows every mixture stream may keep whatever the budget. */
+export const MIN_KEPT_ROWS = 16
 
 /** One batch of this rank. */
 export interface PlannedBatch {
@@ -102,8 +116,11 @@ export interface Plan {
   /** Partitions of the split left out of the mixture because the TSV has no weight for them. */
   unweighted: { corpus: string; language: string }[]
   diagnostics: RankDiagnostic[]
-  /** Row groups and rows read so far. */
-  io: { fragments: number; rows: number }
+  /**
+   * Row groups and rows read so far (each row group counted once), and the reads of a row group again for rows past
+   * the ones a mixture stream keeps.
+   */
+  io: { fragments: number; rows: number; rereads: number }
 }
 
 /**
@@ -120,20 +137,21 @@ export function planBatches(input: PlanInput): Plan {
   const { config, partitions, split } = input
   checkTaskConfig(config)
   const drops = new DropCounter()
-  const io = { fragments: 0, rows: 0 }
+  const io = { fragments: 0, rows: 0, rereads: 0 }
   // an infinite (train) stream whose every row is dropped by the per-row filters would make the reference wait
   // forever: once three passes' worth of rows entered the task and none passed those filters, stop with the drop
   // counts. Rows are judged as they are read (`rowDropReason`), not as they leave the example shuffle window, so a
   // window larger than the data never trips the guard.
   const selectedRows = partitions.reduce((n, p) => n + p.fragments.reduce((m, f) => m + f.rows, 0), 0)
   const guard = input.trainStreaming ? passGuard(rowDropReason(config, input.tokenizer), selectedRows) : null
-  const rowOptions = {
+  const rowOptions: FragmentRowsOptions = {
     prefetch: input.prefetchFragments ?? 1,
     signal: input.signal,
     onFragmentRead: (_f: FragmentRef, rows: number) => {
       io.fragments++
       io.rows += rows
     },
+    onFragmentReread: () => { io.rereads++ },
   }
   const { rank, world_size: worldSize } = config
   const weightOf = new Map((input.weights ?? []).map((w) => [partitionKey(w.corpus, w.language), w.weight]))
@@ -153,9 +171,13 @@ export function planBatches(input: PlanInput): Plan {
       probability: dist.probabilities[i], seed: partitionStreamSeed(config.fragment_streaming.seed, worldSize, i + 1),
       fragments: p.fragments.length, sampled: 0,
     }))
-    const streams = kept.map((p, i) => warmedUp(fragmentRows(
-      rankFragments(p.fragments, true, (mixture as MixtureStream[])[i].seed, rank, worldSize),
-      input.readFragmentMeta, { corpus: p.corpus, language: p.language, split }, rowOptions), p, drops))
+    // every stream keeps a share of the row budget; the sampler's first call reads every stream's first row group,
+    // a window of them at a time (first-reads.ts)
+    const keepRows = Math.max(MIN_KEPT_ROWS, Math.floor((input.mixtureRowBudget ?? MIXTURE_ROW_BUDGET) / Math.max(1, kept.length)))
+    const orders = kept.map((p, i) => peekFirst(rankFragments(p.fragments, true, (mixture as MixtureStream[])[i].seed, rank, worldSize)))
+    const reads = primedReads(orders.map((o) => o.first), input.readFragmentMeta, undefined, input.signal)
+    const streams = kept.map((p, i) => warmedUp(fragmentRows(orders[i].order, reads[i],
+      { corpus: p.corpus, language: p.language, split }, { ...rowOptions, keepRows }), p, drops))
     const m = mixture
     rows = weightedSample(streams, dist.cumsums, { seed: config.sampling_seed, onDraw: (i) => { m[i].sampled++ } })
   } else {

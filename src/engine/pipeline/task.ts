@@ -87,6 +87,11 @@ export function checkTaskConfig(config: TaskConfig): BucketSize[] | null {
   return sizes
 }
 
+/** Raises the reference's error for a row whose cell `stage` reads is unusable (a null: `TypeError` there). */
+function raiseInvalid(e: PlannedExample, stage: 'length-filter' | 'empty-text-filter'): void {
+  if (e.invalid?.stage === stage) throw new MixscopeError(e.invalid.message, 'null-cell')
+}
+
 /** Stage 1: the length filter on the stored `audio_size` (docs/reference-pipeline.md §8). */
 function lengthReason(e: PlannedExample, config: TaskConfig): DropReason | null {
   return e.length < config.min_audio_len ? 'length-below-min' : e.length > config.max_audio_len ? 'length-above-max' : null
@@ -131,9 +136,11 @@ export function rowDropReason(config: TaskConfig, tokenizer?: TaskTokenizer): (e
 /** Stages 1-7 of §8: length filter, example shuffle, empty text, fast speech, tokenize + all-unknown, long text. */
 export function taskExamples(source: ItemSource<PlannedExample>, config: TaskConfig, options: TaskOptions): AsyncGenerator<PlannedExample> {
   const { drops, tokenizer } = options
-  let s = filterStage((e) => lengthReason(e, config), drops)(source)
+  let s = filterStage((e) => { raiseInvalid(e, 'length-filter'); return lengthReason(e, config) }, drops)(source)
   s = shuffleWindow(s, config.example_shuffle_window, config.seed)
-  for (const reason of textReasons(config)) s = filterStage(reason, drops)(s)
+  const [emptyText, ...others] = textReasons(config)
+  s = filterStage((e) => { raiseInvalid(e, 'empty-text-filter'); return emptyText(e) }, drops)(s)
+  for (const reason of others) s = filterStage(reason, drops)(s)
   if (tokenizer) s = filterStage(tokenReason(config, tokenizer), drops)(s)
   return s
 }

@@ -41,6 +41,19 @@ export interface Selection {
 }
 
 /**
+ * Whether a file may be selected by split string `raw`, from its hive keys alone: a file with `split`, `language` and
+ * `corpus` keys of another split (or corpus suffix) never is. For `openDataset`'s `footersOf`: a superset of what
+ * `selectPartitions` picks (partition filters are left to it), so planning one split reads only its files' footers.
+ */
+export function splitFooters(raw: string): (file: { keys: Record<string, string> }) => boolean {
+  const parsed = parseSplit(raw)
+  return ({ keys }) => {
+    if (keys.split === undefined || keys.language === undefined || keys.corpus === undefined) return true
+    return keys.split === parsed.split && (parsed.corpus === null || keys.corpus === parsed.corpus)
+  }
+}
+
+/**
  * Selects the files of split string `raw`:
  * 1. `split == S` (first `_` piece), 2. `partition_filters` (only when train streaming), 3. `corpus == C` (suffix);
  * no file → the reference's `AssertionError("No parquet files found for the current split <raw>.")`;

@@ -7,7 +7,8 @@
 import { finding } from '../../core/findings.ts'
 import type { SummaryTsv } from '../../dataset/dataset.ts'
 import { rowHours } from '../rows/rows.ts'
-import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../rows/row-table.ts'
+import { rowTableOf, type RowTable } from '../rows/row-table.ts'
+import { splitCellsOf, type SplitCell } from '../rows/split-cells.ts'
 import { coverageProblem, coverageVerdict, describeSplits, hoursText, tsvCoverage, type PartitionCoverage } from '../../dataset/tsv-coverage.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
@@ -30,25 +31,31 @@ export function checkMixture(rows: readonly AuditRow[], summary: SummaryTsv | nu
 
 /** `checkMixture` over a row table. */
 export function checkMixtureTable(t: RowTable, summary: SummaryTsv | null, trainSplit: string): CheckResult {
+  return checkMixtureCells(splitCellsOf(t), summary, trainSplit)
+}
+
+/** `checkMixture` over the rows counted per (corpus, language, split), in first-appearance order. */
+export function checkMixtureCells(all: readonly SplitCell[], summary: SummaryTsv | null, trainSplit: string): CheckResult {
   const items: AuditItem[] = []
-  const byPartition = groupTable(t, (f) => (f.corpus && f.language ? `${f.corpus}\u0000${f.language}` : null))
-  const partitionOf = new Map(byPartition.keys.map((k, g) => [k, g]))
-  const splitRows = groupTable(t, (f) => (f.corpus && f.language ? `${f.corpus}\u0000${f.language}\u0000${f.split}` : null))
-  const data = splitRows.keys.map((_, g) => {
-    const list = groupRowsOf(splitRows, g)
-    const { corpus, language, split } = fileAt(t, list[0])
-    return { corpus, language, split, hours: rowHours(samplesAt(t, list)) }
-  })
+  const cells = all.filter((c) => c.corpus && c.language)
+  const partitions = new Map<string, SplitCell[]>()
+  for (const c of cells) {
+    const id = `${c.corpus}\u0000${c.language}`
+    const list = partitions.get(id)
+    if (list) list.push(c)
+    else partitions.set(id, [c])
+  }
+  const data = cells.map((c) => ({ corpus: c.corpus, language: c.language, split: c.split, hours: rowHours(c.samples) }))
   const coverage = tsvCoverage(data, summary?.rows ?? [], trainSplit)
   const table: TableRow[] = []
   for (const c of coverage) {
-    const g = partitionOf.get(`${c.corpus}\u0000${c.language}`)
-    if (g === undefined) continue // a TSV row without data: reported below
+    const list = partitions.get(`${c.corpus}\u0000${c.language}`)
+    if (list === undefined) continue // a TSV row without data: reported below
     table.push({
       corpus: c.corpus, language: c.language, data_hours: c.dataHours, train_hours: c.trainHours, held_out_hours: c.dataHours - c.trainHours,
       tsv_hours: c.tsvHours, tsv_counts: summary ? describeSplits(c) : null,
     })
-    if (summary) items.push(...partitionItems(t, c, groupRowsOf(byPartition, g), summary.path, trainSplit))
+    if (summary) items.push(...partitionItems(c, list, summary.path, trainSplit))
   }
   if (!summary) {
     items.push({ rows: 0, samples: 0, corpus: null, language: null, finding: finding('info', 'no-summary-tsv', '',
@@ -67,16 +74,34 @@ export function checkMixtureTable(t: RowTable, summary: SummaryTsv | null, train
   return { items, tables: { mixture: table } }
 }
 
+/** Rows, Σ audio_size and first path of some cells. */
+function totalOf(cells: readonly SplitCell[]): { rows: number; samples: number; path: string } {
+  let rows = 0
+  let samples = 0
+  let first = cells[0]
+  for (const c of cells) {
+    rows += c.rows
+    samples += c.samples
+    if (c.first < first.first) first = c
+  }
+  return { rows, samples, path: first.path }
+}
+
 /** The findings about one partition with data: missing TSV row, hours that match no splits, held-out hours counted. */
-function partitionItems(t: RowTable, c: PartitionCoverage, list: Int32Array, tsvPath: string, trainSplit: string): AuditItem[] {
-  const at = { rows: list.length, samples: samplesAt(t, list), corpus: c.corpus, language: c.language }
+function partitionItems(c: PartitionCoverage, cells: readonly SplitCell[], tsvPath: string, trainSplit: string): AuditItem[] {
+  const all = totalOf(cells)
   const name = `(corpus ${c.corpus}, language ${c.language})`
   const problem = coverageProblem(c, tsvPath)
-  if (problem) return [{ ...at, finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? fileAt(t, list[0]).path : tsvPath, problem.message) }]
+  if (problem) {
+    return [{ rows: all.rows, samples: all.samples, corpus: c.corpus, language: c.language,
+      finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? all.path : tsvPath, problem.message) }]
+  }
   if (c.heldOutCounted <= 0 || c.tsvHours === null || c.tsvHours <= 0) return []
-  const heldOut = list.filter((i) => { const { split } = fileAt(t, i); return split !== trainSplit && !!c.splits?.includes(split) })
+  const heldOut = cells.filter((x) => x.split !== trainSplit && !!c.splits?.includes(x.split))
+  const rows = heldOut.reduce((n, x) => n + x.rows, 0)
+  const samples = heldOut.reduce((n, x) => n + x.samples, 0)
   const share = c.heldOutCounted / c.tsvHours
-  return [{ rows: heldOut.length, samples: samplesAt(t, heldOut), corpus: c.corpus, language: c.language,
+  return [{ rows, samples, corpus: c.corpus, language: c.language,
     finding: finding(share >= heldOutShareWarning ? 'warning' : 'info', 'tsv-held-out-hours', tsvPath,
       `${(100 * share).toFixed(1)}% of the TSV hours of ${name} are held-out data (the TSV counts ${describeSplits(c)}: ${hoursText(c.heldOutCounted)} of ${hoursText(c.tsvHours)} are not ${trainSplit}); training weights the partition by them, so held-out data raises its weight`) }]
 }

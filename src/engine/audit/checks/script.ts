@@ -100,7 +100,8 @@ interface LanguageTally {
  */
 export class ScriptTally {
   private readonly languages = new Map<string, LanguageTally>()
-  private readonly items: AuditItem[] = []
+  /** Row findings with their rows' positions (the result lists them in dataset order). */
+  private readonly items: { at: number; item: AuditItem }[] = []
 
   /**
    * Adds one row.
@@ -122,14 +123,14 @@ export class ScriptTally {
     for (const [s, n] of f.scripts) l.byScript.set(s, (l.byScript.get(s) ?? 0) + n)
     const scripts = [...f.scripts].map(([s, n]) => `${n} ${s}`).join(', ')
     const shown = f.chars.slice(0, 6).map((c) => `"${c}" ${codePoint(c)}`).join(', ')
-    this.items.push(rowItem(row, 'warning', 'foreign-script',
+    this.items.push({ at, item: rowItem(row, 'warning', 'foreign-script',
       `${exampleId(row)} (${language}) has ${f.count} character${f.count > 1 ? 's' : ''} outside ${matcher.script} (${scripts}: ${shown}${f.chars.length > 6 ? ', ...' : ''})` +
-      (f.inWord ? '; some sit inside words of the expected script (homoglyphs?)' : '')))
+      (f.inWord ? '; some sit inside words of the expected script (homoglyphs?)' : '')) })
   }
 
   /** The check's result over the rows added. */
   result(): CheckResult {
-    const items = [...this.items]
+    const items = this.items.sort((a, b) => a.at - b.at).map((x) => x.item)
     const table: TableRow[] = []
     for (const language of [...this.languages.keys()].sort(compareUtf8)) {
       const l = this.languages.get(language)!

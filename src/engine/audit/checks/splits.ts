@@ -4,8 +4,8 @@
  */
 import { compareUtf8, finding } from '../../core/findings.ts'
 import { rowHours } from '../rows/rows.ts'
-import { rowTableOf, type RowTable } from '../rows/row-table.ts'
-import { splitCellsOf, type SplitCell } from '../rows/split-cells.ts'
+import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../rows/row-table.ts'
+import { splitCellsOf, type RowsTotal, type SplitCell } from '../rows/split-cells.ts'
 import type { AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** Held-out splits every mixture partition is expected to have (the recipes validate on `dev`). */
@@ -20,13 +20,38 @@ export function checkSplits(rows: readonly AuditRow[]): CheckResult {
   return checkSplitsTable(rowTableOf(rows))
 }
 
-/** `checkSplits` over a row table. */
+/**
+ * `checkSplits` over a row table: the cells' and each split's sums are added in row order (docs/interpretations.md
+ * "Sharded jobs": non-integer sizes give the same hours in the merge and in the unsharded audit).
+ */
 export function checkSplitsTable(t: RowTable): CheckResult {
-  return checkSplitsCells(splitCellsOf(t))
+  const bySplit = groupTable(t, (f) => f.split)
+  const splits = new Map(bySplit.keys.map((split, g) => {
+    const list = groupRowsOf(bySplit, g)
+    return [split, { rows: list.length, samples: samplesAt(t, list), path: fileAt(t, list[0]).path }]
+  }))
+  return splitsResult(splitCellsOf(t), splits)
 }
 
-/** `checkSplits` over the rows counted per (corpus, language, split), in first-appearance order. */
-export function checkSplitsCells(all: readonly SplitCell[]): CheckResult {
+/**
+ * `checkSplits` over the rows counted per (corpus, language, split), in first-appearance order; each split's sums
+ * are the sums of its cells' (the same as in row order when every `audio_size` is an integer).
+ */
+export function checkSplitsCells(cells: readonly SplitCell[]): CheckResult {
+  const splits = new Map<string, RowsTotal & { first: number }>()
+  for (const cell of cells) {
+    const s = splits.get(cell.split)
+    if (!s) splits.set(cell.split, { rows: cell.rows, samples: cell.samples, first: cell.first, path: cell.path })
+    else {
+      s.rows += cell.rows
+      s.samples += cell.samples
+      if (cell.first < s.first) { s.first = cell.first; s.path = cell.path }
+    }
+  }
+  return splitsResult(cells, splits)
+}
+
+function splitsResult(all: readonly SplitCell[], bySplit: ReadonlyMap<string, RowsTotal>): CheckResult {
   const items: CheckResult['items'] = []
   const partitions = new Map<string, { corpus: string; language: string; first: number; path: string; splits: Map<string, SplitCell> }>()
   const languagesWith = new Map<string, Set<string>>()
@@ -59,16 +84,6 @@ export function checkSplitsCells(all: readonly SplitCell[]): CheckResult {
           (elsewhere ? `${language} has ${wanted} data in another corpus only` : `${language} has no ${wanted} data in any corpus, so it cannot be ${wanted === 'dev' ? 'validated' : 'tested'}`)),
         rows: 0, samples: 0, corpus, language,
       })
-    }
-  }
-  const bySplit = new Map<string, { rows: number; samples: number; first: number; path: string }>()
-  for (const cell of all) {
-    const s = bySplit.get(cell.split)
-    if (!s) bySplit.set(cell.split, { rows: cell.rows, samples: cell.samples, first: cell.first, path: cell.path })
-    else {
-      s.rows += cell.rows
-      s.samples += cell.samples
-      if (cell.first < s.first) { s.first = cell.first; s.path = cell.path }
     }
   }
   for (const split of [...bySplit.keys()].sort(compareUtf8)) {

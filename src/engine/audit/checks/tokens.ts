@@ -39,7 +39,8 @@ interface LanguageTally {
 /** `checkTokens` one row at a time, in any order; `result()` is what `checkTokens` returns for the same rows. */
 export class TokenTally {
   private readonly languages = new Map<string, LanguageTally>()
-  private readonly items: AuditItem[] = []
+  /** Row findings with their rows' positions (the result lists them in dataset order). */
+  private readonly items: { at: number; item: AuditItem }[] = []
 
   constructor(private readonly tokenizer: AuditTokenizer) {}
 
@@ -60,14 +61,14 @@ export class TokenTally {
     l.unknown += u
     if (u > 0) l.rowsWithUnknown++
     if (ids.length === u) {
-      this.items.push(rowItem(row, 'warning', 'all-unknown-tokens',
-        `${exampleId(row)} encodes to ${ids.length} token${ids.length === 1 ? '' : 's'}, all unknown: the all-unknown filter drops it`))
+      this.items.push({ at, item: rowItem(row, 'warning', 'all-unknown-tokens',
+        `${exampleId(row)} encodes to ${ids.length} token${ids.length === 1 ? '' : 's'}, all unknown: the all-unknown filter drops it`) })
     }
   }
 
   /** The check's result over the rows added. */
   result(): CheckResult {
-    const items = [...this.items]
+    const items = this.items.sort((a, b) => a.at - b.at).map((x) => x.item)
     const table: TableRow[] = []
     for (const language of [...this.languages.keys()].sort(compareUtf8)) {
       const { rows, tokens, unknown, rowsWithUnknown, path } = this.languages.get(language)!

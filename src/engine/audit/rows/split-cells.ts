@@ -1,7 +1,8 @@
 /**
  * `SplitCell`: the rows of one (corpus, language, split), counted: all the splits and mixture checks read of the rows.
- * Made from a row table (the merge of shard parts) or from per-file counts (the audit's metadata pass, which keeps
- * no row of the whole dataset), with the same cells in the same order.
+ * Made from a row table (each cell's `audio_size` added in row order, docs/interpretations.md "Audit hours") or
+ * from per-file counts (the audit's metadata pass, which keeps no row of the whole dataset: it does so only when
+ * every `audio_size` is an integer, whose sums are exact in any order), with the same cells in the same order.
  */
 import type { RowTable, TableFile } from './row-table.ts'
 
@@ -15,6 +16,13 @@ export interface SplitCell {
   samples: number
   /** Position of the cell's first row in dataset order (comparable between cells), and its file's path. */
   first: number
+  path: string
+}
+
+/** Rows, Σ audio_size and the first row's path of a set of rows. */
+export interface RowsTotal {
+  rows: number
+  samples: number
   path: string
 }
 
@@ -45,20 +53,28 @@ export class SplitCells {
   }
 }
 
-/** The cells of every row of `t`. */
+/** The cells of every row of `t`, each cell's `audio_size` added in row order. */
 export function splitCellsOf(t: RowTable): SplitCell[] {
-  // per file of `t`: its rows' count, Σ audio_size and first row, added as one
-  const rows = new Float64Array(t.files.length)
-  const samples = new Float64Array(t.files.length)
-  const first = new Float64Array(t.files.length).fill(Infinity)
+  const byKey = new Map<string, SplitCell>()
+  const cells: SplitCell[] = []
+  // per file of `t`: its cell (files are few next to rows)
+  const cellOf: (SplitCell | undefined)[] = new Array(t.files.length)
   for (let i = 0; i < t.length; i++) {
     const f = t.fileOf[i]
+    let cell = cellOf[f]
+    if (!cell) {
+      const file = t.files[f]
+      const key = `${file.corpus}\u0000${file.language}\u0000${file.split}`
+      cell = byKey.get(key)
+      if (!cell) {
+        byKey.set(key, cell = { corpus: file.corpus, language: file.language, split: file.split, rows: 0, samples: 0, first: i, path: file.path })
+        cells.push(cell)
+      }
+      cellOf[f] = cell
+    }
     const n = t.audioSize[i]
-    rows[f]++
-    samples[f] += Number.isNaN(n) ? 0 : n
-    if (i < first[f]) first[f] = i
+    cell.rows++
+    cell.samples += Number.isNaN(n) ? 0 : n
   }
-  const acc = new SplitCells()
-  t.files.forEach((file, f) => acc.add(file, rows[f], samples[f], first[f]))
-  return acc.cells()
+  return cells
 }

@@ -8,7 +8,7 @@
  * files), 3 row, 4 row group, 5 code points of the transcript (int32, −1 for none), 6 transcript kind, 7–8 the
  * normalized transcript's hash, 9 unused (keeps the float64 aligned).
  */
-import { hashTranscriptInto, transcriptHashes, type TranscriptHashes } from '../checks/leakage.ts'
+import { hashTranscriptInto, transcriptHashes, type TranscriptHashes } from './transcript-hashes.ts'
 import type { RowTable, TableFile } from './row-table.ts'
 import type { RowSpill } from './spill.ts'
 

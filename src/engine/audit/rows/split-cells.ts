@@ -1,6 +1,6 @@
 /**
  * `SplitCell`: the rows of one (corpus, language, split), counted: all the splits and mixture checks read of the rows.
- * Made from a row table (each cell's `audio_size` added in row order, docs/interpretations.md "Audit hours") or
+ * Made from a row table (each cell's `audio_size` added in row order, docs/interpretations.md "Sharded jobs") or
  * from per-file counts (the audit's metadata pass, which keeps no row of the whole dataset: it does so only when
  * every `audio_size` is an integer, whose sums are exact in any order), with the same cells in the same order.
  */

@@ -7,6 +7,7 @@ export * from './index.ts'
 
 // Hosts: Node adapters
 export { atomicTempPath, openAtomic, writeAtomic, writeFileAtomic, type AtomicFile } from './node/atomic-write.ts'
+export { createFileSpill } from './node/file-spill.ts'
 export { createFsSink } from './node/fs-sink.ts'
 export { createFsSource } from './node/fs-source.ts'
 export { loadLibFlacNode } from './node/libflac-node.ts'

@@ -14,6 +14,7 @@ import {
   auditShard,
   auditWithConfig,
   contentHash,
+  createFileSpill,
   createAuditState,
   describeShard,
   finding,
@@ -157,7 +158,9 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
         `${part.audio ? `, ${part.audio.measures.length} decoded` : ''}${dataset.described.fromIndex > 0 ? `, cut from ${dataset.described.index} (${dataset.described.read} footers read)` : ''} in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
       return exitCodes.ok
     }
-    report = configGiven ? await auditWithConfig(dataset, resolved, options) : await auditDataset(dataset, { ...options, configFindings: configFindings(dataset) })
+    // the row records wait on disk for their partition's checks: memory stays at one partition's rows
+    const whole = { ...options, spill: () => createFileSpill() }
+    report = configGiven ? await auditWithConfig(dataset, resolved, whole) : await auditDataset(dataset, { ...whole, configFindings: configFindings(dataset) })
   } finally {
     process.off('SIGINT', onSigint)
     await pool?.close()

@@ -13,19 +13,12 @@ import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import type { Finding } from '../core/findings.ts'
 import { mapLimit } from '../core/map-limit.ts'
 import { checkAudio, type MeasuredRow } from './checks/audio.ts'
-import { checkLeakageTable, normalizeTranscript } from './checks/leakage.ts'
-import { checkLengthTable } from './checks/length.ts'
-import { checkMixtureTable } from './checks/mixture.ts'
 import { checkRanks } from './checks/ranks.ts'
-import { checkScript } from './checks/script.ts'
-import { checkSplitsTable } from './checks/splits.ts'
-import { checkTextTable } from './checks/text.ts'
-import { checkTokens, type AuditTokenizer } from './checks/tokens.ts'
+import type { AuditTokenizer } from './checks/tokens.ts'
+import { metadataPass, rowChecks, type MetadataPass, type RowChecks } from './metadata-pass.ts'
 import { measureAudioTask } from './measure.ts'
 import { quickAudioCheckOnce } from './quick-audio.ts'
-import { readAuditRows, samplesOf } from './rows/rows.ts'
-import { rowTableOf } from './rows/row-table.ts'
-import { codePointLength } from '../text/unicode.ts'
+import { memorySpill, type RowSpillFactory } from './rows/spill.ts'
 import { assembleReport } from './assemble-report.ts'
 import { selectAudioRows } from './sample.ts'
 import { adoptAuditState, auditFingerprint, groupKey } from './state.ts'
@@ -55,6 +48,13 @@ export interface AuditOptions extends RunOptions {
   /** Resumable audio state, filled in place as row groups finish; pass it back after a cancel to resume. */
   state?: AuditState
   /**
+   * Where the row records wait for their partition's checks (src/engine/audit/rows/spill.ts); default in memory.
+   * Node's `createFileSpill` keeps the audit's memory to one partition's rows.
+   */
+  spill?: RowSpillFactory
+  /** Rows of one partition of the row checks (default `defaultRowBudget`, metadata-pass.ts). */
+  rowBudget?: number
+  /**
    * The config's findings on this dataset, written as the report's `config_findings` (`auditWithConfig`,
    * configured.ts, computes them: resolution findings and `checkConfig`); none when absent.
    */
@@ -78,28 +78,36 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   const sample = options.deep ? 1 : options.sample ?? 0
   const seed = options.seed ?? 0
 
-  const read = await readAuditRows(dataset, { signal, onRowGroup: (d, t) => progress('stats', d, t) })
-  const { rows } = read
-  // the dataset-level checks run on the rows as columns, as the merge of shard parts runs them (partial/merge.ts)
-  const table = rowTableOf(rows)
-  const chars = new Int32Array(rows.length)
-  rows.forEach((r, i) => { chars[i] = r.text === null ? -1 : codePointLength(r.text) })
+  const spill = await (options.spill ?? (async () => memorySpill()))()
+  let pass: MetadataPass
+  let checks: RowChecks
+  try {
+    pass = await metadataPass(dataset, {
+      spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, keepSizes: sample > 0,
+      onRowGroup: (d, t) => progress('stats', d, t),
+    })
+    checks = await rowChecks(pass, spill, { config, trainSplit, summary: dataset.summary, signal })
+  } finally {
+    await spill.close()
+  }
+  // the same results in the same order as the merge of shard parts (partial/merge.ts)
   const results: CheckResult[] = [
-    { items: read.items, tables: {} },
-    checkSplitsTable(table),
-    checkMixtureTable(table, dataset.summary, trainSplit),
-    checkLengthTable(table, config, trainSplit),
-    checkTextTable(table, chars, config.min_samples_per_char),
-    checkScript(rows),
-    checkLeakageTable(table, trainSplit, (i) => { const text = rows[i].text; return text ? normalizeTranscript(text) : undefined }),
+    { items: pass.items, tables: {} },
+    checks.splits,
+    checks.mixture,
+    checks.length,
+    checks.text,
+    pass.script,
+    checks.leakage,
     checkRanks(dataset.files, config),
   ]
-  if (options.tokenizer) results.push(checkTokens(rows, options.tokenizer))
+  if (pass.tokens) results.push(pass.tokens)
 
   let measured: MeasuredRow[] = []
   let quickRows = 0
   if (sample > 0) {
-    measured = await audioPass(dataset, rows, { ...options, sample, seed, progress })
+    const rows = audioRows(dataset, pass, sample, seed)
+    measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
     results.push(checkAudio(measured))
   } else if (options.quick) {
     const quick = await quickAudioCheckOnce(dataset, { signal, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
@@ -113,9 +121,45 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
       deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
       min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
     },
-    files: dataset.files.length, rowGroups: read.rowGroups, rowCount: rows.length, samples: samplesOf(rows), measured, rowsAudioChecked: quickRows,
+    files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: quickRows,
     datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results,
   })
+}
+
+/**
+ * The rows the audio pass decodes (`selectAudioRows` over every read row, dataset order), as `AuditRow`s: only the
+ * selected rows are made into objects (every row with `--deep`).
+ */
+function audioRows(dataset: OpenDataset, pass: MetadataPass, fraction: number, seed: number): AuditRow[] {
+  // every read row as its language (one shared object per language), dataset order
+  const byLanguage = new Map<string, { language: string }>()
+  const all: { language: string }[] = []
+  const units: { file: number; rowGroup: number; firstRow: number; rows: number }[] = []
+  dataset.files.forEach((file, index) => {
+    if (!file.readable) return
+    const language = pass.files[index].language
+    let row = byLanguage.get(language)
+    if (!row) byLanguage.set(language, row = { language })
+    for (const g of file.rowGroups) {
+      if (pass.unread.has(`${index}#${g.index}`)) continue
+      units.push({ file: index, rowGroup: g.index, firstRow: g.firstRow, rows: g.rows })
+      for (let r = 0; r < g.rows; r++) all.push(row)
+    }
+  })
+  const picked = selectAudioRows(all as unknown as AuditRow[], fraction, seed)
+  all.length = 0
+  const out: AuditRow[] = []
+  let u = 0
+  let start = 0
+  for (const position of picked) {
+    while (position >= start + units[u].rows) start += units[u++].rows
+    const { file, rowGroup, firstRow } = units[u]
+    const row = firstRow + position - start
+    const f = pass.files[file]
+    const size = pass.sizes![pass.fileStart[file] + row]
+    out.push({ file, path: f.path, row, rowGroup, corpus: f.corpus, language: f.language, split: f.split, audioSize: Number.isNaN(size) ? null : size, text: null })
+  }
+  return out
 }
 
 /** Options of `audioPass`. */

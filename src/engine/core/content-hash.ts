@@ -24,6 +24,16 @@ function finalize(h: number, length: number): number {
 
 /** 16 hex digits identifying `bytes` (equal bytes → equal hash; different bytes collide with ~2^-64 chance). */
 export function contentHash(bytes: Uint8Array): string {
+  const out = new Uint32Array(2)
+  contentHashInto(bytes, out, 0)
+  return out[0].toString(16).padStart(8, '0') + out[1].toString(16).padStart(8, '0')
+}
+
+/**
+ * `contentHash` as two 32-bit words, written to `out[2 · at]` (the first 8 hex digits) and `out[2 · at + 1]` (the
+ * last 8), with no string made: for hashing one value per row of a large table.
+ */
+export function contentHashInto(bytes: Uint8Array, out: Uint32Array, at: number): void {
   const words = bytes.byteLength >>> 2
   const aligned = bytes.byteOffset % 4 === 0
     ? new Uint32Array(bytes.buffer, bytes.byteOffset, words)
@@ -39,7 +49,8 @@ export function contentHash(bytes: Uint8Array): string {
   for (let i = words * 4; i < bytes.byteLength; i++) tail = (tail << 8) | bytes[i]
   a = mix(a, tail)
   b = mix(b, tail ^ 0x27d4eb2f)
-  return finalize(a, bytes.byteLength).toString(16).padStart(8, '0') + finalize(b, bytes.byteLength ^ 0x5f3759df).toString(16).padStart(8, '0')
+  out[2 * at] = finalize(a, bytes.byteLength)
+  out[2 * at + 1] = finalize(b, bytes.byteLength ^ 0x5f3759df)
 }
 
 /** Hash of planar float32 channels (their bytes, channel after channel). */

@@ -39,8 +39,12 @@ export function checkLength(rows: readonly AuditRow[], config: LengthCheckConfig
   return checkLengthTable(rowTableOf(rows), config, trainSplit)
 }
 
-/** `checkLength` over a row table. */
-export function checkLengthTable(t: RowTable, config: LengthCheckConfig, trainSplit: string): CheckResult {
+/**
+ * `checkLength` over a row table.
+ * @param occupancy `false`: leave the `bucket_occupancy` table out (a caller that counts it over several tables adds
+ *   it with `BucketOccupancy`)
+ */
+export function checkLengthTable(t: RowTable, config: LengthCheckConfig, trainSplit: string, occupancy = true): CheckResult {
   const items: AuditItem[] = []
   const { min_audio_len: min, max_audio_len: max } = config
   const histogram: TableRow[] = []
@@ -77,45 +81,71 @@ export function checkLengthTable(t: RowTable, config: LengthCheckConfig, trainSp
         `${exampleIdAt(t, i)} has audio_size ${n} (${(n / storedSampleRate).toFixed(2)} s), above max_audio_len ${max}: the length filter drops it`))
     }
   }
-  const occupancy = config.batching_strategy === 'LENGTH' ? bucketOccupancy(t, trainSplit, config, items) : []
-  return { items, tables: { length_histogram: histogram, length_cutoffs: cutoffs, bucket_occupancy: occupancy } }
+  if (!occupancy) return { items, tables: { length_histogram: histogram, length_cutoffs: cutoffs } }
+  const buckets = new BucketOccupancy(config)
+  for (let i = 0; i < t.length; i++) if (fileAt(t, i).split === trainSplit) buckets.add(t.audioSize[i])
+  items.push(...buckets.items())
+  return { items, tables: { length_histogram: histogram, length_cutoffs: cutoffs, bucket_occupancy: buckets.table() } }
 }
 
-/** Rows of the kept training examples per LENGTH bucket (first bucket whose length ≥ the example's), occupied buckets only. */
-function bucketOccupancy(t: RowTable, trainSplit: string, config: LengthCheckConfig, items: AuditItem[]): TableRow[] {
-  let sizes
-  try {
-    sizes = taskBucketSizes(config).sizes
-  } catch (error) {
-    items.push({ rows: 0, samples: 0, corpus: null, language: null,
-      finding: finding('error', 'bucket-config', '', `the LENGTH bucket table cannot be built: ${(error as Error).message}`) })
-    return []
+/**
+ * Rows of the kept training examples per LENGTH bucket (first bucket whose length ≥ the example's), counted one
+ * `audio_size` at a time; `table()` lists the occupied buckets (none unless `batching_strategy` is LENGTH).
+ */
+export class BucketOccupancy {
+  private readonly sizes: { seqLen: number; batchSize: number }[] = []
+  private readonly rows: Float64Array
+  private readonly samples: Float64Array
+  private readonly error: string | null = null
+
+  constructor(private readonly config: LengthCheckConfig) {
+    if (config.batching_strategy === 'LENGTH') {
+      try {
+        this.sizes = taskBucketSizes(config).sizes
+      } catch (error) {
+        this.error = (error as Error).message
+      }
+    }
+    this.rows = new Float64Array(this.sizes.length)
+    this.samples = new Float64Array(this.sizes.length)
   }
-  const counts = sizes.map(() => ({ rows: 0, samples: 0 }))
-  for (let i = 0; i < t.length; i++) {
-    if (fileAt(t, i).split !== trainSplit) continue
-    const n = t.audioSize[i]
-    if (Number.isNaN(n) || n < config.min_audio_len || n > config.max_audio_len) continue
+
+  /** Counts one training row of `audio_size` `n` (`NaN` for null: not kept). */
+  add(n: number): void {
+    const { sizes, config } = this
+    if (sizes.length === 0 || Number.isNaN(n) || n < config.min_audio_len || n > config.max_audio_len) return
     let lo = 0
     let hi = sizes.length - 1
-    if (n > sizes[hi].seqLen) continue
+    if (n > sizes[hi].seqLen) return
     while (lo < hi) {
       const mid = (lo + hi) >> 1
       if (sizes[mid].seqLen >= n) hi = mid
       else lo = mid + 1
     }
-    counts[lo].rows++
-    counts[lo].samples += n
+    this.rows[lo]++
+    this.samples[lo] += n
   }
-  const out: TableRow[] = []
-  sizes.forEach((b, i) => {
-    const c = counts[i]
-    if (c.rows === 0) return
-    out.push({
-      bucket: i, seq_len: b.seqLen, batch_size: b.batchSize, rows: c.rows, hours: rowHours(c.samples),
-      full_batches: Math.floor(c.rows / b.batchSize),
-      padding_share: 1 - c.samples / (c.rows * b.seqLen),
+
+  /** `bucket-config` (error) when the LENGTH bucket table cannot be built. */
+  items(): AuditItem[] {
+    if (this.error === null) return []
+    return [{ rows: 0, samples: 0, corpus: null, language: null,
+      finding: finding('error', 'bucket-config', '', `the LENGTH bucket table cannot be built: ${this.error}`) }]
+  }
+
+  /** The occupied buckets. */
+  table(): TableRow[] {
+    const out: TableRow[] = []
+    this.sizes.forEach((b, i) => {
+      const rows = this.rows[i]
+      if (rows === 0) return
+      const samples = this.samples[i]
+      out.push({
+        bucket: i, seq_len: b.seqLen, batch_size: b.batchSize, rows, hours: rowHours(samples),
+        full_batches: Math.floor(rows / b.batchSize),
+        padding_share: 1 - samples / (rows * b.seqLen),
+      })
     })
-  })
-  return out
+    return out
+  }
 }

@@ -8,6 +8,7 @@ import { finding } from '../../core/findings.ts'
 import type { SummaryTsv } from '../../dataset/dataset.ts'
 import { rowHours } from '../rows/rows.ts'
 import { fileAt, groupRowsOf, groupTable, rowTableOf, samplesAt, type RowTable } from '../rows/row-table.ts'
+import { splitCellsOf, type RowsTotal, type SplitCell } from '../rows/split-cells.ts'
 import { coverageProblem, coverageVerdict, describeSplits, hoursText, tsvCoverage, type PartitionCoverage } from '../../dataset/tsv-coverage.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
@@ -28,27 +29,62 @@ export function checkMixture(rows: readonly AuditRow[], summary: SummaryTsv | nu
   return checkMixtureTable(rowTableOf(rows), summary, trainSplit)
 }
 
-/** `checkMixture` over a row table. */
+/** A mixture partition's rows: all of them, and those of some of its splits. */
+interface PartitionRows {
+  all(): RowsTotal
+  /** The rows of the splits `accept` takes. */
+  of(accept: (split: string) => boolean): Omit<RowsTotal, 'path'>
+}
+
+/** `checkMixture` over a row table: a partition's sums are added in row order (as `checkSplitsTable`'s). */
 export function checkMixtureTable(t: RowTable, summary: SummaryTsv | null, trainSplit: string): CheckResult {
-  const items: AuditItem[] = []
   const byPartition = groupTable(t, (f) => (f.corpus && f.language ? `${f.corpus}\u0000${f.language}` : null))
-  const partitionOf = new Map(byPartition.keys.map((k, g) => [k, g]))
-  const splitRows = groupTable(t, (f) => (f.corpus && f.language ? `${f.corpus}\u0000${f.language}\u0000${f.split}` : null))
-  const data = splitRows.keys.map((_, g) => {
-    const list = groupRowsOf(splitRows, g)
-    const { corpus, language, split } = fileAt(t, list[0])
-    return { corpus, language, split, hours: rowHours(samplesAt(t, list)) }
-  })
+  const partitions = new Map(byPartition.keys.map((k, g): [string, PartitionRows] => {
+    const list = groupRowsOf(byPartition, g)
+    return [k, {
+      all: () => ({ rows: list.length, samples: samplesAt(t, list), path: fileAt(t, list[0]).path }),
+      of: (accept) => {
+        const rows = list.filter((i) => accept(fileAt(t, i).split))
+        return { rows: rows.length, samples: samplesAt(t, rows) }
+      },
+    }]
+  }))
+  return mixtureResult(splitCellsOf(t), partitions, summary, trainSplit)
+}
+
+/**
+ * `checkMixture` over the rows counted per (corpus, language, split), in first-appearance order; a partition's sums
+ * are the sums of its cells' (the same as in row order when every `audio_size` is an integer).
+ */
+export function checkMixtureCells(all: readonly SplitCell[], summary: SummaryTsv | null, trainSplit: string): CheckResult {
+  const byPartition = new Map<string, SplitCell[]>()
+  for (const c of all) {
+    if (!c.corpus || !c.language) continue
+    const id = `${c.corpus}\u0000${c.language}`
+    const list = byPartition.get(id)
+    if (list) list.push(c)
+    else byPartition.set(id, [c])
+  }
+  const partitions = new Map([...byPartition].map(([k, cells]): [string, PartitionRows] => [k, {
+    all: () => totalOf(cells),
+    of: (accept) => totalOf(cells.filter((c) => accept(c.split))),
+  }]))
+  return mixtureResult(all, partitions, summary, trainSplit)
+}
+
+function mixtureResult(all: readonly SplitCell[], partitions: ReadonlyMap<string, PartitionRows>, summary: SummaryTsv | null, trainSplit: string): CheckResult {
+  const items: AuditItem[] = []
+  const data = all.filter((c) => c.corpus && c.language).map((c) => ({ corpus: c.corpus, language: c.language, split: c.split, hours: rowHours(c.samples) }))
   const coverage = tsvCoverage(data, summary?.rows ?? [], trainSplit)
   const table: TableRow[] = []
   for (const c of coverage) {
-    const g = partitionOf.get(`${c.corpus}\u0000${c.language}`)
-    if (g === undefined) continue // a TSV row without data: reported below
+    const rows = partitions.get(`${c.corpus}\u0000${c.language}`)
+    if (rows === undefined) continue // a TSV row without data: reported below
     table.push({
       corpus: c.corpus, language: c.language, data_hours: c.dataHours, train_hours: c.trainHours, held_out_hours: c.dataHours - c.trainHours,
       tsv_hours: c.tsvHours, tsv_counts: summary ? describeSplits(c) : null,
     })
-    if (summary) items.push(...partitionItems(t, c, groupRowsOf(byPartition, g), summary.path, trainSplit))
+    if (summary) items.push(...partitionItems(c, rows, summary.path, trainSplit))
   }
   if (!summary) {
     items.push({ rows: 0, samples: 0, corpus: null, language: null, finding: finding('info', 'no-summary-tsv', '',
@@ -67,16 +103,32 @@ export function checkMixtureTable(t: RowTable, summary: SummaryTsv | null, train
   return { items, tables: { mixture: table } }
 }
 
+/** Rows, Σ audio_size and first path of some cells. */
+function totalOf(cells: readonly SplitCell[]): RowsTotal {
+  let rows = 0
+  let samples = 0
+  let first = cells[0] ?? { first: 0, path: '' }
+  for (const c of cells) {
+    rows += c.rows
+    samples += c.samples
+    if (c.first < first.first) first = c
+  }
+  return { rows, samples, path: first.path }
+}
+
 /** The findings about one partition with data: missing TSV row, hours that match no splits, held-out hours counted. */
-function partitionItems(t: RowTable, c: PartitionCoverage, list: Int32Array, tsvPath: string, trainSplit: string): AuditItem[] {
-  const at = { rows: list.length, samples: samplesAt(t, list), corpus: c.corpus, language: c.language }
+function partitionItems(c: PartitionCoverage, rows: PartitionRows, tsvPath: string, trainSplit: string): AuditItem[] {
   const name = `(corpus ${c.corpus}, language ${c.language})`
   const problem = coverageProblem(c, tsvPath)
-  if (problem) return [{ ...at, finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? fileAt(t, list[0]).path : tsvPath, problem.message) }]
+  if (problem) {
+    const all = rows.all()
+    return [{ rows: all.rows, samples: all.samples, corpus: c.corpus, language: c.language,
+      finding: finding('warning', problem.kind, problem.kind === 'missing-from-tsv' ? all.path : tsvPath, problem.message) }]
+  }
   if (c.heldOutCounted <= 0 || c.tsvHours === null || c.tsvHours <= 0) return []
-  const heldOut = list.filter((i) => { const { split } = fileAt(t, i); return split !== trainSplit && !!c.splits?.includes(split) })
+  const heldOut = rows.of((split) => split !== trainSplit && !!c.splits?.includes(split))
   const share = c.heldOutCounted / c.tsvHours
-  return [{ rows: heldOut.length, samples: samplesAt(t, heldOut), corpus: c.corpus, language: c.language,
+  return [{ rows: heldOut.rows, samples: heldOut.samples, corpus: c.corpus, language: c.language,
     finding: finding(share >= heldOutShareWarning ? 'warning' : 'info', 'tsv-held-out-hours', tsvPath,
       `${(100 * share).toFixed(1)}% of the TSV hours of ${name} are held-out data (the TSV counts ${describeSplits(c)}: ${hoursText(c.heldOutCounted)} of ${hoursText(c.tsvHours)} are not ${trainSplit}); training weights the partition by them, so held-out data raises its weight`) }]
 }

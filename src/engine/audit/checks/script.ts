@@ -5,7 +5,7 @@
  * Latin homoglyphs (`о` vs `o`).
  */
 import { compareUtf8, finding } from '../../core/findings.ts'
-import { exampleId, groupRows, rowItem } from '../rows/rows.ts'
+import { exampleId, rowItem } from '../rows/rows.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
 /** ISO 15924 codes that are not Unicode Script values, as the scripts they are written in. */
@@ -20,15 +20,27 @@ const namedScripts = ['Latin', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Devanag
 
 const ignorable = /^[\p{Script=Common}\p{Script=Inherited}]$/u
 
+/** What the script check knows of a language's script. */
+export interface ScriptMatcher {
+  /** The ISO 15924 code. */
+  script: string
+  /** Whether one character is of the script. */
+  test: (char: string) => boolean
+  /** Whether every character of `text` is of the script, Common or Inherited (one regex over the whole text). */
+  clean: (text: string) => boolean
+}
+
 /** A matcher for the script of a language code, or `null` when the code has no known `_Script` suffix. */
-export function scriptMatcher(language: string): { script: string; test: (char: string) => boolean } | null {
+export function scriptMatcher(language: string): ScriptMatcher | null {
   const m = /_([A-Z][a-z]{3})$/.exec(language)
   if (!m) return null
   const code = m[1]
   const names = compositeScripts[code] ?? [code]
   try {
-    const re = new RegExp(`^[${names.map((n) => `\\p{Script_Extensions=${n}}`).join('')}]$`, 'u')
-    return { script: code, test: (c) => re.test(c) }
+    const own = names.map((n) => `\\p{Script_Extensions=${n}}`).join('')
+    const re = new RegExp(`^[${own}]$`, 'u')
+    const whole = new RegExp(`^[${own}\\p{Script=Common}\\p{Script=Inherited}]*$`, 'u')
+    return { script: code, test: (c) => re.test(c), clean: (text) => whole.test(text) }
   } catch {
     return null
   }
@@ -65,35 +77,71 @@ const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase
  *   (info) per language code without a usable `_Script` suffix; table `script` per language
  */
 export function checkScript(rows: readonly AuditRow[]): CheckResult {
-  const items: AuditItem[] = []
-  const table: TableRow[] = []
-  const byLanguage = groupRows(rows.filter((r) => r.language), (r) => r.language)
-  for (const language of [...byLanguage.keys()].sort(compareUtf8)) {
-    const list = byLanguage.get(language)!
-    const matcher = scriptMatcher(language)
-    if (!matcher) {
-      items.push({ rows: list.length, samples: 0, corpus: null, language, finding: finding('info', 'unknown-script-code', list[0].path,
-        `language code "${language}" has no ISO 15924 _Script suffix mixscope knows (e.g. eng_Latn, hin_Deva): its transcripts' script is not checked`) })
-      continue
-    }
-    let flagged = 0
-    let foreign = 0
-    const byScript = new Map<string, number>()
-    for (const r of list) {
-      if (!r.text) continue
-      const f = foreignCharacters(r.text, matcher.test)
-      if (f.count === 0) continue
-      flagged++
-      foreign += f.count
-      for (const [s, n] of f.scripts) byScript.set(s, (byScript.get(s) ?? 0) + n)
-      const scripts = [...f.scripts].map(([s, n]) => `${n} ${s}`).join(', ')
-      const shown = f.chars.slice(0, 6).map((c) => `"${c}" ${codePoint(c)}`).join(', ')
-      items.push(rowItem(r, 'warning', 'foreign-script',
-        `${exampleId(r)} (${language}) has ${f.count} character${f.count > 1 ? 's' : ''} outside ${matcher.script} (${scripts}: ${shown}${f.chars.length > 6 ? ', ...' : ''})` +
-        (f.inWord ? '; some sit inside words of the expected script (homoglyphs?)' : '')))
-    }
-    table.push({ language, script: matcher.script, rows: list.length, rows_with_foreign: flagged, foreign_chars: foreign,
-      foreign_scripts: [...byScript].sort((a, b) => compareUtf8(a[0], b[0])).map(([s, n]) => `${s} ${n}`).join(', ') })
+  const tally = new ScriptTally()
+  rows.forEach((r, i) => tally.add(r, r.text, i))
+  return tally.result()
+}
+
+/** One language's counts. */
+interface LanguageTally {
+  matcher: ScriptMatcher | null
+  rows: number
+  flagged: number
+  foreign: number
+  byScript: Map<string, number>
+  /** Position of the language's first row, and its path. */
+  first: number
+  path: string
+}
+
+/**
+ * `checkScript` one row at a time, in any order (a pass over 10^7 rows keeps no transcript): per-language counts
+ * and the row findings; `result()` is what `checkScript` returns for the same rows.
+ */
+export class ScriptTally {
+  private readonly languages = new Map<string, LanguageTally>()
+  /** Row findings with their rows' positions (the result lists them in dataset order). */
+  private readonly items: { at: number; item: AuditItem }[] = []
+
+  /**
+   * Adds one row.
+   * @param at the row's position in dataset order (the language's finding names the path of its first row)
+   */
+  add(row: Omit<AuditRow, 'text' | 'file'>, text: string | null, at: number): void {
+    const { language } = row
+    if (!language) return
+    let l = this.languages.get(language)
+    if (!l) this.languages.set(language, l = { matcher: scriptMatcher(language), rows: 0, flagged: 0, foreign: 0, byScript: new Map(), first: at, path: row.path })
+    l.rows++
+    if (at < l.first) { l.first = at; l.path = row.path }
+    const { matcher } = l
+    if (!matcher || !text || matcher.clean(text)) return
+    const f = foreignCharacters(text, matcher.test)
+    if (f.count === 0) return
+    l.flagged++
+    l.foreign += f.count
+    for (const [s, n] of f.scripts) l.byScript.set(s, (l.byScript.get(s) ?? 0) + n)
+    const scripts = [...f.scripts].map(([s, n]) => `${n} ${s}`).join(', ')
+    const shown = f.chars.slice(0, 6).map((c) => `"${c}" ${codePoint(c)}`).join(', ')
+    this.items.push({ at, item: rowItem(row, 'warning', 'foreign-script',
+      `${exampleId(row)} (${language}) has ${f.count} character${f.count > 1 ? 's' : ''} outside ${matcher.script} (${scripts}: ${shown}${f.chars.length > 6 ? ', ...' : ''})` +
+      (f.inWord ? '; some sit inside words of the expected script (homoglyphs?)' : '')) })
   }
-  return { items, tables: { script: table } }
+
+  /** The check's result over the rows added. */
+  result(): CheckResult {
+    const items = this.items.sort((a, b) => a.at - b.at).map((x) => x.item)
+    const table: TableRow[] = []
+    for (const language of [...this.languages.keys()].sort(compareUtf8)) {
+      const l = this.languages.get(language)!
+      if (!l.matcher) {
+        items.push({ rows: l.rows, samples: 0, corpus: null, language, finding: finding('info', 'unknown-script-code', l.path,
+          `language code "${language}" has no ISO 15924 _Script suffix mixscope knows (e.g. eng_Latn, hin_Deva): its transcripts' script is not checked`) })
+        continue
+      }
+      table.push({ language, script: l.matcher.script, rows: l.rows, rows_with_foreign: l.flagged, foreign_chars: l.foreign,
+        foreign_scripts: [...l.byScript].sort((a, b) => compareUtf8(a[0], b[0])).map(([s, n]) => `${s} ${n}`).join(', ') })
+    }
+    return { items, tables: { script: table } }
+  }
 }

@@ -83,7 +83,7 @@ export function exampleId(row: { path: string; row: number }): string {
 }
 
 /** An item about one row. */
-export function rowItem(row: AuditRow, severity: 'error' | 'warning' | 'info', kind: string, message: string): AuditItem {
+export function rowItem(row: Omit<AuditRow, 'text' | 'file'>, severity: 'error' | 'warning' | 'info', kind: string, message: string): AuditItem {
   return {
     finding: finding(severity, kind, row.path, message, { row: row.row, row_group: row.rowGroup }),
     rows: 1, samples: row.audioSize ?? 0, corpus: row.corpus || null, language: row.language || null,

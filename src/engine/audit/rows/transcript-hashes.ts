@@ -1,0 +1,48 @@
+/**
+ * The transcript as the leakage check compares it: normalized (NFC, lower-cased, whitespace runs collapsed to one
+ * space, trimmed), and per row of a table its kind and the 64-bit hash of its normalized form, in typed arrays.
+ */
+import { contentHashInto } from '../../core/content-hash.ts'
+
+/** The transcript as the leakage check compares it. */
+export function normalizeTranscript(text: string): string {
+  return text.normalize('NFC').toLowerCase().replace(/\s+/gu, ' ').trim()
+}
+
+/** Per row, the transcript as the leakage check compares it: its kind and the 64-bit hash of its normalized form. */
+export interface TranscriptHashes {
+  /** `noTranscript`, `emptyNormalized` or `hashedTranscript`. */
+  readonly kind: Uint8Array
+  /** Row `i`'s hash (`contentHash` of the normalized UTF-8): `words[2i]` its first 8 hex digits, `words[2i + 1]` the last 8. */
+  readonly words: Uint32Array
+}
+
+/** No transcript (null or empty): not counted. */
+export const noTranscript = 0
+/** A transcript that is empty once normalized: counted, never matched. */
+export const emptyNormalized = 1
+/** A hashed normalized transcript. */
+export const hashedTranscript = 2
+
+const utf8 = new TextEncoder()
+let scratch = new Uint8Array(1024)
+
+/**
+ * Writes row `at`'s kind and hash for `text` into `into` (`contentHash` of the normalized transcript's UTF-8, as a
+ * shard part's `transcript` column holds it in hex).
+ */
+export function hashTranscriptInto(text: string | null, into: TranscriptHashes, at: number): void {
+  if (!text) { into.kind[at] = noTranscript; return }
+  const normalized = normalizeTranscript(text)
+  if (!normalized) { into.kind[at] = emptyNormalized; return }
+  if (scratch.length < normalized.length * 3) scratch = new Uint8Array(normalized.length * 3)
+  const { written } = utf8.encodeInto(normalized, scratch)
+  into.kind[at] = hashedTranscript
+  contentHashInto(scratch.subarray(0, written), into.words, at)
+}
+
+/** Empty columns for `n` rows. */
+export function transcriptHashes(n: number): TranscriptHashes {
+  return { kind: new Uint8Array(n), words: new Uint32Array(2 * n) }
+}
+

@@ -104,6 +104,67 @@ export function decompress(codec: CompressionCodec, input: Uint8Array, size: num
   return decompressPage(input, size, codec, compressors)
 }
 
+/** One page of a column chunk, as `chunkPages` yields it. */
+export type ChunkPage =
+  /** The dictionary page, decompressed: `count` PLAIN values. */
+  | { kind: 'dictionary'; page: Uint8Array; count: number }
+  /**
+   * A data page (v1 or v2) whose levels are already in the caller's arrays at `[first, first + count)`; `present` of
+   * its values are non-null, and `values` reads them (decompressed, past the levels), in `encoding`.
+   */
+  | { kind: 'data'; first: number; count: number; present: number; encoding: string; values: DataReader }
+
+/**
+ * Walks a column chunk's pages with hyparquet's page primitives, writing each data page's repetition levels into
+ * `rep` (when `maxRepetition > 0`) and definition levels into `def` (all `maxDefinition` when the column is
+ * required), and yields the dictionary and data pages (index pages are skipped). Stops after `def.length` values;
+ * throws when the bytes end before them or the pages hold more.
+ */
+export function* chunkPages(chunkBytes: Uint8Array, codec: CompressionCodec, rep: Uint8Array, maxRepetition: number, def: Uint8Array, maxDefinition: number): Generator<ChunkPage> {
+  const total = def.length
+  const reader = readerOf(chunkBytes)
+  const repWidth = bitWidthOf(maxRepetition)
+  const defWidth = bitWidthOf(maxDefinition)
+  let first = 0
+  while (first < total) {
+    if (reader.offset >= chunkBytes.length) throw new Error(`column chunk ends after ${first} of ${total} values`)
+    const header = parquetHeader(reader)
+    const size = header.compressed_page_size
+    const body = chunkBytes.subarray(reader.offset, reader.offset + size)
+    reader.offset += size
+    if (body.length !== size) throw new Error(`page of ${size} bytes is cut short (${body.length})`)
+    if (header.type === 'DICTIONARY_PAGE') {
+      yield { kind: 'dictionary', page: decompress(codec, body, header.uncompressed_page_size), count: header.dictionary_page_header!.num_values }
+      continue
+    }
+    if (header.type !== 'DATA_PAGE' && header.type !== 'DATA_PAGE_V2') continue // index pages
+    const v1 = header.type === 'DATA_PAGE'
+    const h = v1 ? header.data_page_header! : header.data_page_header_v2!
+    const count = h.num_values
+    if (first + count > total) throw new Error(`pages hold more than the chunk's ${total} values`)
+    const end = first + count
+    let values: DataReader
+    if (v1) { // everything compressed, each level run length-prefixed
+      values = readerOf(decompress(codec, body, header.uncompressed_page_size))
+      if (repWidth > 0) readRleBitPackedHybrid(values, repWidth, rep.subarray(first, end))
+      if (defWidth > 0) readRleBitPackedHybrid(values, defWidth, def.subarray(first, end))
+    } else { // levels uncompressed with their lengths in the header, values maybe compressed
+      const v2 = header.data_page_header_v2!
+      const repLength = v2.repetition_levels_byte_length
+      const defLength = v2.definition_levels_byte_length
+      if (repWidth > 0) readRleBitPackedHybrid(readerOf(body), repWidth, rep.subarray(first, end), repLength)
+      if (defWidth > 0) readRleBitPackedHybrid(readerOf(body, repLength), defWidth, def.subarray(first, end), defLength)
+      const rest = body.subarray(repLength + defLength)
+      values = readerOf(v2.is_compressed ? decompress(codec, rest, header.uncompressed_page_size - repLength - defLength) : rest)
+    }
+    if (defWidth === 0) def.fill(maxDefinition, first, end)
+    let present = 0
+    for (let k = first; k < end; k++) if (def[k] === maxDefinition) present++
+    yield { kind: 'data', first, count, present, encoding: h.encoding, values }
+    first = end
+  }
+}
+
 /** INT32 values as they are; INT64 (BigInt) values widened to Numbers (exact below 2^53). */
 function asNumbers(values: DecodedArray): Int32Array | Float64Array {
   if (values instanceof Int32Array) return values
@@ -138,50 +199,13 @@ function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetiti
   // values of each data page; a chunk of one PLAIN page (the usual audio_bytes chunk) keeps its page's array, uncopied
   const pages: (Int32Array | Float64Array)[] = []
   let dictionary: Int32Array | Float64Array | null = null
-  let levelCount = 0
   let valueCount = 0
-  const reader = readerOf(chunkBytes)
-  const repWidth = bitWidthOf(maxRepetition)
-  const defWidth = bitWidthOf(maxDefinition)
-  while (levelCount < totalValues) {
-    if (reader.offset >= chunkBytes.length) throw new Error(`column chunk ends after ${levelCount} of ${totalValues} values`)
-    const header = parquetHeader(reader)
-    const compressedSize = header.compressed_page_size
-    const body = chunkBytes.subarray(reader.offset, reader.offset + compressedSize)
-    reader.offset += compressedSize
-    if (body.length !== compressedSize) throw new Error(`page of ${compressedSize} bytes is cut short (${body.length})`)
-    if (header.type === 'DICTIONARY_PAGE') {
-      const page = decompress(codec, body, header.uncompressed_page_size)
-      dictionary = asNumbers(readPlain(readerOf(page), meta.type, header.dictionary_page_header!.num_values, undefined))
+  for (const page of chunkPages(chunkBytes, codec, rep, maxRepetition, def, maxDefinition)) {
+    if (page.kind === 'dictionary') {
+      dictionary = asNumbers(readPlain(readerOf(page.page), meta.type, page.count, undefined))
       continue
     }
-    if (header.type !== 'DATA_PAGE' && header.type !== 'DATA_PAGE_V2') continue // index pages
-    let numValues: number
-    let encoding: string
-    let valueReader: DataReader
-    if (header.type === 'DATA_PAGE') { // v1: everything compressed, each level run length-prefixed
-      const h = header.data_page_header!
-      numValues = h.num_values
-      encoding = h.encoding
-      if (levelCount + numValues > totalValues) throw new Error(`pages hold more than the chunk's ${totalValues} values`)
-      valueReader = readerOf(decompress(codec, body, header.uncompressed_page_size))
-      if (repWidth > 0) readRleBitPackedHybrid(valueReader, repWidth, rep.subarray(levelCount, levelCount + numValues))
-      if (defWidth > 0) readRleBitPackedHybrid(valueReader, defWidth, def.subarray(levelCount, levelCount + numValues))
-    } else { // v2: levels uncompressed with their lengths in the header, values maybe compressed
-      const h = header.data_page_header_v2!
-      numValues = h.num_values
-      encoding = h.encoding
-      if (levelCount + numValues > totalValues) throw new Error(`pages hold more than the chunk's ${totalValues} values`)
-      const repLength = h.repetition_levels_byte_length
-      const defLength = h.definition_levels_byte_length
-      if (repWidth > 0) readRleBitPackedHybrid(readerOf(body), repWidth, rep.subarray(levelCount, levelCount + numValues), repLength)
-      if (defWidth > 0) readRleBitPackedHybrid(readerOf(body, repLength), defWidth, def.subarray(levelCount, levelCount + numValues), defLength)
-      const rest = body.subarray(repLength + defLength)
-      valueReader = readerOf(h.is_compressed ? decompress(codec, rest, header.uncompressed_page_size - repLength - defLength) : rest)
-    }
-    if (defWidth === 0) def.fill(maxDefinition, levelCount, levelCount + numValues)
-    let present = 0
-    for (let k = levelCount; k < levelCount + numValues; k++) if (def[k] === maxDefinition) present++
+    const { present, encoding, values: valueReader } = page
     if (encoding === 'PLAIN') {
       if (valueReader.view.byteLength - valueReader.offset < present * (int64 ? 8 : 4)) {
         throw new Error(`PLAIN page holds ${valueReader.view.byteLength - valueReader.offset} bytes for ${present} ${meta.type} values`)
@@ -206,7 +230,6 @@ function readChunkLevels(chunkBytes: Uint8Array, chunk: ColumnChunk, maxRepetiti
     } else {
       throw new UnsupportedPageError(`value encoding ${encoding}`)
     }
-    levelCount += numValues
     valueCount += present
   }
   let values: Int32Array | Float64Array

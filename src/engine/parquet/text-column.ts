@@ -5,9 +5,8 @@
  * (docs/reference-pipeline.md §5, §7); decoding every transcript of it would be most of the planner's work.
  */
 import type { ColumnChunk, DataReader, FileMetaData } from 'hyparquet'
-import { parquetHeader } from 'hyparquet/src/column.js'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
-import { bitWidthOf, decompress, findTopLevel, readerOf, UnsupportedPageError } from './byte-list-column.ts'
+import { chunkPages, findTopLevel, readerOf, UnsupportedPageError } from './byte-list-column.ts'
 
 const utf8 = new TextDecoder()
 
@@ -80,52 +79,16 @@ export function decodeTextChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, maxD
   const end = new Int32Array(rows)
   const def = new Uint8Array(rows)
   let dictionary: { index: number; starts: Int32Array; ends: Int32Array } | null = null
-  const reader = readerOf(chunkBytes)
-  const defWidth = bitWidthOf(maxDefinition)
-  let row = 0
-  while (row < rows) {
-    if (reader.offset >= chunkBytes.length) throw new Error(`column chunk ends after ${row} of ${rows} values`)
-    const header = parquetHeader(reader)
-    const size = header.compressed_page_size
-    const body = chunkBytes.subarray(reader.offset, reader.offset + size)
-    reader.offset += size
-    if (body.length !== size) throw new Error(`page of ${size} bytes is cut short (${body.length})`)
-    if (header.type === 'DICTIONARY_PAGE') {
-      const page = decompress(codec, body, header.uncompressed_page_size)
-      const n = header.dictionary_page_header!.num_values
-      const starts = new Int32Array(n)
-      const ends = new Int32Array(n)
-      plainOffsets(readerOf(page), n, starts, ends, 0)
-      buffers.push(new Uint8Array(page.buffer)) // (offsets are into the page's underlying buffer)
+  for (const page of chunkPages(chunkBytes, codec, new Uint8Array(0), 0, def, maxDefinition)) {
+    if (page.kind === 'dictionary') {
+      const starts = new Int32Array(page.count)
+      const ends = new Int32Array(page.count)
+      plainOffsets(readerOf(page.page), page.count, starts, ends, 0)
+      buffers.push(new Uint8Array(page.page.buffer)) // (offsets are into the page's underlying buffer)
       dictionary = { index: buffers.length - 1, starts, ends }
       continue
     }
-    if (header.type !== 'DATA_PAGE' && header.type !== 'DATA_PAGE_V2') continue // index pages
-    let numValues: number
-    let encoding: string
-    let values: DataReader
-    if (header.type === 'DATA_PAGE') {
-      const h = header.data_page_header!
-      numValues = h.num_values
-      encoding = h.encoding
-      if (row + numValues > rows) throw new Error(`pages hold more than the chunk's ${rows} values`)
-      values = readerOf(decompress(codec, body, header.uncompressed_page_size))
-      if (defWidth > 0) readRleBitPackedHybrid(values, defWidth, def.subarray(row, row + numValues))
-    } else {
-      const h = header.data_page_header_v2!
-      numValues = h.num_values
-      encoding = h.encoding
-      if (row + numValues > rows) throw new Error(`pages hold more than the chunk's ${rows} values`)
-      const defLength = h.definition_levels_byte_length
-      const repLength = h.repetition_levels_byte_length
-      if (repLength !== 0) throw new UnsupportedPageError('repetition levels in a flat column')
-      if (defWidth > 0) readRleBitPackedHybrid(readerOf(body), defWidth, def.subarray(row, row + numValues), defLength)
-      const rest = body.subarray(defLength)
-      values = readerOf(h.is_compressed ? decompress(codec, rest, header.uncompressed_page_size - defLength) : rest)
-    }
-    if (defWidth === 0) def.fill(maxDefinition, row, row + numValues)
-    let present = 0
-    for (let k = row; k < row + numValues; k++) if (def[k] === maxDefinition) present++
+    const { first: row, count: numValues, present, encoding, values } = page
     const starts = new Int32Array(present)
     const ends = new Int32Array(present)
     let source: number
@@ -157,7 +120,6 @@ export function decodeTextChunk(chunkBytes: Uint8Array, chunk: ColumnChunk, maxD
         end[k] = ends[v++]
       } else buffer[k] = -1
     }
-    row += numValues
   }
   return new TextCells(buffers, buffer, start, end)
 }

@@ -14,8 +14,8 @@ const bin = join(import.meta.dirname, '..', 'bin', 'mixscope.js')
 const langs = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'ru', 'uk', 'cs', 'ro', 'hu', 'fi', 'tr', 'el', 'bg', 'hr', 'sk', 'sl', 'lt', 'lv', 'et', 'da', 'ar', 'fa', 'hi', 'bn', 'ta', 'te', 'ur', 'vi', 'th', 'id', 'ms', 'sw', 'yo', 'ha', 'zu']
 const words = 'the quick brown fox jumps over lazy dog speech data corpus language model training audio sample test hello world number one two three'.split(' ')
 
-/** The manifest of `rows` rows (written once). @returns its path */
-async function ensureManifest(rows: number): Promise<string> {
+/** The manifest of `rows` rows (written once; `npm run bench -- rows` plans them too). @returns its path */
+export async function ensureManifest(rows: number): Promise<string> {
   const dir = join(process.env.MIXSCOPE_BENCH_DATA ?? join(import.meta.dirname, '.cache'), `prepare-manifest-${rows}`)
   const manifest = join(dir, 'manifest.jsonl')
   if (existsSync(manifest)) return manifest

@@ -17,6 +17,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   'prepare-plan': async () => (await import('./prepare-plan.bench.ts')).runPreparePlanBench(),
   scale: async () => (await import('./scale.bench.ts')).runScaleBench(),
   shard: async () => (await import('./shard.bench.ts')).runShardBench(),
+  rows: async () => (await import('./rows.bench.ts')).runRowsBench(),
   'near-duplicates': async () => (await import('./near-duplicates.bench.ts')).runNearDuplicatesBench(),
 }
 

@@ -47,8 +47,20 @@ describe('script matching', () => {
 describe('numeric helpers', () => {
   it('median, MAD and robust z', () => {
     expect(medianMad([1, 2, 3, 4, 100])).toEqual({ median: 3, mad: 1 })
+    expect(medianMad(new Float64Array([100, 4, 1, 3, 2, 7]))).toEqual({ median: 3.5, mad: 2 })
     expect(robustZ(100, 3, 1)).toBeCloseTo(0.6745 * 97, 10)
     expect(robustZ(3, 3, 0)).toBe(0)
+  })
+
+  it('median and MAD of a typed array equal those of sorted number arrays, and leave the input as it was', () => {
+    let seed = 7
+    const values = Float64Array.from({ length: 10_001 }, () => (seed = (seed * 16807) % 2147483647) / 1e6)
+    const copy = values.slice()
+    const sorted = [...values].sort((a, b) => a - b)
+    const median = sorted[5_000]
+    const mad = sorted.map((v) => Math.abs(v - median)).sort((a, b) => a - b)[5_000]
+    expect(medianMad(values)).toEqual({ median, mad })
+    expect(values).toEqual(copy)
   })
 
   it('normalizes transcripts by case and whitespace only', () => {

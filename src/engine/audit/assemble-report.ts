@@ -7,7 +7,7 @@ import { FindingsCollector, type FinishOptions } from '../core/findings-sink.ts'
 import type { MeasuredRow } from './checks/audio.ts'
 import { rowHours } from './rows/rows.ts'
 import { ItemSummary } from './summary.ts'
-import type { AuditReport, AuditItem, CheckResult } from './rows/types.ts'
+import type { AuditReport, CheckResult } from './rows/types.ts'
 
 /** What the report is made of besides the checks' results. */
 export interface ReportInputs {

@@ -91,6 +91,11 @@ export class FindingsCollector {
     this.bufferChars = options.bufferChars ?? 4 << 20
   }
 
+  /** Characters of serialized findings waiting in memory for `drain` (with buckets; 0 without). */
+  get buffered(): number {
+    return this.heldChars
+  }
+
   /** Adds one item; call `drain` now and then (after a row group, a partition) so the buffer goes to the buckets. */
   add(item: FindingItem): void {
     if (this.finished) throw new Error('findings: add after finish')

@@ -12,6 +12,7 @@ import { capFindings, FindingsCollector, type FindingItem } from '../../src/engi
 import { memoryBuckets, type ByteBuckets } from '../../src/engine/core/byte-buckets.ts'
 import { finding, sortFindings, uniqueFindings, type Finding } from '../../src/engine/core/findings.ts'
 import { flaggedRowsJsonl } from '../../src/engine/audit/flagged.ts'
+import { capAuditReport, parseSavedAudit } from '../../src/engine/audit/saved.ts'
 import { createFileSpill } from '../../src/engine/node/file-spill.ts'
 import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { runCli } from '../helpers/run-cli.ts'
@@ -144,6 +145,25 @@ describe('audit and validate past the cap', () => {
     expect(text.code).toBe(1)
     expect(text.stdout).toContain(`… and 134 more undecodable-audio findings (in ${findingsFile})`)
     expect((await runCli(['audit', root, '--max-findings-per-kind', '-1'])).code).toBe(2)
+  })
+
+  it('a saved uncapped result gets its counts, and the explorer\'s copy the first findings of each kind with the true totals', async () => {
+    const whole = (await runCli(['audit', auditFixture('meta'), '--json', '--max-findings-per-kind', '0'])).stdout
+    const old = JSON.parse(whole)
+    // a document written before the counts existed
+    delete old.finding_counts
+    delete old.findings_omitted
+    delete old.options.max_findings_per_kind
+    const saved = parseSavedAudit(JSON.stringify(old), 'audit.json').report
+    expect(saved.finding_counts).toEqual(JSON.parse(whole).finding_counts)
+    expect(saved.findings_omitted).toBe(0)
+    const shown = capAuditReport(saved, 5)
+    expect(shown.finding_counts['undecodable-audio']).toEqual({ severity: 'error', total: 136, shown: 5 })
+    expect(shown.findings_omitted).toBe(131)
+    expect(shown.options.max_findings_per_kind).toBe(5)
+    expect(shown.findings.filter((f) => f.kind === 'undecodable-audio')).toEqual(saved.findings.filter((f) => f.kind === 'undecodable-audio').slice(0, 5))
+    expect(shown.summary).toEqual(saved.summary)
+    expect(capAuditReport(saved)).toBe(saved)
   })
 
   it('validate --max-findings-per-kind 3: counts, first 3, the file equal to the uncapped list, exit 1', async () => {

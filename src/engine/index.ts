@@ -8,6 +8,11 @@
 // Foundation: findings, errors, UTF-8 order, bounded concurrency
 export { contentHash } from './core/content-hash.ts'
 export { compareUtf8, type Finding, finding, MixscopeError, sortFindings } from './core/findings.ts'
+export {
+  capFindings, collectFindings, defaultMaxFindingsPerKind, FindingsCollector,
+  type CollectedFindings, type CollectorOptions, type FindingCount, type FindingItem, type FinishOptions,
+} from './core/findings-sink.ts'
+export { type ByteBuckets, memoryBuckets } from './core/byte-buckets.ts'
 export { npyEncode } from './core/npy.ts'
 
 // Foundation: the reference's random generators
@@ -98,7 +103,7 @@ export {
 // Jobs: audit
 export { auditDataset } from './audit/audit.ts'
 export { type AuditConfig, auditConfigFindings, auditHasErrors, auditWithConfig } from './audit/configured.ts'
-export { flaggedRowsJsonl } from './audit/flagged.ts'
+export { FlaggedRowsStream, flaggedRowsJsonl } from './audit/flagged.ts'
 export { nearDuplicateMembers, type NearDuplicateMember } from './audit/near-duplicate-members.ts'
 export {
   checkNearDuplicates, findNearDuplicates, measureFingerprint, nearDuplicateMaxBer, type NearDuplicateOptions, type NearDuplicateSearch,

@@ -105,7 +105,7 @@ describe('near-duplicate audio on the planted set', () => {
 
   it('a sharded audit merges to the same clusters and findings', async () => {
     const parts = await Promise.all([0, 1, 2].map(async (i) => ({ name: `p${i}`, header: await auditShard(await openFixture(planted.root), { index: i, count: 3 }, { deep: true }) })))
-    const merged = mergeAuditParts(parts)
+    const merged = await mergeAuditParts(parts)
     expect(merged.tables.near_duplicates).toEqual(report.tables.near_duplicates)
     expect(merged.findings.filter((f) => f.kind.startsWith('near-'))).toEqual(report.findings.filter((f) => f.kind.startsWith('near-')))
   }, 120_000)

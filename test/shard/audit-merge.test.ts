@@ -44,7 +44,7 @@ async function shardParts(root: string, count: number, options: AuditOptions): P
 async function expectSameForShards(root: string, options: AuditOptions, counts = [1, 2, 3, 4, 5]): Promise<string> {
   const whole = formatJson(await auditDataset(await openFixture(root), options))
   for (const n of counts) {
-    const merged = formatJson(mergeAuditParts(await shardParts(root, n, options)))
+    const merged = formatJson(await mergeAuditParts(await shardParts(root, n, options)))
     expect(merged, `${root} in ${n} shards`).toBe(whole)
   }
   return whole

@@ -60,7 +60,7 @@ describe('checks on columns', () => {
         const part = await auditShard(await openFixture(root), { index: i, count: n }, { quick: false })
         parts.push({ name: `part-${i}.json`, header: parsePart(`part-${i}.json`, stringifyPart(part)) as AuditPart })
       }
-      expect(formatJson(mergeAuditParts(parts)), `${n} shards`).toBe(text)
+      expect(formatJson(await mergeAuditParts(parts)), `${n} shards`).toBe(text)
     }
     // what the dataset was made to contain
     expect(whole.summary['transcript-leakage']?.count).toBeGreaterThan(0)

@@ -13,7 +13,7 @@ describe('saved audit results', () => {
     const root = auditFixture('meta')
     const whole = await auditDataset(await openFixture(root), { quick: true })
     const parts = await Promise.all([0, 1].map(async (i) => ({ name: `p${i}`, header: await auditShard(await openFixture(root), { index: i, count: 2 }, { quick: true }) })))
-    const text = formatJson({ ...mergeAuditParts(parts), timing: { shards: 2, shard_seconds: [1, 2] } })
+    const text = formatJson({ ...(await mergeAuditParts(parts)), timing: { shards: 2, shard_seconds: [1, 2] } })
     const saved = parseSavedAudit(text, 'audit.json')
     expect(saved.shards).toBe(2)
     expect(formatJson(saved.report)).toBe(formatJson(whole))

@@ -41,6 +41,6 @@ describe('audit at scale', () => {
       const part = await auditShard(await openFixture(root), { index: i, count: 3 })
       parts.push({ name: `p${i}`, header: parsePart(`p${i}`, stringifyPart(part)) as AuditPart })
     }
-    expect(formatJson(mergeAuditParts(parts))).toBe(formatJson(whole))
+    expect(formatJson(await mergeAuditParts(parts))).toBe(formatJson(whole))
   }, 120_000)
 })

@@ -43,26 +43,31 @@ export function groupFindings<F extends Finding>(findings: readonly F[]): Findin
     .sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || compareUtf8(a.kind, b.kind))
 }
 
-function Group<F extends Finding>({ group, label, open, onToggle, where, hoursOf, extra }: {
+function Group<F extends Finding>({ group, label, open, onToggle, where, hoursOf, totalOf, extra }: {
   group: FindingGroup<F>
   label: string
   open: boolean
   onToggle: (open: boolean) => void
   where?: (f: F) => ReactNode
   hoursOf?: (kind: string) => number | null
+  totalOf?: (kind: string) => number | null
   extra?: { header: string; cell: (f: F) => ReactNode }
 }) {
   const [pages, setPages] = useState(1)
   const shown = group.findings.slice(0, pages * pageSize)
   const hours = hoursOf?.(group.kind) ?? null
+  // the findings of a kind past the report's cap are counted, not listed: the group says how many there are
+  const total = Math.max(group.findings.length, totalOf?.(group.kind) ?? 0)
+  const capped = total > group.findings.length
   return (
     <details className={`finding-group ${group.severity}`} open={open} data-kind={group.kind} data-severity={group.severity}
       onToggle={(e) => onToggle((e.currentTarget as HTMLDetailsElement).open)}>
       <summary>
         <span className={`severity ${group.severity}`}>{group.severity}</span>
         <code className="kind">{group.kind}</code>
-        <span className="group-count"><strong>{formatCount(group.findings.length)}</strong> finding{group.findings.length === 1 ? '' : 's'}</span>
-        {group.rows > 0 && <span className="group-count">{formatCount(group.rows)} row{group.rows === 1 ? '' : 's'}</span>}
+        <span className="group-count" data-total={total}><strong>{formatCount(total)}</strong> finding{total === 1 ? '' : 's'}</span>
+        {capped && <span className="group-count capped">showing first {formatCount(group.findings.length)} of {formatCount(total)}</span>}
+        {group.rows > 0 && <span className="group-count">{capped ? 'first ' : ''}{formatCount(group.rows)} row{group.rows === 1 ? '' : 's'}</span>}
         {hours !== null && hours > 0 && <span className="group-count"><Num value={hours} kind="hours" /></span>}
         <span className="first-message" dir="auto">{group.findings[0]?.message}</span>
       </summary>
@@ -85,6 +90,10 @@ function Group<F extends Finding>({ group, label, open, onToggle, where, hoursOf
               Show {formatCount(Math.min(pageSize, group.findings.length - shown.length))} more ({formatCount(group.findings.length - shown.length)} not shown)
             </button>
           )}
+          {capped && group.findings.length === shown.length && (
+            <p className="hint">The first {formatCount(group.findings.length)} of {formatCount(total)} {group.kind} findings, in dataset order; the
+              others are counted, not listed (<code>mixscope audit --findings FILE</code> writes every one).</p>
+          )}
         </>
       )}
     </details>
@@ -92,7 +101,7 @@ function Group<F extends Finding>({ group, label, open, onToggle, where, hoursOf
 }
 
 /** The groups of `findings`, collapsed; "Expand all" opens every one. */
-export function FindingGroups<F extends Finding>({ findings, label, where, hoursOf, extra, empty }: {
+export function FindingGroups<F extends Finding>({ findings, label, where, hoursOf, totalOf, extra, empty }: {
   findings: readonly F[]
   /** Accessible name stem of the groups' tables (`<label>: <kind>`). */
   label: string
@@ -100,6 +109,8 @@ export function FindingGroups<F extends Finding>({ findings, label, where, hours
   where?: (f: F) => ReactNode
   /** Hours a kind is about (from the audit's summary), shown in the group line. */
   hoursOf?: (kind: string) => number | null
+  /** How many findings of a kind there are when the list holds only the first ones (the report's `finding_counts`). */
+  totalOf?: (kind: string) => number | null
   extra?: { header: string; cell: (f: F) => ReactNode }
   empty?: ReactNode
 }) {
@@ -108,14 +119,15 @@ export function FindingGroups<F extends Finding>({ findings, label, where, hours
   if (groups.length === 0) return <p className="hint">{empty ?? 'Nothing found.'}</p>
   const key = (g: FindingGroup<F>) => `${g.severity}/${g.kind}`
   const allOpen = groups.every((g) => open.has(key(g)))
+  const total = groups.reduce((n, g) => n + Math.max(g.findings.length, totalOf?.(g.kind) ?? 0), 0)
   return (
     <div className="finding-groups">
       <div className="row">
         <button type="button" onClick={() => setOpen(allOpen ? new Set() : new Set(groups.map(key)))}>{allOpen ? 'Collapse all' : 'Expand all'}</button>
-        <span className="hint">{plural(findings.length, 'finding')} in {plural(groups.length, 'kind')}</span>
+        <span className="hint">{plural(total, 'finding')} in {plural(groups.length, 'kind')}{total > findings.length ? ` (the first ${formatCount(findings.length)} listed)` : ''}</span>
       </div>
       {groups.map((g) => (
-        <Group key={key(g)} group={g} label={label} open={open.has(key(g))} where={where} hoursOf={hoursOf} extra={extra}
+        <Group key={key(g)} group={g} label={label} open={open.has(key(g))} where={where} hoursOf={hoursOf} totalOf={totalOf} extra={extra}
           onToggle={(isOpen) => setOpen((old) => {
             if (old.has(key(g)) === isOpen) return old
             const next = new Set(old)

@@ -18,7 +18,6 @@ import {
   createAuditState,
   describeShard,
   finding,
-  flaggedRowsJsonl,
   loadSpmTokenizer,
   MixscopeError,
   shardCutFromIndex,
@@ -36,6 +35,7 @@ import { defineCommand, integerOption, matchOption, numberOption, parseCommand, 
 import { auditSummaryText } from '../lib/audit-summary.ts'
 import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 import { createHelperPool, measureWith } from '../lib/helper-pool.ts'
+import { findingsHelp, findingsOptions, maxFindingsPerKind, openFindingOutputs } from '../lib/findings-args.ts'
 
 export const auditHelp = `Usage: mixscope audit <folder|url> [options]
 
@@ -55,9 +55,11 @@ ${configHelp(20)}
                     here, else the lookup beside the root)
   --workers N       decoding workers (default: all cores; 0 decodes in this thread)
   --state FILE      resume the audio pass from FILE and save it there (also on Ctrl-C)
-  --json            print {"schema_version": 1, "root", "summary", "findings", "config_findings", "tables", ...}
+  --json            print {"schema_version": 1, "root", "summary", "finding_counts", "findings_omitted",
+                    "findings", "config_findings", "tables", ...}
   --report FILE     write a readable report: .html (self-contained) or .md
-  --flagged FILE    write flagged rows as JSONL of example ids
+  --flagged FILE    write flagged rows as JSONL of example ids (every row, whatever the cap below)
+${findingsHelp(20)}
   --shard i/N       audit only shard i of N (row groups in dataset order, balanced by compressed bytes);
                     without it the shard comes from a Slurm array (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN
                     of SLURM_ARRAY_TASK_COUNT), MIXSCOPE_SHARD=i/N, or a Kubernetes Indexed Job
@@ -67,7 +69,7 @@ ${configHelp(20)}
   -h, --help        show this help
 
 Exit codes: 0 no error findings, 1 error findings (of the data, or of the config on this dataset: what the
-training would refuse), 2 usage or I/O error, or a config that cannot be built as
+training would refuse; counted, also when --json leaves them out), 2 usage or I/O error, or a config that cannot be built as
 given (unknown preset or key, bad value: findings printed). A shard exits 0 once its part is written: its
 findings are judged by the merge.
 `
@@ -87,6 +89,7 @@ const args = defineCommand({
     ...configOptions, deep: { type: 'boolean' }, 'no-audio-check': { type: 'boolean' }, sample: { type: 'string' }, seed: { type: 'string' }, tokenizer: { type: 'string' },
     summary: { type: 'string' }, workers: { type: 'string' }, state: { type: 'string' },
     json: { type: 'boolean' }, report: { type: 'string' }, flagged: { type: 'string' }, shard: { type: 'string' }, out: { type: 'string' },
+    ...findingsOptions,
   },
 })
 
@@ -99,12 +102,13 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const seed = integerOption('audit', '--seed', values.seed, { min: 0 }) ?? 0
   const workers = integerOption('audit', '--workers', values.workers, { min: 0 })
   matchOption('audit', '--report', values.report, /\.(html?|md)$/i, 'a file name ending in .html or .md')
+  const maxPerKind = maxFindingsPerKind('audit', values['max-findings-per-kind'])
   const found = shardFrom(values.shard, process.env)
   const shard: ShardSpec | null = found ?? (values.out !== undefined ? wholeShard : null)
   if (shard) {
     const what = found ? `shard ${describeShard(found)}` : '--out'
     if (values.out === undefined) throw new UsageError(`audit: ${what} writes a part: give --out FILE (then "mixscope merge" the parts)`)
-    const whole = ['report', 'flagged', 'json'].filter((k) => values[k as 'report' | 'flagged' | 'json'] !== undefined)
+    const whole = ['report', 'flagged', 'json', 'findings', 'max-findings-per-kind'].filter((k) => values[k as 'report' | 'flagged' | 'json' | 'findings' | 'max-findings-per-kind'] !== undefined)
     if (whole.length > 0) throw new UsageError(`audit: ${what} writes a part, not a report: --${whole.join(', --')} belong${whole.length > 1 ? '' : 's'} to "mixscope merge parts… --out FILE --report F.html"`)
   }
   const resolved = await resolveConfigArgs(values, io, 'audit')
@@ -145,6 +149,8 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
   const onSigint = () => controller.abort(new MixscopeError('audit: interrupted', 'interrupted', 'io'))
   process.once('SIGINT', onSigint)
   let report: AuditReport
+  // every finding and every flagged row stream to their files as the report is assembled (the report keeps the cap)
+  const outputs = shard ? null : await openFindingOutputs({ findings: values.findings, flagged: values.flagged })
   try {
     const options = { config, deep: values.deep, quick: !values['no-audio-check'], sample, seed, tokenizer, state, measure: pool ? measureWith(pool) : undefined, concurrency: pool ? pool.size * 2 : 1, signal: controller.signal }
     if (shard) {
@@ -159,8 +165,13 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
       return exitCodes.ok
     }
     // the row records wait on disk for their partition's checks: memory stays at one partition's rows
-    const whole = { ...options, spill: () => createFileSpill() }
+    // the findings wait on disk too, a file's at a time: the report holds at most --max-findings-per-kind of a kind
+    const whole = { ...options, spill: () => createFileSpill(), maxFindingsPerKind: maxPerKind, onFindings: outputs?.onFindings }
     report = configGiven ? await auditWithConfig(dataset, resolved, whole) : await auditDataset(dataset, { ...whole, configFindings: configFindings(dataset) })
+    await outputs?.commit()
+  } catch (error) {
+    await outputs?.abort()
+    throw error
   } finally {
     process.off('SIGINT', onSigint)
     await pool?.close()
@@ -168,7 +179,6 @@ export async function runAudit(argv: string[], io: CliIo): Promise<number> {
     if (values.state && state) await writeFile(values.state, JSON.stringify(state))
   }
   if (values.report) await writeFile(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
-  if (values.flagged) await writeFile(values.flagged, flaggedRowsJsonl(report.findings))
-  io.stdout(values.json ? formatJson(report) : auditSummaryText(report))
+  io.stdout(values.json ? formatJson(report) : auditSummaryText(report, values.findings))
   return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
 }

@@ -13,7 +13,6 @@ import {
   auditReportHtml,
   auditReportMarkdown,
   createFsSink,
-  flaggedRowsJsonl,
   type MergedIndex,
   MixscopeError,
   type PartBytes,
@@ -25,6 +24,7 @@ import {
 } from '../../engine/node.ts'
 import { defineCommand, matchOption, parseCommand, UsageError } from '../lib/args.ts'
 import { auditSummaryText } from '../lib/audit-summary.ts'
+import { findingsHelp, findingsOptions, maxFindingsPerKind, openFindingOutputs } from '../lib/findings-args.ts'
 import { exitCodes, formatJson, writeJson, type CliIo } from '../lib/io.ts'
 
 export const mergeHelp = `Usage: mixscope merge <part files or folders…> --out FILE [options]
@@ -39,6 +39,7 @@ in it. Every shard 0…N−1 must be there once, from the same dataset and setti
                     writes it (give <root>/_mixscope_index.parquet to have open and stats use it)
   --report FILE     audit: the readable report, .html (self-contained) or .md, as "audit --report"
   --flagged FILE    audit: flagged rows as JSONL, as "audit --flagged"
+${findingsHelp(20)} (audit, as "audit")
   --json            print the merged document instead of the summary table (index: what
                     "index --json" prints, and "timing")
   -h, --help        show this help
@@ -104,7 +105,7 @@ async function writeJsonFile(path: string, value: unknown): Promise<void> {
 /** Runs `mixscope merge`. */
 const args = defineCommand({
   name: 'merge', help: mergeHelp, positionals: { min: 1, what: 'the part files (or folders of them)' },
-  options: { out: { type: 'string' }, report: { type: 'string' }, flagged: { type: 'string' }, json: { type: 'boolean' } },
+  options: { out: { type: 'string' }, report: { type: 'string' }, flagged: { type: 'string' }, json: { type: 'boolean' }, ...findingsOptions },
 })
 
 /** Runs `mixscope merge`. */
@@ -121,10 +122,23 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
   try {
     const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size))
     const parts = await readPartSet(files.map((file, i) => handles.bytes(file, sizes[i])))
-    if (parts.kind !== 'audit' && (values.report || values.flagged)) {
-      throw new UsageError(`merge: --report and --flagged are for audit parts; these are ${parts.kind} parts`)
+    if (parts.kind !== 'audit' && (values.report || values.flagged || values.findings || values['max-findings-per-kind'])) {
+      throw new UsageError(`merge: --report, --flagged, --findings and --max-findings-per-kind are for audit parts; these are ${parts.kind} parts`)
     }
-    const merged = await parts.merge({ sink: parts.kind === 'prepare' ? createFsSink(values.out) : undefined })
+    const maxPerKind = maxFindingsPerKind('merge', values['max-findings-per-kind'])
+    // every finding and flagged row streams to its file as the report is assembled; the report keeps the cap
+    const outputs = parts.kind === 'audit' ? await openFindingOutputs({ findings: values.findings, flagged: values.flagged }) : null
+    let merged
+    try {
+      merged = await parts.merge({
+        sink: parts.kind === 'prepare' ? createFsSink(values.out) : undefined,
+        audit: { maxFindingsPerKind: maxPerKind, onFindings: outputs?.onFindings },
+      })
+      await outputs?.commit()
+    } catch (error) {
+      await outputs?.abort()
+      throw error
+    }
     if (merged.kind === 'prepare') return printPrepare(merged.report, parts.count, timingOf(merged.shardSeconds, started), values, io)
     if (merged.kind === 'index') return await writeIndex(merged.index, parts.count, timingOf(merged.shardSeconds, started), values, io)
 
@@ -133,9 +147,8 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
     const document = { ...report, timing }
     await writeJsonFile(values.out, document)
     if (values.report) await writeFileAtomic(values.report, /\.md$/i.test(values.report) ? auditReportMarkdown(report) : auditReportHtml(report))
-    if (values.flagged) await writeFileAtomic(values.flagged, flaggedRowsJsonl(report.findings))
     if (values.json) await writeJson(document, (text) => io.stdout(text))
-    else io.stdout(auditSummaryText(report))
+    else io.stdout(auditSummaryText(report, values.findings))
     io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
     return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
   } finally {

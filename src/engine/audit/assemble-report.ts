@@ -3,15 +3,16 @@
  * parts (partial/merge.ts), so the two documents cannot drift apart (the merge is byte-identical by construction).
  */
 import { sortFindings, type Finding } from '../core/findings.ts'
+import { FindingsCollector, type FinishOptions } from '../core/findings-sink.ts'
 import type { MeasuredRow } from './checks/audio.ts'
 import { rowHours } from './rows/rows.ts'
-import { summarizeItems } from './summary.ts'
-import type { AuditReport, AuditItem, CheckResult } from './rows/types.ts'
+import { ItemSummary } from './summary.ts'
+import type { AuditReport, CheckResult } from './rows/types.ts'
 
 /** What the report is made of besides the checks' results. */
 export interface ReportInputs {
   root: string
-  options: AuditReport['options']
+  options: Omit<AuditReport['options'], 'max_findings_per_kind'>
   /** Parquet files and row groups of the dataset. */
   files: number
   rowGroups: number
@@ -28,46 +29,47 @@ export interface ReportInputs {
   configFindings: readonly Finding[]
   /** The checks' results, in the audit's order (tables of later results replace earlier ones of the same name). */
   results: readonly CheckResult[]
+  /**
+   * Where the items went that are not in `results` (the row checks' findings as they were found), with the report's
+   * cap (`maxPerKind`); default: a collector in memory with the default cap. The results' items are added to it.
+   */
+  collector?: FindingsCollector
+  /** Every finding of the report in order, a path's at a time (`audit --findings`, `--flagged`). */
+  onFindings?: FinishOptions['onFindings']
 }
 
-/** Joins the checks' items and tables into the report: summary per kind, per-language tables, totals, sorted findings. */
-export function assembleReport(inputs: ReportInputs): AuditReport {
+/**
+ * Joins the checks' items and tables into the report: summary per kind, per-language tables, totals, the first
+ * findings of each kind in order (`finding_counts` says how many there are).
+ */
+export async function assembleReport(inputs: ReportInputs): Promise<AuditReport> {
   const { measured } = inputs
-  const items: AuditItem[] = inputs.datasetFindings.map((f) => ({ finding: f, rows: 0, samples: 0, corpus: null, language: null }))
+  const collector = inputs.collector ?? new FindingsCollector()
+  for (const f of inputs.datasetFindings) collector.addFinding(f)
   const tables: AuditReport['tables'] = {}
   for (const r of inputs.results) {
-    for (const item of r.items) items.push(item) // not push(...): a big dataset has more findings than a call takes arguments
+    collector.addAll(r.items)
     Object.assign(tables, r.tables)
   }
-  const { summary, byLanguage, flagged } = summarizeItems(items)
+  const tally = new ItemSummary()
+  const collected = await collector.finish({ onItem: (item) => tally.add(item), onFindings: inputs.onFindings })
+  const { summary, byLanguage, flagged } = tally.result()
   tables.kinds_by_partition = byLanguage
   tables.flagged_by_language = flagged
   return {
     schema_version: 1,
     root: inputs.root,
-    options: inputs.options,
+    options: { ...inputs.options, max_findings_per_kind: Number.isFinite(collector.maxPerKind) ? collector.maxPerKind : null },
     totals: {
       files: inputs.files, row_groups: inputs.rowGroups, rows: inputs.rowCount, hours: rowHours(inputs.samples),
       rows_decoded: measured.length, rows_audio_checked: inputs.rowsAudioChecked, hours_decoded: measured.reduce((h, m) => h + rowHours(m.row.audioSize), 0),
       flagged_rows: flagged.reduce((n, r) => n + Number(r.rows), 0), flagged_hours: flagged.reduce((h, r) => h + Number(r.hours), 0),
     },
     summary,
-    findings: sortedUniqueFindings(items.map((i) => i.finding)),
+    finding_counts: collected.counts,
+    findings_omitted: collected.omitted,
+    findings: collected.findings,
     config_findings: sortFindings([...inputs.configFindings]),
     tables,
   }
-}
-
-/**
- * `sortFindings(uniqueFindings(findings))` without a JSON key per finding (10^5 findings at scale): sorted first, the
- * duplicates (equal in every field) are then neighbours, and the sort is stable, so the one kept is the same.
- */
-function sortedUniqueFindings(findings: Finding[]): Finding[] {
-  const out: Finding[] = []
-  let last: Finding | undefined
-  for (const f of sortFindings(findings)) {
-    if (last && f.path === last.path && f.row === last.row && f.row_group === last.row_group && f.kind === last.kind && f.severity === last.severity && f.message === last.message) continue
-    out.push(last = f)
-  }
-  return out
 }

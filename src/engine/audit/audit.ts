@@ -11,6 +11,7 @@ import { parseSplit } from '../pipeline/config/split.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import type { Finding } from '../core/findings.ts'
+import { FindingsCollector, type FinishOptions } from '../core/findings-sink.ts'
 import { mapLimit } from '../core/map-limit.ts'
 import { checkAudio, type MeasuredRow } from './checks/audio.ts'
 import { checkRanks } from './checks/ranks.ts'
@@ -59,6 +60,14 @@ export interface AuditOptions extends RunOptions {
    * configured.ts, computes them: resolution findings and `checkConfig`); none when absent.
    */
   configFindings?: readonly Finding[]
+  /**
+   * Findings of one kind the report's `findings` holds (default `defaultMaxFindingsPerKind`, core/findings-sink.ts;
+   * `Infinity`: every one); `finding_counts` counts them all. With `spill`, the findings wait in a spill of their own
+   * until the report is assembled (on disk in Node), so the audit holds at most this many per kind.
+   */
+  maxFindingsPerKind?: number
+  /** Every finding of the report in order, without the cap, a path's at a time (`audit --findings`, `--flagged`). */
+  onFindings?: FinishOptions['onFindings']
 }
 
 const inThread: AudioMeasurer = (task, signal) => measureAudioTask(task, {}, signal)
@@ -78,52 +87,63 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   const sample = options.deep ? 1 : options.sample ?? 0
   const seed = options.seed ?? 0
 
-  const spill = await (options.spill ?? (async () => memorySpill()))()
-  let pass: MetadataPass
-  let checks: RowChecks
+  // the findings wait beside the row records (a spill of their own: on disk in Node) until the report is assembled
+  const buckets = options.spill ? await options.spill() : undefined
   try {
-    pass = await metadataPass(dataset, {
-      spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, keepSizes: sample > 0,
-      onRowGroup: (d, t) => progress('stats', d, t),
-    })
-    checks = await rowChecks(pass, spill, { config, trainSplit, summary: dataset.summary, signal })
+    const collector = new FindingsCollector({ maxPerKind: options.maxFindingsPerKind, buckets })
+    return await audit(collector)
   } finally {
-    await spill.close()
-  }
-  // the same results in the same order as the merge of shard parts (partial/merge.ts)
-  const results: CheckResult[] = [
-    { items: pass.items, tables: {} },
-    checks.splits,
-    checks.mixture,
-    checks.length,
-    checks.text,
-    pass.script,
-    checks.leakage,
-    checkRanks(dataset.files, config),
-  ]
-  if (pass.tokens) results.push(pass.tokens)
-
-  let measured: MeasuredRow[] = []
-  let quickRows = 0
-  if (sample > 0) {
-    const rows = audioRows(dataset, pass, sample, seed)
-    measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
-    results.push(checkAudio(measured))
-  } else if (options.quick) {
-    const quick = await quickAudioCheckOnce(dataset, { signal, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
-    results.push({ items: quick.items, tables: { audio_check: quick.census } })
-    quickRows = quick.rows
+    await buckets?.close()
   }
 
-  return assembleReport({
-    root: dataset.root,
-    options: {
-      deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
-      min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
-    },
-    files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: quickRows,
-    datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results,
-  })
+  async function audit(collector: FindingsCollector): Promise<AuditReport> {
+    const spill = await (options.spill ?? (async () => memorySpill()))()
+    let pass: MetadataPass
+    let checks: RowChecks
+    try {
+      pass = await metadataPass(dataset, {
+        spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, keepSizes: sample > 0,
+        onRowGroup: (d, t) => progress('stats', d, t), collector,
+      })
+      checks = await rowChecks(pass, spill, { config, trainSplit, summary: dataset.summary, signal, collector })
+    } finally {
+      await spill.close()
+    }
+    // the same results in the same order as the merge of shard parts (partial/merge.ts)
+    const results: CheckResult[] = [
+      { items: pass.items, tables: {} },
+      checks.splits,
+      checks.mixture,
+      checks.length,
+      checks.text,
+      pass.script,
+      checks.leakage,
+      checkRanks(dataset.files, config),
+    ]
+    if (pass.tokens) results.push(pass.tokens)
+
+    let measured: MeasuredRow[] = []
+    let quickRows = 0
+    if (sample > 0) {
+      const rows = audioRows(dataset, pass, sample, seed)
+      measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
+      results.push(checkAudio(measured))
+    } else if (options.quick) {
+      const quick = await quickAudioCheckOnce(dataset, { signal, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
+      results.push({ items: quick.items, tables: { audio_check: quick.census } })
+      quickRows = quick.rows
+    }
+
+    return assembleReport({
+      root: dataset.root,
+      options: {
+        deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
+        min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
+      },
+      files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: quickRows,
+      datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results, collector, onFindings: options.onFindings,
+    })
+  }
 }
 
 /**

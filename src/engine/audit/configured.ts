@@ -30,7 +30,11 @@ export function auditWithConfig(dataset: OpenDataset, resolved: AuditConfig, opt
   return auditDataset(dataset, { ...options, config: resolved.config, configFindings: auditConfigFindings(dataset, resolved) })
 }
 
-/** Whether the report has an `error` finding, of the data or of the config (`mixscope audit` and `merge` exit 1). */
-export function auditHasErrors(report: Pick<AuditReport, 'findings' | 'config_findings'>): boolean {
-  return report.findings.some((f) => f.severity === 'error') || report.config_findings.some((f) => f.severity === 'error')
+/**
+ * Whether the report has an `error` finding, of the data or of the config (`mixscope audit` and `merge` exit 1): the
+ * counts decide, so an error the capped `findings` leaves out still counts (a report saved before the counts: its list).
+ */
+export function auditHasErrors(report: Pick<AuditReport, 'findings' | 'config_findings'> & { finding_counts?: AuditReport['finding_counts'] }): boolean {
+  const data = report.finding_counts ? Object.values(report.finding_counts).some((c) => c.severity === 'error') : report.findings.some((f) => f.severity === 'error')
+  return data || report.config_findings.some((f) => f.severity === 'error')
 }

@@ -43,3 +43,35 @@ export function flaggedRows(findings: readonly Finding[], filter: { kinds?: read
 export function flaggedRowsJsonl(findings: readonly Finding[], filter: Parameters<typeof flaggedRows>[1] = {}): string {
   return flaggedRows(findings, filter).map((r) => JSON.stringify(r) + '\n').join('')
 }
+
+/**
+ * `flaggedRowsJsonl` over findings that come in the order of `sortFindings` (the findings collector's `onFindings`, a
+ * path at a time), one line per flagged row as soon as the row's findings are past: holds one row, whatever the
+ * number of findings (`audit --flagged` without keeping the findings).
+ */
+export class FlaggedRowsStream {
+  private current: FlaggedRow | null = null
+
+  /** The lines of the rows `findings` completes (a row's findings are neighbours in that order). */
+  push(findings: readonly Finding[]): string {
+    let out = ''
+    for (const f of findings) {
+      if (f.row === null) continue
+      let r = this.current
+      if (!r || r.path !== f.path || r.row !== f.row) {
+        out += this.end()
+        r = this.current = { id: `${f.path}:${f.row}`, path: f.path, row: f.row, row_group: f.row_group, kinds: [], severity: f.severity }
+      }
+      if (!r.kinds.includes(f.kind)) r.kinds.push(f.kind)
+      if (rank[f.severity] < rank[r.severity]) r.severity = f.severity
+    }
+    return out
+  }
+
+  /** The last row's line ('' when none is open). */
+  end(): string {
+    const r = this.current
+    this.current = null
+    return r ? JSON.stringify({ ...r, kinds: r.kinds.sort(compareUtf8) }) + '\n' : ''
+  }
+}

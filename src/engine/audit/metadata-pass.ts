@@ -8,6 +8,7 @@
  * is kept: with the file spill the pass holds one partition's rows, whatever the dataset's.
  */
 import { finding, compareUtf8 } from '../core/findings.ts'
+import type { FindingsCollector } from '../core/findings-sink.ts'
 import { mapLimit } from '../core/map-limit.ts'
 import type { SummaryTsv } from '../dataset/dataset.ts'
 import type { OpenDataset } from '../dataset/open.ts'
@@ -43,6 +44,8 @@ export interface MetadataPassOptions {
   onRowGroup?: (done: number, total: number) => void
   /** Keep every row's `audio_size` (8 bytes a row; the audio pass of `--deep` / `--sample` names its rows' hours). */
   keepSizes?: boolean
+  /** Takes the script and token checks' row findings as they are found (else their results hold them). */
+  collector?: FindingsCollector
 }
 
 /** What the pass leaves for the report and for `partitionChecks`. */
@@ -98,8 +101,10 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
   })
   const plan = planPartitions(languageRows, options.rowBudget ?? defaultRowBudget)
   const writer = new RecordWriter(spill, plan.count)
-  const script = new ScriptTally()
-  const tokens = options.tokenizer ? new TokenTally(options.tokenizer) : null
+  const { collector } = options
+  const sink = collector ? (item: AuditItem) => collector.add(item) : undefined
+  const script = new ScriptTally(sink)
+  const tokens = options.tokenizer ? new TokenTally(options.tokenizer, sink) : null
   const occupancy = new BucketOccupancy(options.config)
   const rowsRead = new Float64Array(dataset.files.length)
   const samplesRead = new Float64Array(dataset.files.length)
@@ -154,6 +159,7 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
       rowsRead[index] += group.rows
       if (firstRead[index] === Infinity) firstRead[index] = fileStart[index] + group.firstRow
       await writer.drain()
+      await collector?.drain()
       options.onRowGroup?.(++done, rowGroups)
     }
   })
@@ -179,6 +185,8 @@ export interface RowCheckOptions {
   trainSplit: string
   summary: SummaryTsv | null
   signal?: AbortSignal
+  /** Takes the length, text and leakage checks' findings a partition at a time (else the results hold them). */
+  collector?: FindingsCollector
 }
 
 /** What `rowChecks` returns: the checks' results (in the audit's order) and Σ audio_size of every row read. */
@@ -199,7 +207,14 @@ export interface RowChecks {
  * every partition at once, as one table, so every sum is added in row order as in the merge of shard parts.
  */
 export async function rowChecks(pass: MetadataPass, spill: RowSpill, options: RowCheckOptions): Promise<RowChecks> {
-  const { config, trainSplit, summary, signal } = options
+  const { config, trainSplit, summary, signal, collector } = options
+  // a result's items to the collector (when there is one), its tables kept
+  const collect = async (result: CheckResult): Promise<CheckResult> => {
+    if (!collector) return result
+    collector.addAll(result.items)
+    await collector.drain()
+    return { items: [], tables: result.tables }
+  }
   const aborted = () => { if (signal?.aborted) throw signal.reason ?? new Error('audit: aborted') }
   if (!pass.exact) {
     const all: Uint8Array[] = []
@@ -207,8 +222,8 @@ export async function rowChecks(pass: MetadataPass, spill: RowSpill, options: Ro
     const { table, chars, hashes } = readRecords(concatBytes(all), pass.files)
     all.length = 0
     return {
-      splits: checkSplitsTable(table), mixture: checkMixtureTable(table, summary, trainSplit), length: checkLengthTable(table, config, trainSplit),
-      text: checkTextTable(table, chars, config.min_samples_per_char), leakage: checkLeakageHashes(table, trainSplit, hashes), samples: tableSamples(table),
+      splits: checkSplitsTable(table), mixture: checkMixtureTable(table, summary, trainSplit), length: await collect(checkLengthTable(table, config, trainSplit)),
+      text: await collect(checkTextTable(table, chars, config.min_samples_per_char)), leakage: await collect(checkLeakageHashes(table, trainSplit, hashes)), samples: tableSamples(table),
     }
   }
   const length: CheckResult[] = []
@@ -217,9 +232,9 @@ export async function rowChecks(pass: MetadataPass, spill: RowSpill, options: Ro
   for (let p = 0; p < pass.partitions; p++) {
     aborted()
     const rows = readRecords(await spill.take(p), pass.files)
-    length.push(checkLengthTable(rows.table, config, trainSplit, false))
-    text.push(checkTextTable(rows.table, rows.chars, config.min_samples_per_char))
-    leakage.push(checkLeakageHashes(rows.table, trainSplit, rows.hashes))
+    length.push(await collect(checkLengthTable(rows.table, config, trainSplit, false)))
+    text.push(await collect(checkTextTable(rows.table, rows.chars, config.min_samples_per_char)))
+    leakage.push(await collect(checkLeakageHashes(rows.table, trainSplit, rows.hashes)))
   }
   const byLanguage = (a: TableRow, b: TableRow) => compareUtf8(String(a.language), String(b.language))
   const byLanguageSplit = (a: TableRow, b: TableRow) => {

@@ -58,6 +58,17 @@ function findingsByKind(report: AuditReport): [string, Finding[]][] {
   return [...map].sort((a, b) => rank[report.summary[a[0]]?.severity ?? 'info'] - rank[report.summary[b[0]]?.severity ?? 'info'] || (a[0] < b[0] ? -1 : 1))
 }
 
+/**
+ * What a kind's section leaves out: its findings past the report's own list, counted from `finding_counts` (the
+ * report's `findings` may hold only the first ones of a kind), and where the rest are.
+ */
+function moreOf(report: AuditReport, kind: string, list: readonly Finding[]): { total: number; more: number; where: string } | null {
+  const total = report.finding_counts?.[kind]?.total ?? list.length
+  const more = total - Math.min(list.length, reportFindingsPerKind)
+  if (more <= 0) return null
+  return { total, more, where: total > list.length ? 'audit --findings FILE' : 'audit --json' }
+}
+
 const where = (f: Finding) => (f.row !== null ? `${f.path}:${f.row}` : f.path || '(dataset)')
 
 function headline(report: AuditReport): string[] {
@@ -106,9 +117,10 @@ export function auditReportMarkdown(report: AuditReport): string {
   }
   out.push('## Findings', '')
   for (const [kind, list] of findingsByKind(report)) {
-    out.push(`### ${mdEscape(kind)} (${list[0].severity}, ${list.length})`, '')
+    const more = moreOf(report, kind, list)
+    out.push(`### ${mdEscape(kind)} (${list[0].severity}, ${more?.total ?? list.length})`, '')
     for (const f of list.slice(0, reportFindingsPerKind)) out.push(`- ${mdCode(where(f))} ${mdEscape(f.message)}`)
-    if (list.length > reportFindingsPerKind) out.push(`- … ${list.length - reportFindingsPerKind} more (see \`audit --json\`)`)
+    if (more) out.push(`- … ${more.more} more (see \`${more.where}\`)`)
     out.push('')
   }
   return out.join('\n')
@@ -127,9 +139,12 @@ function htmlTable(rows: readonly TableRow[]): string {
 /** The report as one HTML file with inline CSS and no external resources. */
 export function auditReportHtml(report: AuditReport): string {
   const sections = tableOrder(report).map((name) => `<section><h2>${html(tableTitles[name] ?? name)}</h2>${htmlTable(report.tables[name])}</section>`)
-  const findings = findingsByKind(report).map(([kind, list]) => `<section><h3 class="${list[0].severity}">${html(kind)} (${list[0].severity}, ${list.length})</h3><ul>${
-    list.slice(0, reportFindingsPerKind).map((f) => `<li><code>${html(where(f))}</code> ${html(f.message)}</li>`).join('')}${
-    list.length > reportFindingsPerKind ? `<li>… ${list.length - reportFindingsPerKind} more (see <code>audit --json</code>)</li>` : ''}</ul></section>`)
+  const findings = findingsByKind(report).map(([kind, list]) => {
+    const more = moreOf(report, kind, list)
+    return `<section><h3 class="${list[0].severity}">${html(kind)} (${list[0].severity}, ${more?.total ?? list.length})</h3><ul>${
+      list.slice(0, reportFindingsPerKind).map((f) => `<li><code>${html(where(f))}</code> ${html(f.message)}</li>`).join('')}${
+      more ? `<li>… ${more.more} more (see <code>${more.where}</code>)</li>` : ''}</ul></section>`
+  })
   const config = report.config_findings ?? []
   const configSection = config.length === 0 ? '' : `<section><h2>Config on this dataset</h2><ul>${
     config.map((f) => `<li><span class="${f.severity}">${f.severity}</span>: <code>${html(f.kind)}</code> ${html(f.message)}</li>`).join('')}</ul></section>\n`

@@ -6,7 +6,8 @@
  * another dataset's (a note, not a refusal: the root is named differently on a cluster and in the browser).
  */
 import type { OpenDataset } from '../dataset/open.ts'
-import { MixscopeError } from '../core/findings.ts'
+import { MixscopeError, type Finding } from '../core/findings.ts'
+import { capFindings, defaultMaxFindingsPerKind } from '../core/findings-sink.ts'
 import type { AuditReport } from './rows/types.ts'
 
 /** The saved result's file name in the dataset root. */
@@ -49,7 +50,34 @@ export function parseSavedAudit(text: string, where: string): SavedAudit {
   for (const k of ['rows_decoded', 'rows_audio_checked', 'hours_decoded', 'flagged_rows', 'flagged_hours']) if (typeof t[k] !== 'number') t[k] = 0
   // and before the config's findings were written with the audit
   if (!Array.isArray(report.config_findings)) report.config_findings = []
+  // and before the findings were capped per kind: the list is whole, the counts are its own
+  if (!report.finding_counts || typeof report.finding_counts !== 'object') {
+    report.finding_counts = capFindings(report.findings as Finding[], Infinity).counts
+    report.findings_omitted = 0
+    ;(report.options as Record<string, unknown>).max_findings_per_kind ??= null
+  }
   return { report: report as unknown as AuditReport, shards: typeof timing?.shards === 'number' ? timing.shards : null }
+}
+
+/**
+ * `report` with at most `maxPerKind` findings of a kind (the first ones, in order): what the explorer's worker posts
+ * to the Audit view of a saved result. `finding_counts` keeps each kind's total and says how many are shown now.
+ */
+export function capAuditReport(report: AuditReport, maxPerKind = defaultMaxFindingsPerKind): AuditReport {
+  const capped = capFindings(report.findings, maxPerKind)
+  if (capped.omitted === 0) return report
+  const counts: AuditReport['finding_counts'] = {}
+  let omitted = 0
+  for (const [kind, c] of Object.entries(report.finding_counts)) {
+    const shown = capped.counts[kind]?.shown ?? 0
+    counts[kind] = { ...c, shown }
+    omitted += c.total - shown
+  }
+  const max = report.options.max_findings_per_kind
+  return {
+    ...report, options: { ...report.options, max_findings_per_kind: max === null ? maxPerKind : Math.min(max, maxPerKind) },
+    finding_counts: counts, findings_omitted: omitted, findings: capped.findings,
+  }
 }
 
 /**

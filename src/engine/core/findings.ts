@@ -38,13 +38,22 @@ const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
  * Findings about the dataset as a whole (`path: ""`) come first.
  */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return [...findings].sort((a, b) =>
-    compareUtf8(a.path, b.path) ||
+  return [...findings].sort(compareFindings)
+}
+
+/** The order of `sortFindings`: path (UTF-8 bytes), row group, row, severity, kind, message; `0` for equal fields. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return compareUtf8(a.path, b.path) ||
     (a.row_group ?? -1) - (b.row_group ?? -1) ||
     (a.row ?? -1) - (b.row ?? -1) ||
     severityRank[a.severity] - severityRank[b.severity] ||
     (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) ||
-    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0))
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+}
+
+/** Whether two findings are equal in every field (what `uniqueFindings` drops). */
+export function sameFinding(a: Finding, b: Finding): boolean {
+  return a.path === b.path && a.row === b.row && a.row_group === b.row_group && a.kind === b.kind && a.severity === b.severity && a.message === b.message
 }
 
 const utf8 = new TextEncoder()

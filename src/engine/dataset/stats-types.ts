@@ -1,5 +1,6 @@
 /** Output shapes of `stats` and `validate`, exactly as `--json` prints them (other tools parse them). */
 import type { Finding } from '../core/findings.ts'
+import type { FindingCount } from '../core/findings-sink.ts'
 
 /** One partition folder (one distinct combination of all hive keys). Absent keys are `null`. */
 export interface PartitionStats {
@@ -41,5 +42,10 @@ export interface ValidateReport {
   root: string
   files_checked: number
   rows_checked: number
+  /** Per finding kind (UTF-8 order): severity, how many there are (`total`), how many `findings` holds (`shown`). */
+  finding_counts: Record<string, FindingCount>
+  /** Findings counted but left out of `findings` (0 when it is the whole list). */
+  findings_omitted: number
+  /** The first findings of each kind (`validate --max-findings-per-kind`, default 1,000), sorted. */
   findings: Finding[]
 }

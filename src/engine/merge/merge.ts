@@ -3,7 +3,7 @@
  * one kind, and merged by that kind's own merge (the audit's `AuditMerger`, the index's `mergeIndexParts`, the
  * dataprep's `mergePrepareParts`). This folder comes after every job whose parts it merges (scripts/engine-layers.cjs).
  */
-import { AuditMerger } from '../audit/partial/merge.ts'
+import { AuditMerger, type MergeOptions as AuditMergeOptions } from '../audit/partial/merge.ts'
 import type { AuditPart } from '../audit/partial/types.ts'
 import type { AuditReport } from '../audit/rows/types.ts'
 import { MixscopeError } from '../core/findings.ts'
@@ -19,9 +19,13 @@ export type MergeOutcome =
   | { kind: 'index'; index: MergedIndex; shardSeconds: number[] }
   | { kind: 'prepare'; report: PrepareReport; shardSeconds: number[] }
 
-/** Where a merge writes: the dataprep's output folder (only prepare parts write while merging). */
+/**
+ * Where a merge writes: the dataprep's output folder (only prepare parts write while merging); an audit's findings
+ * as `audit` holds and streams them (`audit`).
+ */
 export interface MergeOptions {
   sink?: OutputSink
+  audit?: AuditMergeOptions
 }
 
 /** Parts read and checked to be of one kind, ready to merge. */
@@ -68,7 +72,7 @@ export async function readPartSet(files: readonly PartBytes[]): Promise<PartSet>
     count: files.length,
     async merge(options = {}) {
       if (kind === 'audit') {
-        const report = audit.finish()
+        const report = await audit.finish(options.audit)
         return { kind, report, shardSeconds: audit.shardSeconds() }
       }
       if (kind === 'index') {

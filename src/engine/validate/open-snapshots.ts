@@ -3,6 +3,7 @@
  * the files described so far, or a partial whose partitions the page has already; the findings so far; discovery's
  * counts. Structured fields only: the page words where the numbers come from (`OpenProvisional.basis`).
  */
+import { capFindings } from '../core/findings-sink.ts'
 import type { Dataset, DatasetEstimate } from '../dataset/dataset.ts'
 import type { IndexSummary } from '../dataset/index-summary.ts'
 import type { DatasetSource } from '../source/source.ts'
@@ -56,7 +57,8 @@ export function validationSoFar(dataset: Dataset, stats: StatsReport, checked: M
     rows += c.rows
     findings.push(...c.findings)
   }
-  return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, findings }
+  const capped = capFindings(findings)
+  return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, finding_counts: capped.counts, findings_omitted: capped.omitted, findings: capped.findings }
 }
 
 /** Makes a result from a dataset snapshot, its handle, stats, findings and how its files were described. */
@@ -65,7 +67,7 @@ export type MakeResult = (d: Dataset, h: number, s: StatsReport, v: ValidateRepo
 /** A provisional result made before the open has any dataset file (the index's summary, the estimate): no handle, no findings. */
 export function resultWithoutFiles(source: DatasetSource, result: MakeResult, stats: StatsReport, files: OpenResult['files'], described: OpenResult['described'], provisional: OpenProvisional): OpenResult {
   const empty: Dataset = { root: source.root, source, files: [], ignored: [], stray: [], otherFiles: [], summary: null, findings: [] }
-  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, findings: [] }, described, provisional)
+  const out = result(empty, -1, stats, { schema_version: 1, root: source.root, files_checked: 0, rows_checked: 0, finding_counts: {}, findings_omitted: 0, findings: [] }, described, provisional)
   out.files = files
   return out
 }

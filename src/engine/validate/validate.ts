@@ -3,7 +3,8 @@
  * file, then row checks per row group (nulls, empty audio, bad sizes, folder keys vs columns); `deep` also sniffs
  * every row's audio container. One bad file or row group never stops the rest.
  */
-import { finding, sortFindings, uniqueFindings, type Finding } from '../core/findings.ts'
+import { finding, type Finding } from '../core/findings.ts'
+import { FindingsCollector, type CollectorOptions, type FinishOptions } from '../core/findings-sink.ts'
 import type { DatasetFile, RunOptions } from '../dataset/dataset.ts'
 import type { FileMetaData } from 'hyparquet'
 import type { OpenDataset, OpenOptions } from '../dataset/open.ts'
@@ -125,15 +126,23 @@ export function rowCheckReads(deep: boolean): NonNullable<FactsOptions['alsoRead
  * Open options that run the row checks of every file the open reads, right after its footer and facts (one pass
  * over the data), and the map `checkDataset` then takes as `checked`.
  */
-export function rowChecksDuringOpen(options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void } = {}): { open: Pick<OpenOptions, 'facts' | 'onFile'>; checked: Map<string, FileRowChecks> } {
+export function rowChecksDuringOpen(options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void; collector?: FindingsCollector } = {}): { open: Pick<OpenOptions, 'facts' | 'onFile'>; checked: Map<string, FileRowChecks> } {
   const checked = new Map<string, FileRowChecks>()
   const deep = options.deep ?? false
+  const { collector } = options
   return {
     checked,
     open: {
       facts: { alsoRead: rowCheckReads(deep) },
       onFile: async (file, parquet) => {
-        checked.set(file.path, await checkFileRows(parquet, file, { deep, signal: options.signal, onRows: options.onRows }))
+        const result = await checkFileRows(parquet, file, { deep, signal: options.signal, onRows: options.onRows })
+        if (collector) {
+          // the file's findings go to the collector now (pass it to `checkDataset` too): the map keeps its rows only
+          for (const f of result.findings) collector.addFinding(f)
+          await collector.drain()
+          result.findings = []
+        }
+        checked.set(file.path, result)
       },
     },
   }
@@ -143,6 +152,14 @@ export function rowChecksDuringOpen(options: { deep?: boolean; signal?: AbortSig
 export interface CheckOptions extends ValidateOptions {
   /** Row checks already done (by the open that read the files), by path: those files are not read again. */
   checked?: Map<string, FileRowChecks>
+  /** The collector `rowChecksDuringOpen` was given (else one is made with `maxFindingsPerKind` and `buckets`). */
+  collector?: FindingsCollector
+  /** Findings of one kind the report's `findings` holds (default `defaultMaxFindingsPerKind`; `Infinity`: all). */
+  maxFindingsPerKind?: number
+  /** Where the findings wait until the report is made (default in memory; Node's file spill keeps them on disk). */
+  buckets?: CollectorOptions['buckets']
+  /** Every finding of the report in order, without the cap (`validate --findings`). */
+  onFindings?: FinishOptions['onFindings']
 }
 
 /**
@@ -157,27 +174,34 @@ export async function checkDataset(dataset: OpenDataset, options: CheckOptions =
   let rowsChecked = 0
   const source = dataset.source
   const report = () => onProgress?.({ phase: deep ? 'deep' : 'validate', done: rowsChecked, total: totalRows, requests: source.counters.requests, bytes: source.counters.bytes })
+  const collector = options.collector ?? new FindingsCollector({ maxPerKind: options.maxFindingsPerKind, buckets: options.buckets })
+  // each file's findings go to the collector as the file is done: what is held is the collector's (bounded with buckets)
   const perFile = await mapLimit(readable, options.concurrency ?? 8, async (file) => {
-    const done = options.checked?.get(file.path)
-    if (done) {
-      rowsChecked += done.rows
+    let result = options.checked?.get(file.path)
+    if (result) {
+      rowsChecked += result.rows
       report()
-      return done
+    } else {
+      if (!file.facts) file.facts = await readFileFacts(dataset.parquet, file, { signal, alsoRead: rowCheckReads(deep) })
+      result = await checkFileRows(dataset.parquet, file, { deep, signal, onRows: (rows) => { rowsChecked += rows; report() } })
     }
-    if (!file.facts) file.facts = await readFileFacts(dataset.parquet, file, { signal, alsoRead: rowCheckReads(deep) })
-    return checkFileRows(dataset.parquet, file, { deep, signal, onRows: (rows) => { rowsChecked += rows; report() } })
+    for (const f of result.findings) collector.addFinding(f)
+    await collector.drain()
+    return result.rows
   })
   const stats = statsReport(dataset)
-  const findings: Finding[] = [...stats.findings]
-  for (const { findings: out } of perFile) findings.push(...out)
+  for (const f of stats.findings) collector.addFinding(f)
+  const collected = await collector.finish({ onFindings: options.onFindings })
   return {
     stats,
     validation: {
       schema_version: 1,
       root: dataset.root,
       files_checked: dataset.files.length,
-      rows_checked: perFile.reduce((n, r) => n + r.rows, 0),
-      findings: sortFindings(uniqueFindings(findings)),
+      rows_checked: perFile.reduce((n, rows) => n + rows, 0),
+      finding_counts: collected.counts,
+      findings_omitted: collected.omitted,
+      findings: collected.findings,
     },
   }
 }

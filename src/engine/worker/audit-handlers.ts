@@ -6,7 +6,7 @@
 import type { RunOptions } from '../dataset/dataset.ts'
 import { auditWithConfig } from '../audit/configured.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
-import { parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
+import { capAuditReport, parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
 import type { AuditReport, AuditState } from '../audit/rows/types.ts'
 import { resolveConfig } from '../pipeline/config/resolve.ts'
@@ -49,7 +49,7 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
   return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true }))
 
   function finish(report: AuditReport): AuditResult {
-    return { report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups }
+    return { report, configFindings: report.config_findings, ...flaggedOf(report), state, reusedGroups }
   }
 }
 
@@ -67,11 +67,22 @@ async function auditOpen(message: RequestMessage<'audit-open'>, options: RunOpti
     name = savedAuditFileName
     text = new TextDecoder().decode(bytes)
   }
-  const { report, shards } = parseSavedAudit(text, name)
+  const parsed = parseSavedAudit(text, name)
+  // the view gets the first findings of each kind, as from an audit run here; the counts keep the saved totals
+  const report = capAuditReport(parsed.report)
+  const { shards } = parsed
   return {
-    report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state: null, reusedGroups: 0,
+    report, configFindings: report.config_findings, ...flaggedOf(report), state: null, reusedGroups: 0,
     name, origin: message.file ? 'file' : 'beside', shards, mismatch: savedAuditMismatch(report, dataset),
   }
+}
+
+/**
+ * The Audit view's flagged-rows export: the rows of the findings the report holds, which are every row's only when
+ * no finding was left out past the cap per kind (`flaggedCapped` says so; `mixscope audit --flagged` writes them all).
+ */
+function flaggedOf(report: AuditReport): Pick<AuditResult, 'flaggedJsonl' | 'flaggedCapped'> {
+  return { flaggedJsonl: flaggedRowsJsonl(report.findings), flaggedCapped: report.findings_omitted > 0 }
 }
 
 export const auditHandlers: HandlerTable<keyof AuditRequests> = {

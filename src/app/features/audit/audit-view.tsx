@@ -121,6 +121,28 @@ export function AuditView() {
     for (const f of filtered) out[triageOf(f)].push(f)
     return out
   }, [filtered])
+  // findings past the reports' cap per kind are counted, not listed (`finding_counts`): per kind, how many there are
+  const totals = useMemo(() => {
+    const m = new Map<string, number>()
+    for (const counts of [report?.validation.finding_counts, result?.report.finding_counts]) {
+      for (const [kind, c] of Object.entries(counts ?? {})) m.set(kind, Math.max(m.get(kind) ?? 0, c.total))
+    }
+    return m
+  }, [report, result])
+  // and those not listed, per triage card (a kind's card is its first listed finding's)
+  const unlisted = useMemo(() => {
+    const out: Record<Triage, number> = { blocking: 0, row: 0, data: 0, config: 0 }
+    const listed = new Map<string, { n: number; first: SourcedFinding }>()
+    for (const f of all) {
+      const l = listed.get(f.kind)
+      if (l) l.n++
+      else listed.set(f.kind, { n: 1, first: f })
+    }
+    for (const [kind, l] of listed) out[triageOf(l.first)] += Math.max(0, (totals.get(kind) ?? 0) - l.n)
+    return out
+  }, [all, totals])
+  const unfiltered = text.trim() === '' && focus.size === 0
+  const totalOf = unfiltered ? (kind: string) => totals.get(kind) ?? null : undefined
   const triageRows = useMemo(() => {
     const out = {} as Record<Triage, number>
     for (const id of Object.keys(byTriage) as Triage[]) out[id] = distinctRows(byTriage[id])
@@ -137,10 +159,14 @@ export function AuditView() {
     return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open, and again when the training config changes.</p></div>
   }
   const hoursOf = (kind: string) => result?.report.summary[kind]?.hours ?? null
+  const unlistedTotal = unlisted.blocking + unlisted.row + unlisted.data + unlisted.config
+  const cap = result?.report.options.max_findings_per_kind ?? null
   const t = result?.report.totals
   const exportJson = () => {
+    // the findings the view holds: the first ones of each kind when the audit left some out (findings_omitted)
     const body = { schema_version: 1, root: report.root, config: result?.report.options ?? null, totals: t ?? null,
-      summary: result?.report.summary ?? null, findings: all, tables: result?.report.tables ?? {} }
+      summary: result?.report.summary ?? null, finding_counts: result?.report.finding_counts ?? {}, findings_omitted: unlistedTotal,
+      findings: all, tables: result?.report.tables ?? {} }
     downloadBytes(JSON.stringify(body, null, 2) + '\n', 'audit.json', 'application/json')
   }
   const sections = triageCards.filter((c) => c.id !== 'config' && (only === null || only === c.id))
@@ -151,9 +177,10 @@ export function AuditView() {
       <p role="status" aria-live="polite" className="audit-status">
         {status === 'running' && !result ? 'Auditing metadata…'
           : result && t ? <>
-            {formatCount(all.length)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: {loaded ? 'as saved' : <>preset {configState.preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : configState.split}
+            {formatCount(all.length + unlistedTotal)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: {loaded ? 'as saved' : <>preset {configState.preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : configState.split}
             {result.report.options.deep ? ', audio decoded' : ', metadata only'}.
             {' '}<strong>{formatCount(t.flagged_rows)}</strong> of {formatCount(t.rows)} rows are flagged (<span title={exactText(t.flagged_hours, 'h')}>{formatHours(t.flagged_hours)}</span>).
+            {unlistedTotal > 0 && <> Listed: the first {cap === null ? 'findings' : formatCount(cap)} of each kind; {formatCount(unlistedTotal)} more are counted, not listed.</>}
           </> : ''}
       </p>
       <AudioCheckLine rowsChecked={t ? t.rows_audio_checked : null} undecodable={result?.report.summary['undecodable-audio']?.count ?? 0} />
@@ -163,12 +190,14 @@ export function AuditView() {
         {triageCards.map((c) => {
           const list = byTriage[c.id]
           const rows = triageRows[c.id]
+          const more = unfiltered ? unlisted[c.id] : 0
+          const count = list.length + more
           return (
-            <button key={c.id} type="button" className={`card ${list.length > 0 ? c.tone : ''}`} aria-pressed={only === c.id}
+            <button key={c.id} type="button" className={`card ${count > 0 ? c.tone : ''}`} aria-pressed={only === c.id}
               onClick={() => setOnly(only === c.id ? null : c.id)} data-triage={c.id}>
               <span className="card-label">{c.title}</span>
-              <span className="card-value" data-value={list.length}>{formatCount(list.length)}</span>
-              <span className="sub">{rows > 0 ? `${plural(rows, 'row')} · ` : ''}{c.what}</span>
+              <span className="card-value" data-value={count}>{formatCount(count)}</span>
+              <span className="sub">{rows > 0 ? `${more > 0 ? 'listed: ' : ''}${plural(rows, 'row')} · ` : ''}{c.what}</span>
             </button>
           )
         })}
@@ -177,14 +206,19 @@ export function AuditView() {
         <label className="search-field"><span>Filter findings</span>
           <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="text in message, path or kind" /></label>
         {only && <button type="button" onClick={() => setOnly(null)}>Show every category</button>}
-        <button type="button" disabled={!result} onClick={exportJson}>Export findings (JSON)</button>
-        <button type="button" disabled={!result || result.flaggedJsonl === ''} onClick={() => downloadBytes(result!.flaggedJsonl, 'flagged.jsonl', 'application/x-ndjson')}>Export flagged rows (JSONL)</button>
+        <button type="button" disabled={!result} onClick={exportJson}
+          title={unlistedTotal > 0 ? 'The findings listed here (the first of each kind), with finding_counts; mixscope audit --findings FILE writes every one' : undefined}>
+          Export findings (JSON){unlistedTotal > 0 ? ', first of each kind' : ''}</button>
+        <button type="button" disabled={!result || result.flaggedJsonl === ''} onClick={() => downloadBytes(result!.flaggedJsonl, 'flagged.jsonl', 'application/x-ndjson')}
+          title={result?.flaggedCapped ? 'The rows of the findings listed here only; mixscope audit --flagged FILE writes every flagged row' : undefined}>
+          Export flagged rows (JSONL){result?.flaggedCapped ? ', of the listed findings' : ''}</button>
+        {unlistedTotal > 0 && <span className="hint" data-capped-export>Exports hold the listed findings only (the first of each kind); <code>mixscope audit --findings FILE --flagged FILE</code> writes every one.</span>}
         {focus.size > 0 && <span className="hint">Findings of {plural(focus.size, 'focused language')} (and of the whole dataset).</span>}
       </div>
       {sections.map((c) => (
         <section key={c.id} aria-labelledby={`triage-${c.id}`} className={`triage-section ${c.id}`}>
-          <h3 id={`triage-${c.id}`}>{c.title} <span className="hint">({formatCount(byTriage[c.id].length)}: {c.what})</span></h3>
-          <FindingGroups findings={byTriage[c.id]} label={c.title} where={(f) => <Where f={f} />} hoursOf={hoursOf}
+          <h3 id={`triage-${c.id}`}>{c.title} <span className="hint">({formatCount(byTriage[c.id].length + (unfiltered ? unlisted[c.id] : 0))}: {c.what})</span></h3>
+          <FindingGroups findings={byTriage[c.id]} label={c.title} where={(f) => <Where f={f} />} hoursOf={hoursOf} totalOf={totalOf}
             empty={c.id === 'blocking' ? 'Nothing here would stop training.' : 'None.'} />
         </section>
       ))}

@@ -191,11 +191,18 @@ function PartitionSection({ report, focus, busy }: { report: OpenResult; focus: 
 function ProblemSection({ report, busy }: { report: OpenResult; busy: boolean }) {
   const findings = useMemo(() => mergeFindings(report.stats.findings, report.validation.findings), [report])
   const counts = countBySeverity(findings)
+  // validation lists the first findings of each kind and counts the rest (`finding_counts`)
+  const totals = report.validation.finding_counts
+  for (const [kind, c] of Object.entries(totals)) {
+    const listed = findings.filter((f) => f.kind === kind).length
+    if (c.total > listed) counts[c.severity] += c.total - listed
+  }
+  const totalOf = (kind: string) => totals[kind]?.total ?? null
   return (
     <section aria-labelledby="findings-heading" aria-busy={busy}>
       <h3 id="findings-heading">Problems found</h3>
       <p>{formatCount(counts.error)} errors, {formatCount(counts.warning)} warnings, {formatCount(counts.info)} notes while opening; the Audit checks much more.</p>
-      <FindingGroups findings={findings} label="Problems found" empty="Nothing found while opening." />
+      <FindingGroups findings={findings} label="Problems found" totalOf={totalOf} empty="Nothing found while opening." />
     </section>
   )
 }

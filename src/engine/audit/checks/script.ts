@@ -100,8 +100,11 @@ interface LanguageTally {
  */
 export class ScriptTally {
   private readonly languages = new Map<string, LanguageTally>()
-  /** Row findings with their rows' positions (the result lists them in dataset order). */
+  /** Row findings with their rows' positions (the result lists them in dataset order), unless `sink` takes them. */
   private readonly items: { at: number; item: AuditItem }[] = []
+
+  /** @param sink takes each row finding as it is found (the audit's findings collector), instead of the result */
+  constructor(private readonly sink?: (item: AuditItem) => void) {}
 
   /**
    * Adds one row.
@@ -123,12 +126,17 @@ export class ScriptTally {
     for (const [s, n] of f.scripts) l.byScript.set(s, (l.byScript.get(s) ?? 0) + n)
     const scripts = [...f.scripts].map(([s, n]) => `${n} ${s}`).join(', ')
     const shown = f.chars.slice(0, 6).map((c) => `"${c}" ${codePoint(c)}`).join(', ')
-    this.items.push({ at, item: rowItem(row, 'warning', 'foreign-script',
+    this.keep(at, rowItem(row, 'warning', 'foreign-script',
       `${exampleId(row)} (${language}) has ${f.count} character${f.count > 1 ? 's' : ''} outside ${matcher.script} (${scripts}: ${shown}${f.chars.length > 6 ? ', ...' : ''})` +
-      (f.inWord ? '; some sit inside words of the expected script (homoglyphs?)' : '')) })
+      (f.inWord ? '; some sit inside words of the expected script (homoglyphs?)' : '')))
   }
 
-  /** The check's result over the rows added. */
+  private keep(at: number, item: AuditItem): void {
+    if (this.sink) this.sink(item)
+    else this.items.push({ at, item })
+  }
+
+  /** The check's result over the rows added (its row findings only when no `sink` took them). */
   result(): CheckResult {
     const items = this.items.sort((a, b) => a.at - b.at).map((x) => x.item)
     const table: TableRow[] = []

@@ -39,10 +39,11 @@ interface LanguageTally {
 /** `checkTokens` one row at a time, in any order; `result()` is what `checkTokens` returns for the same rows. */
 export class TokenTally {
   private readonly languages = new Map<string, LanguageTally>()
-  /** Row findings with their rows' positions (the result lists them in dataset order). */
+  /** Row findings with their rows' positions (the result lists them in dataset order), unless `sink` takes them. */
   private readonly items: { at: number; item: AuditItem }[] = []
 
-  constructor(private readonly tokenizer: AuditTokenizer) {}
+  /** @param sink takes each row finding as it is found (the audit's findings collector), instead of the result */
+  constructor(private readonly tokenizer: AuditTokenizer, private readonly sink?: (item: AuditItem) => void) {}
 
   /**
    * Adds one row.
@@ -61,12 +62,17 @@ export class TokenTally {
     l.unknown += u
     if (u > 0) l.rowsWithUnknown++
     if (ids.length === u) {
-      this.items.push({ at, item: rowItem(row, 'warning', 'all-unknown-tokens',
-        `${exampleId(row)} encodes to ${ids.length} token${ids.length === 1 ? '' : 's'}, all unknown: the all-unknown filter drops it`) })
+      this.keep(at, rowItem(row, 'warning', 'all-unknown-tokens',
+        `${exampleId(row)} encodes to ${ids.length} token${ids.length === 1 ? '' : 's'}, all unknown: the all-unknown filter drops it`))
     }
   }
 
-  /** The check's result over the rows added. */
+  private keep(at: number, item: AuditItem): void {
+    if (this.sink) this.sink(item)
+    else this.items.push({ at, item })
+  }
+
+  /** The check's result over the rows added (its row findings only when no `sink` took them). */
   result(): CheckResult {
     const items = this.items.sort((a, b) => a.at - b.at).map((x) => x.item)
     const table: TableRow[] = []

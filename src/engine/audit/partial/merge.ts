@@ -24,6 +24,7 @@ import { checkTextTable } from '../checks/text.ts'
 import { unknownRateWarning } from '../checks/tokens.ts'
 import { quickCensusTable } from '../quick-audio.ts'
 import { assembleReport } from '../assemble-report.ts'
+import { FindingsCollector, type CollectorOptions, type FinishOptions } from '../../core/findings-sink.ts'
 import { auditRowAt, tableSamples, type RowTable, type TableFile } from '../rows/row-table.ts'
 import type { AudioMeasure, AuditItem, AuditReport, CheckResult, TableRow } from '../rows/types.ts'
 import type { AuditPart, AuditPartGlobal } from './types.ts'
@@ -296,7 +297,7 @@ export class AuditMerger {
    * @returns the report, as `auditDataset` on the whole dataset with the same options returns it
    * @throws MixscopeError (`bad-parts`, exit class usage) when the parts are not exactly shards 0…N−1 of one audit
    */
-  finish(): AuditReport {
+  async finish(merge: MergeOptions = {}): Promise<AuditReport> {
     const ordered = checkPartSet(this.kept.map((k) => ({ name: k.name, header: k.header })) as NamedPart<AuditPart>[])
     const byName = new Map(this.kept.map((k) => [k.name, k]))
     const parts = ordered.map((p) => byName.get(p.name)!)
@@ -349,6 +350,7 @@ export class AuditMerger {
     return assembleReport({
       root, options, files: global.files, rowGroups: global.rowGroups, rowCount: table.length, samples: tableSamples(table), measured, rowsAudioChecked: quick?.rows ?? 0,
       datasetFindings: global.findings, configFindings: global.configFindings ?? [], results,
+      collector: new FindingsCollector({ maxPerKind: merge.maxFindingsPerKind, buckets: merge.buckets }), onFindings: merge.onFindings,
     })
   }
 
@@ -358,9 +360,19 @@ export class AuditMerger {
   }
 }
 
+/** How the merged report holds its findings: as `audit` does (`AuditOptions`, audit.ts). */
+export interface MergeOptions {
+  /** Findings of one kind the report's `findings` holds (default `defaultMaxFindingsPerKind`; `Infinity`: all). */
+  maxFindingsPerKind?: number
+  /** Where the findings wait until the report is assembled (default in memory). */
+  buckets?: CollectorOptions['buckets']
+  /** Every finding of the report in order, without the cap (`merge --findings`, `--flagged`). */
+  onFindings?: FinishOptions['onFindings']
+}
+
 /** Merges parts given at once. */
-export function mergeAuditParts(parts: readonly NamedPart<AuditPart>[]): AuditReport {
+export function mergeAuditParts(parts: readonly NamedPart<AuditPart>[], options: MergeOptions = {}): Promise<AuditReport> {
   const merger = new AuditMerger()
   for (const p of parts) merger.add(p.name, p.header)
-  return merger.finish()
+  return merger.finish(options)
 }

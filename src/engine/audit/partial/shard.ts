@@ -38,7 +38,7 @@ function hashText(text: string): string {
 }
 
 /** The report's `options` for this config and audio selection (as `auditDataset` writes them). */
-export function auditReportOptions(config: PipelineConfig, options: AuditOptions): AuditReport['options'] {
+export function auditReportOptions(config: PipelineConfig, options: AuditOptions): Omit<AuditReport['options'], 'max_findings_per_kind'> {
   const sample = options.deep ? 1 : options.sample ?? 0
   return {
     deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed: options.seed ?? 0, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,

@@ -21,8 +21,8 @@ export type PartUnit = [number, number, number, number, 0 | 1]
 
 /** What shard 0 carries for the whole dataset. */
 export interface AuditPartGlobal {
-  /** The report's `options`. */
-  options: AuditReport['options']
+  /** The report's `options` (the merge decides how many findings it shows). */
+  options: Omit<AuditReport['options'], 'max_findings_per_kind'>
   /** The resolved pipeline config (the length, text and leakage checks read it). */
   config: PipelineConfig
   /** `dataset.files.length`. */

@@ -3,6 +3,7 @@
  * and the resumable state of the audio pass.
  */
 import type { Finding } from '../../core/findings.ts'
+import type { FindingCount, FindingItem } from '../../core/findings-sink.ts'
 import type { ExampleLocation } from '../../dataset/example-id.ts'
 
 /**
@@ -23,16 +24,7 @@ export interface AuditRow extends ExampleLocation {
 }
 
 /** One finding plus how many rows and stored samples it is about (for the per-kind summary). */
-export interface AuditItem {
-  finding: Finding
-  /** Rows the finding is about (1 for a row finding). */
-  rows: number
-  /** Σ audio_size of those rows (16 kHz samples). */
-  samples: number
-  /** Mixture partition of the rows, when there is one. */
-  corpus: string | null
-  language: string | null
-}
+export type AuditItem = FindingItem
 
 /** What every check module returns: items plus named detail tables (rows of plain JSON values). */
 export interface CheckResult {
@@ -72,6 +64,8 @@ export interface AuditReport {
     min_samples_per_char: number
     world_size: number
     tokenizer: boolean
+    /** Findings of one kind `findings` holds (`null`: every one). */
+    max_findings_per_kind: number | null
   }
   /**
    * `rows_audio_checked`: rows the cheap audio check read (0 unless `options.quick`); `flagged_rows`: rows with at
@@ -83,6 +77,14 @@ export interface AuditReport {
   }
   /** Per finding kind: severity, count, rows, hours. Kinds in alphabetical order. */
   summary: Record<string, KindSummary>
+  /**
+   * Per finding kind (UTF-8 order): its severity, how many findings there are (`total`, exact duplicates once) and
+   * how many `findings` holds (`shown`, the first ones in order; at most `options.max_findings_per_kind`).
+   */
+  finding_counts: Record<string, FindingCount>
+  /** Findings counted in `finding_counts` but left out of `findings` (0 when `findings` is the whole list). */
+  findings_omitted: number
+  /** The first `options.max_findings_per_kind` findings of each kind, sorted (docs/conventions.md "Findings and exit codes"). */
   findings: Finding[]
   /**
    * What the config would do on this dataset, as the explorer's Audit view shows it: the config's resolution findings

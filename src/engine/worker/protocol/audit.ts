@@ -8,8 +8,13 @@ export interface AuditResult {
   report: AuditReport
   /** `report.config_findings`: config resolution findings and `checkConfig` on this dataset (the training would refuse on its errors). */
   configFindings: Finding[]
-  /** `flaggedRowsJsonl` of the report's findings (`audit --flagged`). */
+  /** `flaggedRowsJsonl` of the report's findings (`audit --flagged`): only their rows when `flaggedCapped`. */
   flaggedJsonl: string
+  /**
+   * Whether findings were left out past the cap per kind (`report.findings_omitted > 0`): the flagged rows are then
+   * those of the findings shown, not every flagged row (`mixscope audit --flagged` writes every one).
+   */
+  flaggedCapped: boolean
   /** The deep audit's state after the run (`null` for a metadata audit). */
   state: AuditState | null
   /** Row groups taken from the state passed in instead of decoded again. */

@@ -84,7 +84,8 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   try {
     pass = await metadataPass(dataset, {
       spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, keepSizes: sample > 0,
-      onRowGroup: (d, t) => progress('stats', d, t),
+      // rows read of all (a counter that moves at 10⁷ rows, where row groups are few and slow)
+      onRowGroup: (_d, _t, rows, total) => progress('stats', rows, total),
     })
     checks = await rowChecks(pass, spill, { config, trainSplit, summary: dataset.summary, signal })
   } finally {

@@ -39,8 +39,8 @@ export interface MetadataPassOptions {
   tokenizer?: AuditTokenizer
   signal?: AbortSignal
   concurrency?: number
-  /** Called after each row group with (done, total). */
-  onRowGroup?: (done: number, total: number) => void
+  /** Called after each row group with (row groups done, of all; rows done, of all). */
+  onRowGroup?: (done: number, total: number, rowsDone: number, rowsTotal: number) => void
   /** Keep every row's `audio_size` (8 bytes a row; the audio pass of `--deep` / `--sample` names its rows' hours). */
   keepSizes?: boolean
 }
@@ -108,6 +108,7 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
   const unread = new Set<string>()
   const sizes = options.keepSizes ? new Float64Array(total).fill(NaN) : null
   let done = 0
+  let rowsDone = 0
   let magnitude = 0
   let integers = true
   await mapLimit(readable, options.concurrency ?? 8, async ({ file, index }) => {
@@ -126,7 +127,8 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
           finding: finding('error', 'unreadable-row-group', file.path, (error as Error).message, { row_group: group.index }),
           rows: group.rows, samples: 0, corpus: file.keys.corpus ?? null, language: file.keys.language ?? null,
         })
-        options.onRowGroup?.(++done, rowGroups)
+        rowsDone += group.rows
+        options.onRowGroup?.(++done, rowGroups, rowsDone, total)
         continue
       }
       const sizeCells = data.audio_size
@@ -154,7 +156,8 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
       rowsRead[index] += group.rows
       if (firstRead[index] === Infinity) firstRead[index] = fileStart[index] + group.firstRow
       await writer.drain()
-      options.onRowGroup?.(++done, rowGroups)
+      rowsDone += group.rows
+      options.onRowGroup?.(++done, rowGroups, rowsDone, total)
     }
   })
   await writer.flush()

@@ -1,10 +1,11 @@
 /**
- * Handlers of the explorer's audit kinds: `audit` (metadata audit, or the deep audio audit, resumable) and
- * `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so the UI can keep it
- * in IndexedDB and pass it back to resume).
+ * Handlers of the explorer's audit kinds: `audit` (the audit from the footers, the metadata audit, or the deep audio
+ * audit, resumable) and `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so
+ * the UI can keep it in IndexedDB and pass it back to resume).
  */
 import type { RunOptions } from '../dataset/dataset.ts'
 import { auditWithConfig } from '../audit/configured.ts'
+import { auditFromFooters } from '../audit/footer-audit.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
 import { parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
@@ -32,6 +33,7 @@ function states(context: HandlerContext): Map<number, AuditState> {
 async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
   const dataset = context.dataset(message.dataset)
   const resolved = resolveConfig(message.spec)
+  if (message.footers) return finish(auditFromFooters(dataset, resolved), 'footers')
   let state: AuditState | null = null
   let reusedGroups = 0
   if (message.deep) {
@@ -48,8 +50,8 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
   }
   return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true }))
 
-  function finish(report: AuditReport): AuditResult {
-    return { report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups }
+  function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {
+    return { report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups, level }
   }
 }
 
@@ -69,7 +71,7 @@ async function auditOpen(message: RequestMessage<'audit-open'>, options: RunOpti
   }
   const { report, shards } = parseSavedAudit(text, name)
   return {
-    report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state: null, reusedGroups: 0,
+    report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state: null, reusedGroups: 0, level: 'rows',
     name, origin: message.file ? 'file' : 'beside', shards, mismatch: savedAuditMismatch(report, dataset),
   }
 }

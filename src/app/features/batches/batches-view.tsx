@@ -9,6 +9,7 @@ import { engineClient } from '../../engine-client.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { configSpec, useConfigStore, useResolvedConfig } from '../../stores/config-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableReport } from '../../stores/dataset-store.ts'
 import { BatchDetail } from './batch-detail.tsx'
 import { BatchList } from './batch-list.tsx'
 import { LoaderCost } from './loader-cost.tsx'
@@ -31,7 +32,7 @@ function openBatch(index: number) {
 }
 
 export function BatchesView() {
-  const report = useDatasetStore((s) => s.report)
+  const report = useDatasetStore(usableReport)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   const maxBatches = configState.maxBatches

@@ -13,6 +13,7 @@ import { focusStore, useFocusStore } from '../../stores/focus-store.ts'
 import { playbackStore } from '../../stores/playback-store.ts'
 import { selectionStore, useSelectionStore } from '../../stores/selection-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableDataset } from '../../stores/dataset-store.ts'
 import { examplesStore, useExamplesStore } from '../../stores/use-examples-store.ts'
 import { ExamplesFilter } from './examples-filter.tsx'
 import './examples.css'
@@ -148,7 +149,7 @@ function NothingMatches() {
 }
 
 export function ExamplesView() {
-  const dataset = useDatasetStore((s) => s.report?.dataset ?? null)
+  const dataset = useDatasetStore(usableDataset)
   const status = useExamplesStore((s) => s.status)
   const error = useExamplesStore((s) => s.error)
   const progress = useExamplesStore((s) => s.progress)

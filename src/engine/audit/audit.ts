@@ -31,6 +31,11 @@ export interface AuditOptions extends RunOptions {
   /** Decode every row. */
   deep?: boolean
   /**
+   * The metadata pass and the cheap audio check read behind every other read (`ReadOptions.background`): the
+   * explorer's views keep reading while the audit's rows are read.
+   */
+  background?: boolean
+  /**
    * Run the cheap audio check (quick-audio.ts) over every row when no audio is decoded (neither `deep` nor
    * `sample`); its result is kept per opened dataset, so re-auditing with another config does not read the bytes again.
    */
@@ -83,7 +88,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
   let checks: RowChecks
   try {
     pass = await metadataPass(dataset, {
-      spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, keepSizes: sample > 0,
+      spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, background: options.background, keepSizes: sample > 0,
       // rows read of all (a counter that moves at 10⁷ rows, where row groups are few and slow)
       onRowGroup: (_d, _t, rows, total) => progress('stats', rows, total),
     })
@@ -111,7 +116,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
     measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
     results.push(checkAudio(measured))
   } else if (options.quick) {
-    const quick = await quickAudioCheckOnce(dataset, { signal, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
+    const quick = await quickAudioCheckOnce(dataset, { signal, background: options.background, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
     results.push({ items: quick.items, tables: { audio_check: quick.census } })
     quickRows = quick.rows
   }

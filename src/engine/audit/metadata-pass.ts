@@ -38,6 +38,8 @@ export interface MetadataPassOptions {
   trainSplit: string
   tokenizer?: AuditTokenizer
   signal?: AbortSignal
+  /** Its reads wait behind every other read (`ReadOptions.background`). */
+  background?: boolean
   concurrency?: number
   /** Called after each row group with (row groups done, of all; rows done, of all). */
   onRowGroup?: (done: number, total: number, rowsDone: number, rowsTotal: number) => void
@@ -119,7 +121,7 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
     for (const group of file.rowGroups) {
       let data: Record<string, ArrayLike<unknown>>
       try {
-        data = columns.length > 0 ? await dataset.parquet.readColumns(file, group.index, columns, { signal }) : {}
+        data = columns.length > 0 ? await dataset.parquet.readColumns(file, group.index, columns, { signal, background: options.background }) : {}
       } catch (error) {
         if (signal?.aborted) throw error
         unread.add(`${index}#${group.index}`)

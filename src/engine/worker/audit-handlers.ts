@@ -48,7 +48,8 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
       pool?.close()
     }
   }
-  return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true }))
+  // the footers' result is on screen already: the rows are read behind the views' reads
+  return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true, background: true }))
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {
     return { report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups, level }

@@ -25,6 +25,18 @@ async function demoHandler() {
 const ids = (findings: { path: string; row: number | null; kind: string }[]) => new Set(findings.map((f) => `${f.kind} ${f.path}:${f.row}`))
 
 describe('audit handlers', () => {
+  test('footers: true answers the audit from the footers: the config findings, no row read, no row finding', async () => {
+    const { call, dataset } = await demoHandler()
+    const footers = await call('audit', { dataset, spec, deep: false, state: null, footers: true })
+    const rows = await call('audit', { dataset, spec, deep: false, state: null })
+    expect(footers.level).toBe('footers')
+    expect(rows.level).toBe('rows')
+    expect(footers.configFindings).toEqual(rows.configFindings)
+    expect(footers.report.totals.rows).toBe(rows.report.totals.rows)
+    expect(footers.report.findings.filter((f) => f.row !== null)).toEqual([])
+    expect(rows.report.findings.filter((f) => f.row !== null).length).toBeGreaterThan(0)
+  })
+
   test('metadata audit finds the demo defects that need no decoding; flagged JSONL lists their rows', async () => {
     const { call, dataset } = await demoHandler()
     const result = await call('audit', { dataset, spec, deep: false, state: null })

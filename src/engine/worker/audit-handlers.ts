@@ -33,9 +33,9 @@ function states(context: HandlerContext): Map<number, AuditState> {
 async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
   const dataset = context.dataset(message.dataset)
   const resolved = resolveConfig(message.spec)
-  if (message.footers) return finish(auditFromFooters(dataset, resolved), 'footers')
   let state: AuditState | null = null
   let reusedGroups = 0
+  if (message.footers) return finish(auditFromFooters(dataset, resolved), 'footers')
   if (message.deep) {
     state = message.state ? structuredClone(message.state) : createAuditState()
     states(context).set(message.dataset, state)

@@ -88,6 +88,7 @@ export function BatchesView() {
         {' '}{formatCount(shown.batches.length)} batch{shown.batches.length === 1 ? '' : 'es'}
         {shown.start?.limit !== null && shown.start?.limit !== undefined && ` of ${formatCount(shown.start.limit)}`}
         {shown.start && ` · split ${shown.start.config.split}, rank ${shown.start.config.rank}/${shown.start.config.world_size}, seed ${shown.start.config.seed}${shown.start.trainStreaming ? ' (train stream: infinite, cut at max batches)' : ' (one pass)'}`}
+        {shown.batches.length === 0 && shown.rowGroupsRead !== null && shown.start && ` · ${formatCount(shown.rowGroupsRead)} row groups read${shown.start.mixture ? ` (the sampler's first draw takes a row from each of the ${formatCount(shown.start.mixture.length)} partition streams, so it reads a row group of each)` : ''}`}
         {shown.rate !== null && ` · ${shown.rate.toFixed(0)} batches/s`}
         {shown.live && ` · ${formatCount(shown.live.io.rows)} rows read`}
         {totalWaste > 0 && ` · padding ${formatShare(1 - totalSamples / totalWaste)}`}

@@ -60,6 +60,11 @@ export interface AuditOptions extends RunOptions {
   /** Rows of one partition of the row checks (default `defaultRowBudget`, metadata-pass.ts). */
   rowBudget?: number
   /**
+   * With `quick`: receives the report without the audio check as soon as the metadata pass is through, before the
+   * audio check reads (the explorer shows it meanwhile; the final report is the same with the audio check added).
+   */
+  onRowsReport?: (report: AuditReport) => void
+  /**
    * The config's findings on this dataset, written as the report's `config_findings` (`auditWithConfig`,
    * configured.ts, computes them: resolution findings and `checkConfig`); none when absent.
    */
@@ -111,17 +116,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
 
   let measured: MeasuredRow[] = []
   let quickRows = 0
-  if (sample > 0) {
-    const rows = audioRows(dataset, pass, sample, seed)
-    measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
-    results.push(checkAudio(measured))
-  } else if (options.quick) {
-    const quick = await quickAudioCheckOnce(dataset, { signal, background: options.background, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
-    results.push({ items: quick.items, tables: { audio_check: quick.census } })
-    quickRows = quick.rows
-  }
-
-  return assembleReport({
+  const report = () => assembleReport({
     root: dataset.root,
     options: {
       deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
@@ -130,6 +125,20 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
     files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: quickRows,
     datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results,
   })
+  if (sample > 0) {
+    const rows = audioRows(dataset, pass, sample, seed)
+    measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
+    results.push(checkAudio(measured))
+  } else if (options.quick) {
+    if (options.onRowsReport) {
+      const rows = report()
+      options.onRowsReport({ ...rows, options: { ...rows.options, quick: false } })
+    }
+    const quick = await quickAudioCheckOnce(dataset, { signal, background: options.background, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
+    results.push({ items: quick.items, tables: { audio_check: quick.census } })
+    quickRows = quick.rows
+  }
+  return report()
 }
 
 /**

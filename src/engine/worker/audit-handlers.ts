@@ -13,7 +13,7 @@ import type { AuditReport, AuditState } from '../audit/rows/types.ts'
 import { resolveConfig } from '../pipeline/config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
-import type { HandlerContext, HandlerTable } from './handler-types.ts'
+import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
 
 /** Latest deep-audit state per dataset handle, per handler context. */
@@ -30,7 +30,7 @@ function states(context: HandlerContext): Map<number, AuditState> {
  * fits the dataset (row groups already measured are not decoded again); the state fills in place as row groups
  * finish, and `audit-state` returns it at any time, also after the request was cancelled.
  */
-async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
+async function audit(message: RequestMessage<'audit'>, options: HandlerRunOptions, context: HandlerContext): Promise<AuditResult> {
   const dataset = context.dataset(message.dataset)
   const resolved = resolveConfig(message.spec)
   let state: AuditState | null = null
@@ -49,7 +49,9 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
     }
   }
   // the footers' result is on screen already: the rows are read behind the views' reads
-  return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true, background: true }))
+  return finish(await auditWithConfig(dataset, resolved, {
+    ...options, quick: message.quick === true, background: true, onRowsReport: (report) => options.onPartial?.(finish(report)),
+  }))
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {
     return { report, configFindings: report.config_findings, flaggedJsonl: flaggedRowsJsonl(report.findings), state, reusedGroups, level }

@@ -53,8 +53,9 @@ export interface AuditStoreState {
 export interface AuditActions {
   /**
    * The audit from the footers, cancelling any audit running; then the metadata audit (every row read, no decoding)
-   * in the background; then, unless told not to, the same audit with the cheap audio check of every row (its result replaces the first; the worker keeps the check per dataset, so a
-   * config change does not read the audio again).
+   * in the background, in one request with (unless told not to) the cheap audio check of every row: the metadata
+   * report comes as its partial, the one with the audio check as its result (the worker keeps the check per dataset,
+   * so a config change does not read the audio again).
    */
   run(dataset: number, spec: ConfigSpec, options?: { quick?: boolean }): Promise<void>
   /**
@@ -140,20 +141,22 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
         const footers = await client.request('audit', { dataset, spec, deep: false, state: null, footers: true }, { signal: own.signal })
         if (superseded()) return
         set({ status: 'ready', result: footers, rowStatus: 'running' })
-        const result = await client.request('audit', { dataset, spec, deep: false, state: null }, {
+        // the rows' report comes as a partial once every row is read, then the audio check reads (its own progress)
+        const quick = options.quick !== false
+        const result = await client.request('audit', { dataset, spec, deep: false, state: null, quick }, {
           signal: own.signal,
-          onProgress: (progress) => { if (running === own) set({ rowProgress: progress }) },
+          onProgress: (progress) => {
+            if (running !== own) return
+            if (progress.phase === 'audit') set({ quickProgress: progress })
+            else set({ rowProgress: progress })
+          },
+          onPartial: (rows) => {
+            if (running !== own || superseded()) return
+            set({ status: 'ready', result: rows, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
+          },
         })
         if (superseded()) return
-        set({ status: 'ready', result, rowStatus: 'done', rowProgress: null })
-        if (options.quick === false) return
-        set({ quickStatus: 'running', quickProgress: null })
-        const checked = await client.request('audit', { dataset, spec, deep: false, state: null, quick: true }, {
-          signal: own.signal,
-          onProgress: (progress) => { if (running === own) set({ quickProgress: progress }) },
-        })
-        if (superseded()) return
-        set({ status: 'ready', result: checked, quickStatus: 'done', quickProgress: null })
+        set({ status: 'ready', result, rowStatus: 'done', rowProgress: null, ...(quick ? { quickStatus: 'done', quickProgress: null } : {}) })
       } catch (error) {
         if (running !== own || isAbort(error)) return
         if (get().quickStatus === 'running') set({ quickStatus: 'error', error: message(error) })

@@ -44,7 +44,7 @@ export interface AuditRequests {
     quick?: boolean
     /** the audit from the footers alone (src/engine/audit/footer-audit.ts): reads nothing, answers at once; `deep` and `quick` are ignored */
     footers?: boolean
-  }; result: AuditResult }
+  }; result: AuditResult; /** with `quick`: the report without the audio check, once every row is read and before the audio check reads */ partial: AuditResult }
   'audit-state': { params: { dataset: number }; result: AuditState | null }
   /**
    * Opens a saved audit result instead of running the audit: `file` (picked by the user), or else

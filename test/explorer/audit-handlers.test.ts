@@ -16,7 +16,7 @@ async function demoHandler() {
   const source = await createFsSource(demo)
   const handle = createRequestHandler({ makeSource: () => source })
   let id = 1
-  const call = <K extends RequestKind>(kind: K, params: Requests[K]['params'], options: { signal?: AbortSignal; onProgress?: (p: Progress) => void } = {}) =>
+  const call = <K extends RequestKind>(kind: K, params: Requests[K]['params'], options: { signal?: AbortSignal; onProgress?: (p: Progress) => void; onPartial?: (p: unknown) => void } = {}) =>
     handle({ kind, id: id++, ...params } as unknown as RequestMessage<K>, options) as Promise<Requests[K]['result']>
   const opened = await call('open', { source: { type: 'url', url: 'unused' } })
   return { call, dataset: opened.dataset }
@@ -25,6 +25,32 @@ async function demoHandler() {
 const ids = (findings: { path: string; row: number | null; kind: string }[]) => new Set(findings.map((f) => `${f.kind} ${f.path}:${f.row}`))
 
 describe('audit handlers', () => {
+  test('footers: true answers the audit from the footers: the config findings, no row read, no row finding', async () => {
+    const { call, dataset } = await demoHandler()
+    const footers = await call('audit', { dataset, spec, deep: false, state: null, footers: true })
+    const rows = await call('audit', { dataset, spec, deep: false, state: null })
+    expect(footers.level).toBe('footers')
+    expect(rows.level).toBe('rows')
+    expect(footers.configFindings).toEqual(rows.configFindings)
+    expect(footers.report.totals.rows).toBe(rows.report.totals.rows)
+    expect(footers.report.findings.filter((f) => f.row !== null)).toEqual([])
+    expect(rows.report.findings.filter((f) => f.row !== null).length).toBeGreaterThan(0)
+    // with the audio check: the rows' report first (a partial, no audio read), the same with the audio check after
+    const partials: Requests['audit']['result'][] = []
+    const phases = new Set<string>()
+    const checked = await call('audit', { dataset, spec, deep: false, state: null, quick: true }, {
+      onPartial: (p) => partials.push(p as Requests['audit']['result']), onProgress: (p) => phases.add(p.phase),
+    })
+    expect(partials).toHaveLength(1)
+    expect(partials[0].report.options.quick).toBe(false)
+    expect(partials[0].report.totals.rows_audio_checked).toBe(0)
+    expect(partials[0].report.findings).toEqual(rows.report.findings)
+    expect(checked.report.options.quick).toBe(true)
+    expect(checked.report.totals.rows_audio_checked).toBe(rows.report.totals.rows)
+    expect(checked.report.findings.length).toBeGreaterThan(rows.report.findings.length)
+    expect([...phases].sort()).toEqual(['audit', 'stats'])
+  })
+
   test('metadata audit finds the demo defects that need no decoding; flagged JSONL lists their rows', async () => {
     const { call, dataset } = await demoHandler()
     const result = await call('audit', { dataset, spec, deep: false, state: null })

@@ -92,6 +92,31 @@ describe('HTTP with 50 ms per request', () => {
 })
 
 describe('limiter', () => {
+  it('a freed slot goes to a foreground waiter before any background one, each queue in order', async () => {
+    const limit = createLimiter(1)
+    const order: string[] = []
+    const held = await limit()
+    const take = (name: string, background: boolean) => limit(undefined, background).then((release) => { order.push(name); release() })
+    const all = [take('b1', true), take('b2', true), take('f1', false), take('f2', false)]
+    held()
+    await Promise.all(all)
+    expect(order).toEqual(['f1', 'f2', 'b1', 'b2'])
+    // a background caller never passes a waiting foreground one
+    const a = await limit(undefined, true)
+    const f = limit().then((release) => { order.push('f3'); return release })
+    const b = limit(undefined, true).then((release) => { order.push('b3'); return release })
+    a()
+    const releaseF = await f
+    expect(order.at(-1)).toBe('f3')
+    // nor takes a free slot while a foreground caller holds one
+    limit.setMax(3)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(order.at(-1)).toBe('f3')
+    releaseF()
+    ;(await b)()
+    expect(order.at(-1)).toBe('b3')
+  })
+
   it('setMax wakes waiters when raised and takes effect as holders release when lowered', async () => {
     const limit = createLimiter(2)
     const order: string[] = []

@@ -22,6 +22,8 @@ export interface BatchesState {
   start: PlanStartResult | null
   /** Summaries of the batches streamed so far, in order. */
   batches: BatchSummary[]
+  /** Row groups the plan has read so far, while a chunk is on its way (`null` before any). */
+  rowGroupsRead: number | null
   /** Latest chunk's live numbers (sampler counts, drops, rows read). */
   live: Pick<PlanChunk, 'mixture' | 'drops' | 'io'> | null
   /** Batches per second over the stream so far. */
@@ -59,7 +61,7 @@ export interface BatchesActions {
 export type BatchesStore = BatchesState & BatchesActions
 
 export const initialBatchesState: BatchesState = {
-  status: 'idle', start: null, batches: [], live: null, rate: null, error: null, selected: null, selectedBatch: null,
+  status: 'idle', start: null, batches: [], rowGroupsRead: null, live: null, rate: null, error: null, selected: null, selectedBatch: null,
   featurize: { status: 'idle', from: 0, count: 0, result: null, error: null },
 }
 
@@ -91,7 +93,10 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
         for (;;) {
           if (shown) await shown.promise
           if (controller !== own) return
-          const chunk = await client.request('plan-next', { session: id, count: chunkSize }, { signal: own.signal })
+          const chunk = await client.request('plan-next', { session: id, count: chunkSize }, {
+            signal: own.signal,
+            onProgress: (p) => { if (controller === own && get().batches.length === 0) set({ rowGroupsRead: p.done }) },
+          })
           if (controller !== own) return
           const batches = get().batches.concat(chunk.batches)
           const seconds = (now() - startedAt - hiddenMs - (shown ? now() - hiddenAt : 0)) / 1000

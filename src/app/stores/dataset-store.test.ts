@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { RequestOptions } from '../../engine/worker/client.ts'
 import type { OpenResult, SourceDescription, SummaryFile } from '../../engine/worker/protocol/dataset.ts'
-import { createDatasetStore, shownReport } from './dataset-store.ts'
+import { createDatasetStore, rowCheckProgress, shownReport, usableDataset, usableReport } from './dataset-store.ts'
 import { provisionalLabel } from '../lib/provisional-label.ts'
 
 interface Call {
@@ -139,5 +139,24 @@ describe('dataset store', () => {
     await second
     expect(store.getState()).toMatchObject({ status: 'ready', report: { dataset: 7 }, reportLabel: 'http://x/other/' })
     expect(provisionalLabel(store.getState().report!.provisional!)).toMatch(/^Exact numbers of all 9 files \(9 from the dataset index\); row checks were cancelled/)
+  })
+
+  test('usable: the validating result (every file described) while its rows are checked, not an earlier one', async () => {
+    const client = fakeClient()
+    const store = createDatasetStore(client)
+    const opening = store.getState().open(demo)
+    client.calls[0].options.onPartial?.({ ...report(-1), provisional: { stage: 'stats', filesDone: 3, filesTotal: 9, fromIndex: 0, basis: 'files' } } as OpenResult)
+    expect(usableReport(store.getState())).toBeNull()
+    expect(usableDataset(store.getState())).toBeNull()
+    const validating = { ...report(7), provisional: { stage: 'validating', filesDone: 9, filesTotal: 9, fromIndex: 9, basis: 'all-files', remaining: 9 } } as OpenResult
+    client.calls[0].options.onPartial?.(validating)
+    client.calls[0].options.onProgress?.({ phase: 'validate', done: 40, total: 100, requests: 5, bytes: 10 })
+    expect(usableReport(store.getState())).toBe(validating)
+    expect(usableDataset(store.getState())).toBe(7)
+    expect(rowCheckProgress(store.getState())).toMatchObject({ done: 40, total: 100 })
+    client.calls[0].resolve(report(7))
+    await opening
+    expect(usableReport(store.getState())).toEqual(report(7))
+    expect(rowCheckProgress(store.getState())).toBeNull()
   })
 })

@@ -60,6 +60,27 @@ export function shownReport(state: DatasetState): OpenResult | null {
 }
 
 /**
+ * The dataset views can work with: the running open's `validating` result (every file described, its handle valid,
+ * the row checks still reading: docs/interpretations.md "Progressive open"), else the dataset that is open. The
+ * Audit, Mixture, Batches, Examples and Inspector views start on it instead of waiting for every row to be checked.
+ */
+export function usableReport(state: DatasetState): OpenResult | null {
+  if (state.status === 'loading' && state.partial?.provisional?.stage === 'validating') return state.partial
+  return state.report
+}
+
+/** The dataset handle views work with (`usableReport`'s), `null` when none is usable yet. */
+export function usableDataset(state: DatasetState): number | null {
+  return usableReport(state)?.dataset ?? null
+}
+
+/** The running open's row checks (rows checked of all) while a usable dataset's rows are still read, else `null`. */
+export function rowCheckProgress(state: DatasetState): Progress | null {
+  if (state.status !== 'loading' || state.partial?.provisional?.stage !== 'validating') return null
+  return state.phases.validate ?? null
+}
+
+/**
  * Creates a dataset store bound to an engine client.
  * @param client the worker client (a fake in tests)
  */

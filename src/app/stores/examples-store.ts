@@ -31,6 +31,11 @@ export interface ExamplesState {
   generation: number
   /** Whether the last page's flags include the audit's audio check (`null` before the first page). */
   audioChecked: boolean | null
+  /**
+   * Whether the last page's rows carry their metadata findings: `false` when it was listed by partition from the
+   * footers, before every transcript was read (`null` before the first page).
+   */
+  rowFindings: boolean | null
 }
 
 export interface ExamplesActions {
@@ -57,7 +62,7 @@ export type ExamplesStore = ExamplesState & ExamplesActions
 
 export const initialExamplesState: ExamplesState = {
   dataset: null, filter: {}, sort: null, sample: null, status: 'idle', error: null, progress: null, total: null, facets: null, pages: {}, generation: 0,
-  audioChecked: null,
+  audioChecked: null, rowFindings: null,
 }
 
 /** Creates the store over a client (a fake in tests). */
@@ -83,7 +88,7 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
           onProgress: (progress) => { if (get().generation === generation) set({ progress }) },
         })
         if (get().generation !== generation) return
-        set((s) => ({ status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows }, audioChecked: result.audioChecked }))
+        set((s) => ({ status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows }, audioChecked: result.audioChecked, rowFindings: result.rowFindings !== false }))
       } catch (error) {
         if (get().generation !== generation || (error as Error).name === 'AbortError') return
         set({ status: 'error', error: (error as Error).message, progress: null })

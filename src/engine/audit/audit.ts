@@ -32,6 +32,11 @@ export interface AuditOptions extends RunOptions {
   /** Decode every row. */
   deep?: boolean
   /**
+   * The metadata pass and the cheap audio check read behind every other read (`ReadOptions.background`): the
+   * explorer's views keep reading while the audit's rows are read.
+   */
+  background?: boolean
+  /**
    * Run the cheap audio check (quick-audio.ts) over every row when no audio is decoded (neither `deep` nor
    * `sample`); its result is kept per opened dataset, so re-auditing with another config does not read the bytes again.
    */
@@ -55,6 +60,11 @@ export interface AuditOptions extends RunOptions {
   spill?: RowSpillFactory
   /** Rows of one partition of the row checks (default `defaultRowBudget`, metadata-pass.ts). */
   rowBudget?: number
+  /**
+   * With `quick`: receives the report without the audio check as soon as the metadata pass is through, before the
+   * audio check reads (the explorer shows it meanwhile; the final report is the same with the audio check added).
+   */
+  onRowsReport?: (report: AuditReport) => void
   /**
    * The config's findings on this dataset, written as the report's `config_findings` (`auditWithConfig`,
    * configured.ts, computes them: resolution findings and `checkConfig`); none when absent.
@@ -102,8 +112,9 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
     let checks: RowChecks
     try {
       pass = await metadataPass(dataset, {
-        spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, keepSizes: sample > 0,
-        onRowGroup: (d, t) => progress('stats', d, t), collector,
+        spill, rowBudget: options.rowBudget, config, trainSplit, tokenizer: options.tokenizer, signal, background: options.background, keepSizes: sample > 0,
+        // rows read of all (a counter that moves at 10⁷ rows, where row groups are few and slow)
+        onRowGroup: (_d, _t, rows, total) => progress('stats', rows, total), collector,
       })
       checks = await rowChecks(pass, spill, { config, trainSplit, summary: dataset.summary, signal, collector })
     } finally {
@@ -124,22 +135,30 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
 
     let measured: MeasuredRow[] = []
     let quickRows = 0
+    const reportOptions = (quick: boolean) => ({
+      deep: !!options.deep, quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
+      min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
+    })
     if (sample > 0) {
       const rows = audioRows(dataset, pass, sample, seed)
       measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
       results.push(checkAudio(measured))
     } else if (options.quick) {
-      const quick = await quickAudioCheckOnce(dataset, { signal, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
+      if (options.onRowsReport) {
+        // the rows' report before the audio check reads: capped like the final one, from a copy of the collector's counts
+        options.onRowsReport(await assembleReport({
+          root: dataset.root, options: reportOptions(false),
+          files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: 0,
+          datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results, collector: await collector.fork(),
+        }))
+      }
+      const quick = await quickAudioCheckOnce(dataset, { signal, background: options.background, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
       results.push({ items: quick.items, tables: { audio_check: quick.census } })
       quickRows = quick.rows
     }
 
     return assembleReport({
-      root: dataset.root,
-      options: {
-        deep: !!options.deep, quick: sample === 0 && !!options.quick, sample, seed, split: config.split, min_audio_len: config.min_audio_len, max_audio_len: config.max_audio_len,
-        min_samples_per_char: config.min_samples_per_char, world_size: config.world_size, tokenizer: !!options.tokenizer,
-      },
+      root: dataset.root, options: reportOptions(sample === 0 && !!options.quick),
       files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: quickRows,
       datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results, collector, onFindings: options.onFindings,
     })

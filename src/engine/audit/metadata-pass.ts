@@ -39,9 +39,11 @@ export interface MetadataPassOptions {
   trainSplit: string
   tokenizer?: AuditTokenizer
   signal?: AbortSignal
+  /** Its reads wait behind every other read (`ReadOptions.background`). */
+  background?: boolean
   concurrency?: number
-  /** Called after each row group with (done, total). */
-  onRowGroup?: (done: number, total: number) => void
+  /** Called after each row group with (row groups done, of all; rows done, of all). */
+  onRowGroup?: (done: number, total: number, rowsDone: number, rowsTotal: number) => void
   /** Keep every row's `audio_size` (8 bytes a row; the audio pass of `--deep` / `--sample` names its rows' hours). */
   keepSizes?: boolean
   /** Takes the script and token checks' row findings as they are found (else their results hold them). */
@@ -113,6 +115,7 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
   const unread = new Set<string>()
   const sizes = options.keepSizes ? new Float64Array(total).fill(NaN) : null
   let done = 0
+  let rowsDone = 0
   let magnitude = 0
   let integers = true
   await mapLimit(readable, options.concurrency ?? 8, async ({ file, index }) => {
@@ -123,7 +126,7 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
     for (const group of file.rowGroups) {
       let data: Record<string, ArrayLike<unknown>>
       try {
-        data = columns.length > 0 ? await dataset.parquet.readColumns(file, group.index, columns, { signal }) : {}
+        data = columns.length > 0 ? await dataset.parquet.readColumns(file, group.index, columns, { signal, background: options.background }) : {}
       } catch (error) {
         if (signal?.aborted) throw error
         unread.add(`${index}#${group.index}`)
@@ -131,7 +134,8 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
           finding: finding('error', 'unreadable-row-group', file.path, (error as Error).message, { row_group: group.index }),
           rows: group.rows, samples: 0, corpus: file.keys.corpus ?? null, language: file.keys.language ?? null,
         })
-        options.onRowGroup?.(++done, rowGroups)
+        rowsDone += group.rows
+        options.onRowGroup?.(++done, rowGroups, rowsDone, total)
         continue
       }
       const sizeCells = data.audio_size
@@ -160,7 +164,8 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
       if (firstRead[index] === Infinity) firstRead[index] = fileStart[index] + group.firstRow
       await writer.drain()
       await collector?.drain()
-      options.onRowGroup?.(++done, rowGroups)
+      rowsDone += group.rows
+      options.onRowGroup?.(++done, rowGroups, rowsDone, total)
     }
   })
   await writer.flush()

@@ -131,6 +131,8 @@ export function quickCensusTable(counts: Iterable<QuickCensusCount>): TableRow[]
 /** Options of `quickAudioCheck`. */
 export interface QuickAudioOptions {
   signal?: AbortSignal
+  /** Its reads wait behind every other read (`ReadOptions.background`): the explorer runs it behind its views. */
+  background?: boolean
   /** Called after each row group with (rows done, rows in all). */
   onRows?: (done: number, total: number) => void
   /** Row groups read at once (default 4). */
@@ -158,7 +160,7 @@ export async function quickAudioCheck(dataset: OpenDataset, options: QuickAudioO
     const columns = ['audio_bytes', ...(file.columns.some((c) => c.name === 'audio_size') ? ['audio_size'] : [])]
     let data: Record<string, ArrayLike<unknown>>
     try {
-      data = await dataset.parquet.readColumns(file, group.index, columns, { signal: options.signal })
+      data = await dataset.parquet.readColumns(file, group.index, columns, { signal: options.signal, background: options.background })
     } catch (error) {
       if (options.signal?.aborted) throw error
       done += group.rows

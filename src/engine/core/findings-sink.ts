@@ -135,6 +135,28 @@ export class FindingsCollector {
   }
 
   /**
+   * A collector in memory holding a copy of every finding added so far (same cap), this one unchanged: a provisional
+   * report (the audit's rows before its audio check) is made from the copy while this one takes more. The copy holds
+   * the findings as objects, so use it where the findings are held in memory anyway (the explorer's worker).
+   */
+  async fork(): Promise<FindingsCollector> {
+    if (this.finished) throw new Error('findings: fork after finish')
+    const copy = new FindingsCollector({ maxPerKind: this.maxPerKind })
+    await this.drain(true)
+    for (const [path, bucket] of this.bucketOf) {
+      copy.bucketOf.set(path, bucket)
+      if (!this.buckets) {
+        copy.held.set(bucket, [...(this.held.get(bucket) ?? [])])
+        continue
+      }
+      const bytes = await this.buckets.take(bucket)
+      await this.buckets.append(bucket, bytes)
+      copy.held.set(bucket, parse(bytes))
+    }
+    return copy
+  }
+
+  /**
    * Walks every finding in the order of `sortFindings`, one path at a time: counts each kind, keeps its first
    * `maxPerKind`, tells `onItem` and `onFindings`. The collector takes no more findings after.
    */

@@ -25,6 +25,8 @@ export interface ExampleIndex {
 }
 
 const indexes = new WeakMap<OpenDataset, Promise<ExampleIndex>>()
+/** Indexes whose scan has finished. */
+const finished = new WeakMap<OpenDataset, ExampleIndex>()
 /** `min_samples_per_char` the index's findings use (the reference default). */
 const defaultMinSamplesPerChar = 160
 
@@ -72,6 +74,8 @@ export async function exampleIndex(dataset: OpenDataset, options: RunOptions = {
     if (!pending) {
       pending = buildIndex(dataset, options)
       indexes.set(dataset, pending)
+      const mine = pending
+      pending.then((index) => { if (indexes.get(dataset) === mine) finished.set(dataset, index) }, () => undefined)
       pending.catch(() => { if (indexes.get(dataset) === pending) indexes.delete(dataset) })
     }
     try {
@@ -81,6 +85,11 @@ export async function exampleIndex(dataset: OpenDataset, options: RunOptions = {
       if ((error as Error).name !== 'AbortError') throw error
     }
   }
+}
+
+/** The index when its scan has finished, else `null` (never starts a scan and never waits for one). */
+export function finishedExampleIndex(dataset: OpenDataset): ExampleIndex | null {
+  return finished.get(dataset) ?? null
 }
 
 /** The index when a scan has already finished or started, else `null` (never starts a scan). */

@@ -71,6 +71,11 @@ export interface ExamplePage {
   indexed: { rows: number; rowGroups: number }
   /** Whether the findings (flags, "only flagged", the findings sort) include the audio check's: it has run. */
   audioChecked: boolean
+  /**
+   * Whether the rows' metadata findings are in: `false` for a page listed by partition from the footers
+   * (partition-pages.ts), before the example index has read every row; absent means they are.
+   */
+  rowFindings?: boolean
 }
 
 /** The neighbour's id and its position, or `null` at either end (or when the id does not match the filter). */

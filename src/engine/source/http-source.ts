@@ -105,9 +105,9 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
 
   /** Sends one request with retries; `consume` reads a 2xx answer. 404 (or an HTML page) gives null when `allowNotFound`. */
   async function send<T>(requestUrl: string, init: RequestInit, signal: AbortSignal | undefined,
-    consume: (response: Response) => Promise<T>, allowNotFound = false): Promise<T | null> {
+    consume: (response: Response) => Promise<T>, allowNotFound = false, background = false): Promise<T | null> {
     for (let attempt = 0; ; attempt++) {
-      const release = await limit(signal)
+      const release = await limit(signal, background)
       const scope = timeoutScope(signal, settings.timeoutMs, timers)
       let retryReason: string
       try {
@@ -224,7 +224,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
   }
 
   /** One range request for `[a, b)` (b − a ≥ 2; b may pass the end of a 1-byte file), checked against the answer. */
-  async function fetchRange(path: string, a: number, b: number, size: number, signal?: AbortSignal): Promise<Uint8Array> {
+  async function fetchRange(path: string, a: number, b: number, size: number, signal?: AbortSignal, background = false): Promise<Uint8Array> {
     const requestUrl = fileUrl(path)
     const asked = `bytes=${a}-${b - 1}`
     const stop = Math.min(b, size)
@@ -245,7 +245,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       const whole = checkLength(requestUrl, await readBody(r, size), size, 'the whole file')
       if (!wholeFiles.has(path)) wholeFiles.set(path, Promise.resolve(whole))
       return whole.slice(a, stop)
-    })
+    }, false, background)
     return bytes as Uint8Array
   }
 
@@ -261,6 +261,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     },
     async read(path: string, start: number, end: number, opts?: ReadOptions): Promise<Uint8Array> {
       const signal = opts?.signal
+      const background = opts?.background ?? false
       throwIfAborted(signal)
       checkReadRange(path, start, end)
       const size = (await sizes(signal)).get(path)
@@ -270,10 +271,10 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       const stop = Math.min(end, size)
       if (stop <= start) return new Uint8Array(0)
       if (rangeIgnored && options.allowWholeFileReads) return (await wholeFile(path, size, signal)).slice(start, stop)
-      if (stop - start >= 2) return fetchRange(path, start, stop, size, signal)
+      if (stop - start >= 2) return fetchRange(path, start, stop, size, signal, background)
       // never `bytes=a-a` (vite/sirv answer `bytes=0-0` with the whole file): ask for 2 bytes, keep the one wanted
-      if (start > 0) return (await fetchRange(path, start - 1, start + 1, size, signal)).slice(1)
-      return (await fetchRange(path, 0, 2, size, signal)).slice(0, 1)
+      if (start > 0) return (await fetchRange(path, start - 1, start + 1, size, signal, background)).slice(1)
+      return (await fetchRange(path, 0, 2, size, signal, background)).slice(0, 1)
     },
     async readSibling(name: string, opts?: ReadOptions): Promise<Uint8Array | null> {
       throwIfAborted(opts?.signal)

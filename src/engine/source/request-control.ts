@@ -41,58 +41,84 @@ export function timeoutScope(outer: AbortSignal | undefined, ms: number, timers:
   }
 }
 
-/** A counting semaphore (`createLimiter`): call it to wait for a slot; `setMax` changes the number of slots. */
+/**
+ * A counting semaphore (`createLimiter`): call it to wait for a slot; `setMax` changes the number of slots. A
+ * `background` caller gets a slot only while no foreground caller holds or waits for one (the row checks that go on
+ * after a dataset is usable read between a view's reads, never beside them: docs/architecture.md "Views while the
+ * rows are read").
+ */
 export interface Limiter {
-  (signal?: AbortSignal): Promise<() => void>
+  (signal?: AbortSignal, background?: boolean): Promise<() => void>
   /** Slots now. */
   readonly max: number
   /** Changes the number of slots; more wakes waiters at once, fewer takes effect as holders release. */
   setMax(max: number): void
 }
 
-/** A counting semaphore: resolves to a release function once fewer than `max` holders are active. */
+/**
+ * A counting semaphore: resolves to a release function once fewer than `max` holders are active; a freed slot goes
+ * to the longest-waiting foreground caller, else, when no foreground caller holds a slot, to the longest-waiting
+ * background one.
+ */
 export function createLimiter(initialMax: number): Limiter {
   let max = initialMax
-  let active = 0
+  let foreground = 0
+  let background = 0
   const waiting: Array<() => void> = []
-  const releaser = () => {
+  const waitingBackground: Array<() => void> = []
+  /** Hands free slots to waiters (each waiter's count is taken here, before it wakes). */
+  const pump = () => {
+    while (foreground + background < max) {
+      if (waiting.length > 0) {
+        foreground++
+        waiting.shift()!()
+      } else if (waitingBackground.length > 0 && foreground === 0) {
+        background++
+        waitingBackground.shift()!()
+      } else break
+    }
+  }
+  const releaser = (isBackground: boolean) => {
     let released = false
     return () => {
       if (released) return
       released = true
-      const next = active <= max ? waiting.shift() : undefined
-      if (next) next()
-      else active--
+      if (isBackground) background--
+      else foreground--
+      pump()
     }
   }
-  const acquire = async (signal?: AbortSignal) => {
+  const acquire = async (signal?: AbortSignal, isBackground = false) => {
     throwIfAborted(signal)
-    if (active < max) {
-      active++
-      return releaser()
+    const free = foreground + background < max
+    if (!isBackground && free && waiting.length === 0) {
+      foreground++
+      return releaser(false)
     }
+    if (isBackground && free && foreground === 0 && waiting.length === 0 && waitingBackground.length === 0) {
+      background++
+      return releaser(true)
+    }
+    const queue = isBackground ? waitingBackground : waiting
     await new Promise<void>((resolve, reject) => {
       const wake = () => {
         signal?.removeEventListener('abort', onAbort)
         resolve()
       }
       const onAbort = () => {
-        waiting.splice(waiting.indexOf(wake), 1)
+        queue.splice(queue.indexOf(wake), 1)
         reject(abortReason(signal as AbortSignal))
       }
-      waiting.push(wake)
+      queue.push(wake)
       signal?.addEventListener('abort', onAbort, { once: true })
     })
-    return releaser()
+    return releaser(isBackground)
   }
   const limiter = acquire as Limiter
   Object.defineProperty(limiter, 'max', { get: () => max })
   limiter.setMax = (next: number) => {
     max = next
-    while (active < max && waiting.length > 0) {
-      active++
-      waiting.shift()!()
-    }
+    pump()
   }
   return limiter
 }

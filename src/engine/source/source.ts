@@ -36,6 +36,11 @@ export interface IoCounters {
 /** Options every read takes. */
 export interface ReadOptions {
   signal?: AbortSignal
+  /**
+   * Work nobody waits on (the row checks that continue after a dataset is usable): a source with a request cap
+   * serves every other read queued first (HTTP: src/engine/source/http-source.ts).
+   */
+  background?: boolean
 }
 
 /** A dataset's byte store. Implementations: src/engine/source/*-source.ts, Node fs in src/engine/node. */

@@ -115,7 +115,8 @@ export async function openProgressive(source: DatasetSource, options: Progressiv
       ? withoutPartitions(resultBase(dataset, handle, validation, dataset.described, provisional), stats)
       : result(dataset, handle, stats, validation, dataset.described, provisional))
   }
-  const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked })
+  // the dataset is usable from the `validating` snapshot on: the views' reads go before the row checks'
+  const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked, background: true })
   // the page has these stats (and their groupings) from the `validating` snapshot already: at 100,000 partitions
   // cloning them again costs the page's main thread a few hundred ms, so the client takes them from the snapshot
   if (sent && sameStats(sent, stats)) return { ...resultBase(dataset, handle, validation, dataset.described), stats: null, overview: null }

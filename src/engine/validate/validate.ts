@@ -86,13 +86,14 @@ export interface FileRowChecks {
  * Schema and row checks of one readable file (every row group; one that does not decode is a finding and the others
  * are still checked). `onRows` is told each row group's rows as they are checked.
  */
-export async function checkFileRows(parquet: ParquetReader, file: DatasetFile, options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void } = {}): Promise<FileRowChecks> {
-  const { signal, deep = false } = options
+export async function checkFileRows(parquet: ParquetReader, file: DatasetFile,
+  options: { deep?: boolean; signal?: AbortSignal; background?: boolean; onRows?: (rows: number) => void } = {}): Promise<FileRowChecks> {
+  const { signal, deep = false, background } = options
   const out: Finding[] = []
   checkSchema(file, out)
   let footer: FileMetaData
   try {
-    footer = await parquet.loadFooter(file, { signal })
+    footer = await parquet.loadFooter(file, { signal, background })
   } catch (error) {
     if (signal?.aborted) throw error
     out.push(finding('error', 'unreadable-parquet', file.path, (error as Error).message))
@@ -104,7 +105,7 @@ export async function checkFileRows(parquet: ParquetReader, file: DatasetFile, o
   for (const group of file.rowGroups) {
     const wanted = rowCheckColumns(footer, file, group.index, deep)
     try {
-      const data = wanted.length > 0 ? await parquet.readColumns(file, group.index, wanted, { signal }) : {}
+      const data = wanted.length > 0 ? await parquet.readColumns(file, group.index, wanted, { signal, background }) : {}
       for (let i = 0; i < group.rows; i++) checkRow(file, group.index, group.firstRow + i, data, keyColumns, deep, out, mismatches)
       checked += group.rows
       options.onRows?.(group.rows)
@@ -160,6 +161,11 @@ export interface CheckOptions extends ValidateOptions {
   buckets?: CollectorOptions['buckets']
   /** Every finding of the report in order, without the cap (`validate --findings`). */
   onFindings?: FinishOptions['onFindings']
+  /**
+   * The row checks read behind every other read (`ReadOptions.background`): the progressive open's, which continue
+   * after the dataset is usable while the views read what they show.
+   */
+  background?: boolean
 }
 
 /**
@@ -183,7 +189,7 @@ export async function checkDataset(dataset: OpenDataset, options: CheckOptions =
       report()
     } else {
       if (!file.facts) file.facts = await readFileFacts(dataset.parquet, file, { signal, alsoRead: rowCheckReads(deep) })
-      result = await checkFileRows(dataset.parquet, file, { deep, signal, onRows: (rows) => { rowsChecked += rows; report() } })
+      result = await checkFileRows(dataset.parquet, file, { deep, signal, background: options.background, onRows: (rows) => { rowsChecked += rows; report() } })
     }
     for (const f of result.findings) collector.addFinding(f)
     await collector.drain()

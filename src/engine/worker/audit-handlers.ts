@@ -1,10 +1,11 @@
 /**
- * Handlers of the explorer's audit kinds: `audit` (metadata audit, or the deep audio audit, resumable) and
- * `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so the UI can keep it
- * in IndexedDB and pass it back to resume).
+ * Handlers of the explorer's audit kinds: `audit` (the audit from the footers, the metadata audit, or the deep audio
+ * audit, resumable) and `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so
+ * the UI can keep it in IndexedDB and pass it back to resume).
  */
 import type { RunOptions } from '../dataset/dataset.ts'
 import { auditWithConfig } from '../audit/configured.ts'
+import { auditFromFooters } from '../audit/footer-audit.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
 import { capAuditReport, parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
 import { auditFingerprint, createAuditState } from '../audit/state.ts'
@@ -12,7 +13,7 @@ import type { AuditReport, AuditState } from '../audit/rows/types.ts'
 import { resolveConfig } from '../pipeline/config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
-import type { HandlerContext, HandlerTable } from './handler-types.ts'
+import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
 
 /** Latest deep-audit state per dataset handle, per handler context. */
@@ -29,11 +30,12 @@ function states(context: HandlerContext): Map<number, AuditState> {
  * fits the dataset (row groups already measured are not decoded again); the state fills in place as row groups
  * finish, and `audit-state` returns it at any time, also after the request was cancelled.
  */
-async function audit(message: RequestMessage<'audit'>, options: RunOptions, context: HandlerContext): Promise<AuditResult> {
+async function audit(message: RequestMessage<'audit'>, options: HandlerRunOptions, context: HandlerContext): Promise<AuditResult> {
   const dataset = context.dataset(message.dataset)
   const resolved = resolveConfig(message.spec)
   let state: AuditState | null = null
   let reusedGroups = 0
+  if (message.footers) return finish(await auditFromFooters(dataset, resolved), 'footers')
   if (message.deep) {
     state = message.state ? structuredClone(message.state) : createAuditState()
     states(context).set(message.dataset, state)
@@ -46,10 +48,13 @@ async function audit(message: RequestMessage<'audit'>, options: RunOptions, cont
       pool?.close()
     }
   }
-  return finish(await auditWithConfig(dataset, resolved, { ...options, quick: message.quick === true }))
+  // the footers' result is on screen already: the rows are read behind the views' reads
+  return finish(await auditWithConfig(dataset, resolved, {
+    ...options, quick: message.quick === true, background: true, onRowsReport: (report) => options.onPartial?.(finish(report)),
+  }))
 
-  function finish(report: AuditReport): AuditResult {
-    return { report, configFindings: report.config_findings, ...flaggedOf(report), state, reusedGroups }
+  function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {
+    return { report, configFindings: report.config_findings, ...flaggedOf(report), state, reusedGroups, level }
   }
 }
 
@@ -72,7 +77,7 @@ async function auditOpen(message: RequestMessage<'audit-open'>, options: RunOpti
   const report = capAuditReport(parsed.report)
   const { shards } = parsed
   return {
-    report, configFindings: report.config_findings, ...flaggedOf(report), state: null, reusedGroups: 0,
+    report, configFindings: report.config_findings, ...flaggedOf(report), state: null, reusedGroups: 0, level: 'rows',
     name, origin: message.file ? 'file' : 'beside', shards, mismatch: savedAuditMismatch(report, dataset),
   }
 }

@@ -67,7 +67,8 @@ describe('audit store', () => {
     const saved = { report: { findings: [], options: { deep: true } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0, name: '_mixscope_audit.json', origin: 'beside', shards: 4, mismatch: null }
     const client = {
       request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params']): Promise<Requests[K]['result']> => {
-        calls.push(kind === 'audit' ? `audit${(params as Requests['audit']['params']).quick ? ' quick' : ''}` : `${kind}${(params as Requests['audit-open']['params']).file ? ' file' : ''}`)
+        const a = params as Requests['audit']['params']
+        calls.push(kind === 'audit' ? `audit${a.footers ? ' footers' : a.quick ? ' quick' : ''}` : `${kind}${(params as Requests['audit-open']['params']).file ? ' file' : ''}`)
         if (kind === 'audit-open') return (beside || (params as Requests['audit-open']['params']).file ? saved : null) as Requests[K]['result']
         return { report: { findings: [], options: { deep: false } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0 } as unknown as Requests[K]['result']
       },
@@ -79,17 +80,58 @@ describe('audit store', () => {
     await store.getState().start(1, { ...spec, preset: 'ctc-finetune' })
     expect(calls).toEqual(['audit-open'])
     await store.getState().run(1, spec)
-    expect(calls).toEqual(['audit-open', 'audit', 'audit quick'])
+    expect(calls).toEqual(['audit-open', 'audit footers', 'audit quick'])
     expect(store.getState().loaded).toBeNull()
     // looked for once per dataset: a config change then audits; another dataset without one audits at once
     await store.getState().start(1, spec)
-    expect(calls.slice(3)).toEqual(['audit', 'audit quick'])
+    expect(calls.slice(3)).toEqual(['audit footers', 'audit quick'])
     beside = false
     await store.getState().start(2, spec)
-    expect(calls.slice(5)).toEqual(['audit-open', 'audit', 'audit quick'])
+    expect(calls.slice(5)).toEqual(['audit-open', 'audit footers', 'audit quick'])
     expect(await store.getState().openSaved(2, new Blob(['{}']))).toBe(true)
     expect(calls.at(-1)).toBe('audit-open file')
     expect(store.getState().loaded).toMatchObject({ dataset: 2 })
+  })
+
+  test('the footers\' audit is shown at once; the row pass reports progress, can be stopped, and its report replaces it', async () => {
+    const footers = { report: { findings: [], options: { deep: false } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0, level: 'footers' }
+    const rows = { ...footers, level: 'rows' }
+    const checked = { ...rows, report: { findings: [], options: { deep: false, quick: true } } }
+    let progress: ((p: Progress) => void) | undefined
+    let partial: ((p: unknown) => void) | undefined
+    let finishRows: ((v: unknown) => void) | null = null
+    const client = {
+      request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params'], options: RequestOptions<never> = {}): Promise<Requests[K]['result']> => {
+        const a = params as Requests['audit']['params']
+        if (a.footers) return footers as unknown as Requests[K]['result']
+        progress = options.onProgress
+        partial = options.onPartial as ((p: unknown) => void) | undefined
+        return new Promise((resolve, reject) => {
+          finishRows = resolve as (v: unknown) => void
+          options.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
+        })
+      },
+    }
+    const store = createAuditStore(client, memoryPersistence())
+    let run = store.getState().run(1, spec)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState()).toMatchObject({ status: 'ready', rowStatus: 'running', result: { level: 'footers' } })
+    progress?.({ phase: 'stats', done: 3, total: 10, requests: 0, bytes: 0 })
+    expect(store.getState().rowProgress).toMatchObject({ done: 3, total: 10 })
+    expect(store.getState().quickProgress).toBeNull()
+    store.getState().stop()
+    await run
+    expect(store.getState()).toMatchObject({ status: 'ready', rowStatus: 'stopped', rowProgress: null, result: { level: 'footers' }, error: null })
+    // run again: the rows' report (a partial) replaces the footers' while the audio check reads, then its result
+    run = store.getState().run(1, spec)
+    await new Promise((r) => setTimeout(r, 0))
+    partial!(rows)
+    expect(store.getState()).toMatchObject({ rowStatus: 'done', quickStatus: 'running', result: { level: 'rows' } })
+    progress?.({ phase: 'audit', done: 4, total: 10, requests: 0, bytes: 0 })
+    expect(store.getState().quickProgress).toMatchObject({ done: 4 })
+    finishRows!(checked)
+    await run
+    expect(store.getState()).toMatchObject({ rowStatus: 'done', quickStatus: 'done', result: checked })
   })
 
   test('findings: joined without duplicates, grouped errors first, filtered and sorted', () => {

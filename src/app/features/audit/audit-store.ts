@@ -1,6 +1,7 @@
 /**
- * The Audit store: the metadata audit of the open dataset with the current config (run on open and on config
- * change), and the deep audit (every row decoded in the worker) with progress, cancel and resume. The deep audit's
+ * The Audit store: the audit of the open dataset with the current config (run on open and on config change): first
+ * the audit from the footers (reads nothing: shown at once), then the row pass (every row's `audio_size` and text)
+ * in the background with its progress, stoppable, whose report replaces it; and the deep audit (every row decoded in the worker) with progress, cancel and resume. The deep audit's
  * partial state is saved through `persistence` (IndexedDB in the app) while it runs and when it is cancelled, so a
  * cancel or a reload loses at most the row groups in flight.
  */
@@ -31,8 +32,15 @@ export interface AuditStoreState {
   savedGroups: number
   /** Row groups the last deep run took from the saved state. */
   reusedGroups: number | null
+  /**
+   * The row pass that follows the audit from the footers: `running` while it reads (its progress in `rowProgress`,
+   * row groups read of all), `stopped` when the user stopped it (the footers' result stays), `done` once its report
+   * replaced the footers'.
+   */
+  rowStatus: 'idle' | 'running' | 'stopped' | 'done' | 'error'
+  rowProgress: Progress | null
   /** The cheap audio check of every row that follows each metadata audit (src/engine/audit/quick-audio.ts). */
-  quickStatus: 'idle' | 'running' | 'done' | 'error'
+  quickStatus: 'idle' | 'running' | 'stopped' | 'done' | 'error'
   /** Its progress (rows checked of all). */
   quickProgress: Progress | null
   /**
@@ -44,9 +52,10 @@ export interface AuditStoreState {
 
 export interface AuditActions {
   /**
-   * Metadata audit (no decoding), cancelling any audit running; then, unless told not to, the same audit with the
-   * cheap audio check of every row (its result replaces the first; the worker keeps the check per dataset, so a
-   * config change does not read the audio again).
+   * The audit from the footers, cancelling any audit running; then the metadata audit (every row read, no decoding)
+   * in the background, in one request with (unless told not to) the cheap audio check of every row: the metadata
+   * report comes as its partial, the one with the audio check as its result (the worker keeps the check per dataset,
+   * so a config change does not read the audio again).
    */
   run(dataset: number, spec: ConfigSpec, options?: { quick?: boolean }): Promise<void>
   /**
@@ -56,6 +65,8 @@ export interface AuditActions {
   start(dataset: number, spec: ConfigSpec): Promise<void>
   /** Shows a saved audit result (`file`, or the one beside the dataset) without running anything; false when there is none. */
   openSaved(dataset: number, file: Blob | null): Promise<boolean>
+  /** Stops the row pass or the audio check in flight; the result shown so far stays (`run` starts them again). */
+  stop(): void
   /** Reads how much of a deep audit is saved for `key`. */
   refreshSaved(key: string): Promise<void>
   /** Deep audit, resuming from the state saved for `key`. */
@@ -70,7 +81,7 @@ export type AuditStore = AuditStoreState & AuditActions
 
 export const initialAuditState: AuditStoreState = {
   status: 'idle', result: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
-  quickStatus: 'idle', quickProgress: null, loaded: null,
+  rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: null,
 }
 
 /** Milliseconds between saves of the partial state while a deep audit runs. */
@@ -115,7 +126,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       running?.abort()
       running = null
       const { name, origin, shards, mismatch, ...result } = opened
-      set({ status: 'ready', result, error: null, quickStatus: 'idle', quickProgress: null, loaded: { dataset, name, origin, shards, mismatch } })
+      set({ status: 'ready', result, error: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: { dataset, name, origin, shards, mismatch } })
       return true
     },
 
@@ -123,24 +134,46 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       running?.abort()
       const own = new AbortController()
       running = own
-      set({ status: 'running', error: null, loaded: null })
+      const superseded = () => running !== own || get().deepStatus === 'running' || get().deepStatus === 'done'
+      set({ status: 'running', error: null, loaded: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null })
       try {
-        const result = await client.request('audit', { dataset, spec, deep: false, state: null }, { signal: own.signal })
-        if (running !== own || get().deepStatus === 'running' || get().deepStatus === 'done') return
-        set({ status: 'ready', result })
-        if (options.quick === false) return
-        set({ quickStatus: 'running', quickProgress: null })
-        const checked = await client.request('audit', { dataset, spec, deep: false, state: null, quick: true }, {
+        // what the footers say, at once; the rows are read next, in the background
+        const footers = await client.request('audit', { dataset, spec, deep: false, state: null, footers: true }, { signal: own.signal })
+        if (superseded()) return
+        set({ status: 'ready', result: footers, rowStatus: 'running' })
+        // the rows' report comes as a partial once every row is read, then the audio check reads (its own progress)
+        const quick = options.quick !== false
+        const result = await client.request('audit', { dataset, spec, deep: false, state: null, quick }, {
           signal: own.signal,
-          onProgress: (progress) => { if (running === own) set({ quickProgress: progress }) },
+          onProgress: (progress) => {
+            if (running !== own) return
+            if (progress.phase === 'audit') set({ quickProgress: progress })
+            else set({ rowProgress: progress })
+          },
+          onPartial: (rows) => {
+            if (running !== own || superseded()) return
+            set({ status: 'ready', result: rows, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
+          },
         })
-        if (running !== own || get().deepStatus === 'running' || get().deepStatus === 'done') return
-        set({ status: 'ready', result: checked, quickStatus: 'done', quickProgress: null })
+        if (superseded()) return
+        set({ status: 'ready', result, rowStatus: 'done', rowProgress: null, ...(quick ? { quickStatus: 'done', quickProgress: null } : {}) })
       } catch (error) {
         if (running !== own || isAbort(error)) return
         if (get().quickStatus === 'running') set({ quickStatus: 'error', error: message(error) })
+        else if (get().rowStatus === 'running') set({ rowStatus: 'error', rowProgress: null, error: message(error) })
         else set({ status: 'error', error: message(error) })
+      } finally {
+        if (running === own) running = null
       }
+    },
+
+    stop() {
+      const { rowStatus, quickStatus } = get()
+      if (rowStatus !== 'running' && quickStatus !== 'running') return
+      running?.abort()
+      running = null
+      if (rowStatus === 'running') set({ rowStatus: 'stopped', rowProgress: null })
+      else set({ quickStatus: 'stopped', quickProgress: null })
     },
 
     async refreshSaved(key) {

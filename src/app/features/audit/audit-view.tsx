@@ -17,6 +17,7 @@ import { useFocusSet } from '../../stores/focus-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { viewStore } from '../../stores/use-view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableReport } from '../../stores/dataset-store.ts'
 import { datasetKey, indexedDbPersistence } from './audit-state-db.ts'
 import { createAuditStore } from './audit-store.ts'
 import { joinFindings, languageOf, partitionOf, triageOf, type SourcedFinding, type Triage } from './audit-findings.ts'
@@ -24,6 +25,7 @@ import { DeepAuditPanel } from './deep-audit-panel.tsx'
 import { ReportTables, SavedResultBar } from './saved-result.tsx'
 import { NearDuplicatesPanel } from './near-duplicates-panel.tsx'
 import { FilterDropsTable, FlaggedByLanguage, flaggedLanguages } from './language-tables.tsx'
+import { RowPassStatus } from './row-pass-status.tsx'
 import './audit.css'
 
 export const auditStore = createAuditStore(engineClient, indexedDbPersistence)
@@ -67,7 +69,9 @@ function AudioCheckLine({ rowsChecked, undecodable }: { rowsChecked: number | nu
   return (
     <p className="audit-check hint" role="status" aria-live="polite">
       {deepStatus === 'done' ? `Audio: every row decoded (deep audit).`
-        : quickStatus === 'running' ? `Audio check: ${q ? `${formatCount(q.done)} of ${formatCount(q.total ?? 0)} rows` : 'starting'} (headers and frames, no decoding)…`
+        : quickStatus === 'running' ? <>Audio check: {q ? `${formatCount(q.done)} of ${formatCount(q.total ?? 0)} rows` : 'starting'} (headers and frames, no decoding)…{' '}
+          <button type="button" onClick={() => auditStore.getState().stop()}>Stop</button></>
+          : quickStatus === 'stopped' ? 'Audio check stopped: no row\'s audio was read.'
           : quickStatus === 'done' && rowsChecked !== null ? `Audio check: ${formatCount(rowsChecked)} rows read (headers and frames, no decoding); ${formatCount(undecodable)} undecodable. The deep audit decodes every sample.`
             : quickStatus === 'error' ? `Audio check failed: ${error}` : ''}
     </p>
@@ -82,7 +86,7 @@ const triageCards: { id: Triage; title: string; what: string; tone: 'error' | 'w
 ]
 
 export function AuditView() {
-  const report = useDatasetStore((s) => s.report)
+  const report = useDatasetStore(usableReport)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   // narrow selectors: the audio check's progress re-renders its status line only (AudioCheckLine), not the lists
@@ -177,12 +181,13 @@ export function AuditView() {
       <p role="status" aria-live="polite" className="audit-status">
         {status === 'running' && !result ? 'Auditing metadata…'
           : result && t ? <>
-            {formatCount(all.length + unlistedTotal)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}), config: {loaded ? 'as saved' : <>preset {configState.preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : configState.split}
-            {result.report.options.deep ? ', audio decoded' : ', metadata only'}.
+            {formatCount(all.length + unlistedTotal)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}){result.level === 'footers' ? ' from the footers and the dataset index (no row read yet)' : ''}, config: {loaded ? 'as saved' : <>preset {configState.preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : configState.split}
+            {result.report.options.deep ? ', audio decoded' : result.level === 'footers' ? '' : ', metadata only'}.
             {' '}<strong>{formatCount(t.flagged_rows)}</strong> of {formatCount(t.rows)} rows are flagged (<span title={exactText(t.flagged_hours, 'h')}>{formatHours(t.flagged_hours)}</span>).
             {unlistedTotal > 0 && <> Listed: the first {cap === null ? 'findings' : formatCount(cap)} of each kind; {formatCount(unlistedTotal)} more are counted, not listed.</>}
           </> : ''}
       </p>
+      {dataset !== null && !loaded && <RowPassStatus store={auditStore} dataset={dataset} spec={spec} />}
       <AudioCheckLine rowsChecked={t ? t.rows_audio_checked : null} undecodable={result?.report.summary['undecodable-audio']?.count ?? 0} />
       {error && quickStatus !== 'error' && <p className="field-problem" role="alert">{error}</p>}
       {dataset !== null && <SavedResultBar store={auditStore} dataset={dataset} spec={spec} />}

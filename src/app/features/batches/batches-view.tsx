@@ -9,6 +9,7 @@ import { engineClient } from '../../engine-client.ts'
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { configSpec, useConfigStore, useResolvedConfig } from '../../stores/config-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableReport } from '../../stores/dataset-store.ts'
 import { BatchDetail } from './batch-detail.tsx'
 import { BatchList } from './batch-list.tsx'
 import { LoaderCost } from './loader-cost.tsx'
@@ -31,7 +32,7 @@ function openBatch(index: number) {
 }
 
 export function BatchesView() {
-  const report = useDatasetStore((s) => s.report)
+  const report = useDatasetStore(usableReport)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   const maxBatches = configState.maxBatches
@@ -87,6 +88,7 @@ export function BatchesView() {
         {' '}{formatCount(shown.batches.length)} batch{shown.batches.length === 1 ? '' : 'es'}
         {shown.start?.limit !== null && shown.start?.limit !== undefined && ` of ${formatCount(shown.start.limit)}`}
         {shown.start && ` · split ${shown.start.config.split}, rank ${shown.start.config.rank}/${shown.start.config.world_size}, seed ${shown.start.config.seed}${shown.start.trainStreaming ? ' (train stream: infinite, cut at max batches)' : ' (one pass)'}`}
+        {shown.batches.length === 0 && shown.rowGroupsRead !== null && shown.start && ` · ${formatCount(shown.rowGroupsRead)} row groups read${shown.start.mixture ? ` (the sampler's first draw takes a row from each of the ${formatCount(shown.start.mixture.length)} partition streams, so it reads a row group of each)` : ''}`}
         {shown.rate !== null && ` · ${shown.rate.toFixed(0)} batches/s`}
         {shown.live && ` · ${formatCount(shown.live.io.rows)} rows read`}
         {totalWaste > 0 && ` · padding ${formatShare(1 - totalSamples / totalWaste)}`}

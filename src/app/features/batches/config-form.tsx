@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react'
 import { NumberField, type NumberRule } from '../../components/number-field.tsx'
 import { SplitField } from '../../components/split-field.tsx'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableReport } from '../../stores/dataset-store.ts'
 import type { PipelineConfig } from '../../../engine/pipeline/config/types.ts'
 import type { ResolvedConfig } from '../../../engine/pipeline/config/resolve.ts'
 import { configStore, useConfigStore } from '../../stores/config-store.ts'
@@ -29,8 +30,8 @@ export function ConfigForm({ resolved }: { resolved: ResolvedConfig | null }) {
   const config = resolved?.config
   const [recipeText, setRecipeText] = useState('')
   const placeholder = (v: unknown) => (v === undefined || v === null ? '' : String(v))
-  const splits = useDatasetStore((s) => s.report?.overview.splitNames) ?? noNames
-  const corpora = useDatasetStore((s) => s.report?.overview.corpusNames) ?? noNames
+  const splits = useDatasetStore((s) => usableReport(s)?.overview.splitNames) ?? noNames
+  const corpora = useDatasetStore((s) => usableReport(s)?.overview.corpusNames) ?? noNames
   const worldSize = state.worldSize ?? config?.world_size ?? 1
 
   function applyRecipe(event: FormEvent) {

@@ -13,6 +13,7 @@ import { focusStore, useFocusStore } from '../../stores/focus-store.ts'
 import { playbackStore } from '../../stores/playback-store.ts'
 import { selectionStore, useSelectionStore } from '../../stores/selection-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableDataset } from '../../stores/dataset-store.ts'
 import { examplesStore, useExamplesStore } from '../../stores/use-examples-store.ts'
 import { ExamplesFilter } from './examples-filter.tsx'
 import './examples.css'
@@ -148,12 +149,13 @@ function NothingMatches() {
 }
 
 export function ExamplesView() {
-  const dataset = useDatasetStore((s) => s.report?.dataset ?? null)
+  const dataset = useDatasetStore(usableDataset)
   const status = useExamplesStore((s) => s.status)
   const error = useExamplesStore((s) => s.error)
   const progress = useExamplesStore((s) => s.progress)
   const total = useExamplesStore((s) => s.total)
   const sample = useExamplesStore((s) => s.sample)
+  const rowFindings = useExamplesStore((s) => s.rowFindings)
   const languages = useFocusStore((s) => s.languages)
 
   useEffect(() => { void examplesStore.getState().load(dataset) }, [dataset])
@@ -173,6 +175,12 @@ export function ExamplesView() {
           ? `Reading audio_size and text${progress ? `: ${formatCount(progress.done)} of ${progress.total === null ? '?' : formatCount(progress.total)} row groups` : '…'}`
           : total !== null && `${formatCount(total)} example${total === 1 ? '' : 's'}${sample ? ` (random ${sample.perLanguage} per language, seed ${sample.seed})` : ''}`}
       </p>
+      {rowFindings === false && (
+        <p className="hint" data-testid="examples-by-partition">
+          Listed by partition from the footers: each page reads only its own row groups. Row findings, a transcript search, a length range,
+          &ldquo;only flagged&rdquo;, sorting and samples read every row&apos;s audio_size and text first (with progress).
+        </p>
+      )}
       {status === 'error' && <p className="field-problem" role="alert">Could not list examples: {error}</p>}
       {total === 0 && status === 'ready' ? <NothingMatches /> : <ExamplesList />}
       <p className="hint">Click or Enter shows an example beside the list; Space or ▶ plays it; ↑ ↓ move in the list; j / k step in the Inspector.</p>

@@ -15,6 +15,7 @@ import { playbackStore } from '../../stores/playback-store.ts'
 import { languageLabel } from '../../lib/language-names.ts'
 import { useSelectionStore } from '../../stores/selection-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableDataset } from '../../stores/dataset-store.ts'
 import { FactsPanel, FindingsPanel, MetadataPanel, TranscriptPanel } from './details-panels.tsx'
 import { ModelInputPanel } from './model-input-panel.tsx'
 import { stepBatch, stepExample } from './navigation.ts'
@@ -56,7 +57,7 @@ function useExampleFacts(dataset: number | null, id: string | null): ExampleFact
 }
 
 export function InspectorView({ compact = false }: { compact?: boolean }) {
-  const dataset = useDatasetStore((s) => s.report?.dataset ?? null)
+  const dataset = useDatasetStore(usableDataset)
   const exampleId = useSelectionStore((s) => s.exampleId)
   const batchIndex = useSelectionStore((s) => s.batchIndex)
   const { config, error: configError } = useInspectConfig()

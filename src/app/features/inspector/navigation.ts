@@ -8,6 +8,7 @@ import { batchesStore } from '../../stores/use-batches-store.ts'
 import { examplesStore } from '../../stores/use-examples-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { datasetStore } from '../../stores/use-dataset-store.ts'
+import { usableDataset } from '../../stores/dataset-store.ts'
 
 /** Example ids of batch `index` of the Batches view's plan, or `null` when there is no plan or no such batch. */
 export async function batchExampleIds(index: number): Promise<string[] | null> {
@@ -33,7 +34,7 @@ export async function stepExample(step: 1 | -1): Promise<string | null> {
       return null
     }
   }
-  const dataset = datasetStore.getState().report?.dataset
+  const dataset = usableDataset(datasetStore.getState()) ?? undefined
   if (dataset === undefined) return 'No dataset open'
   const { filter, sample, sort } = examplesStore.getState()
   if (exampleId === null) {

@@ -25,6 +25,7 @@ import { RankedBars } from '../../components/charts/ranked-bars.tsx'
 import { Staged, useStage } from '../../components/staged.tsx'
 import { languageLabel } from '../../lib/language-names.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableReport } from '../../stores/dataset-store.ts'
 import { BetaControl } from './beta-control.tsx'
 import { createMixtureStore } from './mixture-store.ts'
 import { languageDistributionTsv, mixtureRecipeYaml } from './mixture-export.ts'
@@ -159,7 +160,7 @@ function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: numbe
 }
 
 export function MixtureView() {
-  const report = useDatasetStore((s) => s.report)
+  const report = useDatasetStore(usableReport)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   // the betas the config gives without the view's own beta overrides: what "Use config" goes back to

@@ -9,11 +9,12 @@ import type { EngineStatusResult } from '../../../engine/worker/protocol/inspect
 import { engineClient } from '../../engine-client.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
+import { usableDataset } from '../../stores/dataset-store.ts'
 import { activityStore } from './activity.ts'
 import './status.css'
 
 export function StatusBar() {
-  const dataset = useDatasetStore((s) => s.report?.dataset ?? null)
+  const dataset = useDatasetStore(usableDataset)
   const inFlight = useStore(activityStore, (s) => s.inFlight)
   const settled = useStore(activityStore, (s) => s.settled)
   const busy = inFlight > 0

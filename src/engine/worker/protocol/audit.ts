@@ -19,6 +19,11 @@ export interface AuditResult {
   state: AuditState | null
   /** Row groups taken from the state passed in instead of decoded again. */
   reusedGroups: number
+  /**
+   * What the report read: `footers` (nothing: the footers' or the index's numbers, `auditFromFooters`; no row-level
+   * finding yet) or `rows` (every row's `audio_size` and text, and more with `deep` / `quick`).
+   */
+  level: 'footers' | 'rows'
 }
 
 /** What `audit-open` returns: a saved result (merged by `mixscope merge`, or `audit --json`) ready for the Audit view. */
@@ -38,7 +43,13 @@ export interface AuditRequests {
    * Audits the dataset with the spec's config; `deep` decodes every row, starting from `state` when it fits the
    * dataset. `audit-state` returns the deep audit's state at any time, also after a cancel.
    */
-  'audit': { params: { dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null; /** the cheap audio check of every row (not with `deep`) */ quick?: boolean }; result: AuditResult }
+  'audit': { params: {
+    dataset: number; spec: ConfigSpec; deep: boolean; state: AuditState | null
+    /** the cheap audio check of every row (not with `deep`) */
+    quick?: boolean
+    /** the audit from the footers alone (src/engine/audit/footer-audit.ts): reads nothing, answers at once; `deep` and `quick` are ignored */
+    footers?: boolean
+  }; result: AuditResult; /** with `quick`: the report without the audio check, once every row is read and before the audio check reads */ partial: AuditResult }
   'audit-state': { params: { dataset: number }; result: AuditState | null }
   /**
    * Opens a saved audit result instead of running the audit: `file` (picked by the user), or else

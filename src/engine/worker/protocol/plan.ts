@@ -93,7 +93,10 @@ export interface PlanRequests {
    * `max_num_batches`, else 20 for train streams). Refused (`plan-refused`) when resolving the spec has errors.
    */
   'plan-start': { params: { dataset: number; spec: ConfigSpec; maxBatches: number | null }; result: PlanStartResult }
-  /** Up to `count` more batches; an abort closes the session for good. */
+  /**
+   * Up to `count` more batches; an abort closes the session for good. Progress (phase `plan`, every 250 ms while it
+   * runs): `done` is the row groups the session has read so far (`total` null).
+   */
   'plan-next': { params: { session: number; count: number }; result: PlanChunk }
   'plan-batch': { params: { session: number; index: number }; result: BatchTransfer }
   /** The batches streamed so far as `batches --jsonl` (UTF-8) or `--arrow` (Arrow IPC file) bytes. */

@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import type { ExamplesSearchParams } from '../../engine/worker/protocol/examples.ts'
 import type { ExampleSummary } from '../../engine/examples/search.ts'
-import { createExamplesStore, pageSize } from './examples-store.ts'
+import { createExamplesStore, pageSize, scanPollMs } from './examples-store.ts'
 
 /** A fake worker client holding `count` examples of two languages; records every search. */
 function fakeClient(count: number) {
@@ -84,5 +84,51 @@ describe('examples store', () => {
     expect(store.getState().generation).toBe(generation + 1)
     expect(calls.at(-1)).toMatchObject({ dataset: 1, filter: { languages: ['eng_Latn'] }, offset: 0 })
     expect(store.getState().rowAt(0)?.language).toBe('eng_Latn')
+  })
+
+  test('a streamed search: the last page is asked for again while the scan runs, earlier pages stay, Stop ends the polling', async () => {
+    vi.useFakeTimers()
+    try {
+      // a scan that finds 60 more matches each time it is asked, up to 250
+      let found = 0
+      const calls: { kind: string; params: Record<string, unknown> }[] = []
+      const row = (i: number): ExampleSummary => ({ id: `f.parquet:${i}`, path: 'f.parquet', row: i, rowGroup: 0, corpus: 'c', language: 'eng_Latn', split: 'train',
+        audioSize: 1, text: 't', findings: 0, severity: null, kinds: [] })
+      const client = {
+        request: (async (kind: string, params: Record<string, unknown>) => {
+          calls.push({ kind, params })
+          if (kind === 'examples-scan') return { state: 'stopped', rowsRead: 10, rowsTotal: 100, matches: found, unreadableRowGroups: 0 }
+          found = Math.min(250, found + 60)
+          const offset = params.offset as number
+          const state = found === 250 ? 'done' : 'running'
+          return { total: found, offset, rows: Array.from({ length: Math.max(0, Math.min(found, offset + 100) - offset) }, (_, k) => row(offset + k)),
+            facets: { languages: [], corpora: [], splits: [] }, indexed: { rows: 100, rowGroups: 1 }, audioChecked: false, rowFindings: false,
+            scan: { state, rowsRead: found, rowsTotal: 250, matches: found, unreadableRowGroups: 0 } }
+        }) as never,
+      }
+      const store = createExamplesStore(client, { indexRowLimit: 0 })
+      await store.getState().load(1)
+      await store.getState().setFilter({ text: 'x' })
+      expect(calls.at(-1)?.params).toMatchObject({ indexRowLimit: 0, offset: 0, filter: { text: 'x' } })
+      expect(store.getState().scan?.state).toBe('running')
+      expect(store.getState().total).toBe(120)
+      // the poll asks for page 1 (the last, growing one), page 0 stays
+      await vi.advanceTimersByTimeAsync(scanPollMs)
+      expect(calls.at(-1)?.params).toMatchObject({ offset: 100 })
+      expect(store.getState().total).toBe(180)
+      expect(store.getState().rowAt(0)?.id).toBe('f.parquet:0')
+      await vi.advanceTimersByTimeAsync(scanPollMs)
+      await vi.advanceTimersByTimeAsync(scanPollMs)
+      expect(store.getState().scan?.state).toBe('done')
+      const asked = calls.length
+      await vi.advanceTimersByTimeAsync(scanPollMs * 3)
+      expect(calls.length).toBe(asked)
+      // Stop asks the worker and takes its answer
+      await store.getState().stopScan()
+      expect(calls.at(-1)).toMatchObject({ kind: 'examples-scan', params: { dataset: 1, action: 'stop' } })
+      expect(store.getState().scan?.state).toBe('stopped')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

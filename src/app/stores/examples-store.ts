@@ -2,14 +2,21 @@
  * The Examples store: the filter, the optional seeded "N per language" sample, and the pages of matches fetched from
  * the worker (`examples-search`) as the virtualized list scrolls. Changing the filter or the dataset drops the pages
  * and aborts the request in flight; the first page after a change also brings the total and the facets.
+ *
+ * A streamed transcript search (the worker's text scan, above its row limit) answers with the matches found so far
+ * and the scan's progress: while it runs, the store asks again every `scanPollMs` for the last, growing page (the
+ * pages before it keep their rows: matches only append) until the scan is done or stopped.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
 import type { ExampleFilter, ExampleSample, ExamplePage, ExampleSort, ExampleSummary } from '../../engine/examples/search.ts'
+import type { TextScanStatus } from '../../engine/examples/text-scan.ts'
 
 /** Rows per `examples-search` request. */
 export const pageSize = 100
+/** How often a running streamed search is asked for its progress (ms). */
+export const scanPollMs = 400
 
 export interface ExamplesState {
   /** Dataset handle the pages belong to (`null`: none open). */
@@ -36,6 +43,8 @@ export interface ExamplesState {
    * footers, before every transcript was read (`null` before the first page).
    */
   rowFindings: boolean | null
+  /** The streamed transcript search's progress, when the list comes from one (`null` otherwise). */
+  scan: TextScanStatus | null
 }
 
 export interface ExamplesActions {
@@ -56,24 +65,58 @@ export interface ExamplesActions {
   ensureRange(start: number, end: number): Promise<void>
   /** The match at `index`, when its page is fetched. */
   rowAt(index: number): ExampleSummary | undefined
+  /** Stops the streamed search (its matches stay listed). */
+  stopScan(): Promise<void>
+  /** Continues a stopped streamed search from where it stopped. */
+  continueScan(): Promise<void>
+}
+
+/** Options of `createExamplesStore`. */
+export interface ExamplesStoreOptions {
+  /** Rows above which a transcript search streams (`ExamplesSearchParams.indexRowLimit`; default the worker's). */
+  indexRowLimit?: number
 }
 
 export type ExamplesStore = ExamplesState & ExamplesActions
 
 export const initialExamplesState: ExamplesState = {
   dataset: null, filter: {}, sort: null, sample: null, status: 'idle', error: null, progress: null, total: null, facets: null, pages: {}, generation: 0,
-  audioChecked: null, rowFindings: null,
+  audioChecked: null, rowFindings: null, scan: null,
 }
 
 /** Creates the store over a client (a fake in tests). */
-export function createExamplesStore(client: Pick<EngineClient, 'request'>): StoreApi<ExamplesStore> {
+export function createExamplesStore(client: Pick<EngineClient, 'request'>, storeOptions: ExamplesStoreOptions = {}): StoreApi<ExamplesStore> {
   const inFlight = new Map<number, AbortController>()
+  const limit = storeOptions.indexRowLimit === undefined ? {} : { indexRowLimit: storeOptions.indexRowLimit }
+  let pollTimer: ReturnType<typeof setTimeout> | null = null
 
   return createStore<ExamplesStore>()((set, get) => {
     function reset(patch: Partial<ExamplesState>): void {
       for (const c of inFlight.values()) c.abort()
       inFlight.clear()
-      set((s) => ({ ...patch, pages: {}, total: null, status: 'idle', error: null, progress: null, generation: s.generation + 1 }))
+      stopPolling()
+      set((s) => ({ ...patch, pages: {}, total: null, status: 'idle', error: null, progress: null, scan: null, generation: s.generation + 1 }))
+    }
+
+    function stopPolling(): void {
+      if (pollTimer !== null) clearTimeout(pollTimer)
+      pollTimer = null
+    }
+
+    /** While the streamed search runs: asks again for the last (growing) page, keeping the pages before it. */
+    function pollScan(generation: number): void {
+      stopPolling()
+      pollTimer = setTimeout(() => {
+        pollTimer = null
+        if (get().generation !== generation || get().scan?.state !== 'running') return
+        const last = Math.floor((get().total ?? 0) / pageSize)
+        set((s) => {
+          const pages = { ...s.pages }
+          delete pages[last]
+          return { pages }
+        })
+        void fetchPage(last)
+      }, scanPollMs)
     }
 
     async function fetchPage(page: number): Promise<void> {
@@ -83,12 +126,16 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
       inFlight.set(page, controller)
       if (get().total === null) set({ status: 'loading' })
       try {
-        const result = await client.request('examples-search', { dataset, filter, sample, sort, offset: page * pageSize, limit: pageSize }, {
+        const result = await client.request('examples-search', { dataset, filter, sample, sort, offset: page * pageSize, limit: pageSize, ...limit }, {
           signal: controller.signal,
           onProgress: (progress) => { if (get().generation === generation) set({ progress }) },
         })
         if (get().generation !== generation) return
-        set((s) => ({ status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows }, audioChecked: result.audioChecked, rowFindings: result.rowFindings !== false }))
+        set((s) => ({
+          status: 'ready', progress: null, total: result.total, facets: result.facets, pages: { ...s.pages, [page]: result.rows }, audioChecked: result.audioChecked,
+          rowFindings: result.rowFindings !== false, scan: result.scan ?? null,
+        }))
+        if (result.scan?.state === 'running') pollScan(generation)
       } catch (error) {
         if (get().generation !== generation || (error as Error).name === 'AbortError') return
         set({ status: 'error', error: (error as Error).message, progress: null })
@@ -131,6 +178,21 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>): Stor
       },
       rowAt(index) {
         return get().pages[Math.floor(index / pageSize)]?.[index % pageSize]
+      },
+      async stopScan() {
+        const { dataset, generation } = get()
+        if (dataset === null || !get().scan) return
+        stopPolling()
+        const scan = await client.request('examples-scan', { dataset, action: 'stop' })
+        if (get().generation === generation) set({ scan })
+      },
+      async continueScan() {
+        const { dataset, generation } = get()
+        if (dataset === null || !get().scan) return
+        const scan = await client.request('examples-scan', { dataset, action: 'continue' })
+        if (get().generation !== generation) return
+        set({ scan })
+        if (scan?.state === 'running') pollScan(generation)
       },
     }
   })

@@ -3,7 +3,17 @@ import { useStore } from 'zustand'
 import { engineClient } from '../engine-client.ts'
 import { createExamplesStore, type ExamplesStore } from './examples-store.ts'
 
-export const examplesStore = createExamplesStore(engineClient)
+/** `?examples_index_rows=N`: rows above which a transcript search streams (for trying the streamed search on a small dataset). */
+function indexRowLimitFromUrl(): number | undefined {
+  const value = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('examples_index_rows')
+  const n = value === null ? NaN : Number(value)
+  return Number.isInteger(n) && n >= 0 ? n : undefined
+}
+
+/** The `examples-search` / `examples-neighbour` parameter the list uses (absent: the worker's default). */
+export const examplesIndexRowLimit: { indexRowLimit?: number } = indexRowLimitFromUrl() === undefined ? {} : { indexRowLimit: indexRowLimitFromUrl() }
+
+export const examplesStore = createExamplesStore(engineClient, examplesIndexRowLimit)
 
 /** Selects from the Examples store; re-renders when the selected value changes. */
 export function useExamplesStore<T>(selector: (state: ExamplesStore) => T): T {

@@ -29,8 +29,8 @@ function keyMatches(file: DatasetFile, filter: ExampleFilter): boolean {
   return !(filter.splits?.length && !filter.splits.includes(split))
 }
 
-/** The readable files the filter keeps, in dataset order, with the position of each one's first match. */
-function matchingFiles(dataset: OpenDataset, filter: ExampleFilter): { files: { file: DatasetFile; at: number }[]; total: number } {
+/** The readable files the filter's partition keys keep, in dataset order, with the position of each one's first row. */
+export function matchingFiles(dataset: OpenDataset, filter: ExampleFilter): { files: { file: DatasetFile; at: number }[]; total: number } {
   const files: { file: DatasetFile; at: number }[] = []
   let total = 0
   for (const file of dataset.files) {
@@ -41,8 +41,9 @@ function matchingFiles(dataset: OpenDataset, filter: ExampleFilter): { files: { 
   return { files, total }
 }
 
-function facetsOf(dataset: OpenDataset): ExamplePage['facets'] {
-  const sorted = (key: string) => [...new Set(dataset.files.filter((f) => f.readable).map((f) => f.keys[key] ?? ''))].filter((v) => v !== '').sort(compareUtf8)
+/** Every language, corpus and split of the readable files, sorted (the filter controls' choices). */
+export function facetsOfFiles(files: readonly DatasetFile[]): ExamplePage['facets'] {
+  const sorted = (key: string) => [...new Set(files.filter((f) => f.readable).map((f) => f.keys[key] ?? ''))].filter((v) => v !== '').sort(compareUtf8)
   return { languages: sorted('language'), corpora: sorted('corpus'), splits: sorted('split') }
 }
 
@@ -83,7 +84,7 @@ export async function partitionPage(dataset: OpenDataset, filter: ExampleFilter,
   }
   const rowGroups = dataset.files.reduce((n, f) => n + (f.readable ? f.rowGroups.length : 0), 0)
   return {
-    total, offset: from, rows, facets: facetsOf(dataset),
+    total, offset: from, rows, facets: facetsOfFiles(dataset.files),
     indexed: { rows: dataset.files.reduce((n, f) => n + (f.readable ? f.rows : 0), 0), rowGroups },
     audioChecked: false, rowFindings: false,
   }

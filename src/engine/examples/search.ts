@@ -76,6 +76,25 @@ export interface ExamplePage {
    * (partition-pages.ts), before the example index has read every row; absent means they are.
    */
   rowFindings?: boolean
+  /**
+   * A streamed transcript search (text-scan.ts) that may still be reading: `total` is the matches listed so far, and
+   * grows while `scan.state` is `running`. Absent when the page came from the example index or the footers.
+   */
+  scan?: TextScanStatus
+}
+
+/** Where a streamed search stands (`ExamplePage.scan`; src/engine/examples/text-scan.ts). */
+export interface TextScanStatus {
+  state: 'running' | 'done' | 'stopped' | 'error'
+  /** Rows read of the rows the filter's partitions hold. */
+  rowsRead: number
+  rowsTotal: number
+  /** Matches found so far (the page's `total` is the listed ones: at most `maxHeldMatches`). */
+  matches: number
+  /** Row groups that could not be read (their rows are counted as read and match nothing; the Audit names them). */
+  unreadableRowGroups: number
+  /** Why the scan stopped early (`state: 'error'`). */
+  error?: string
 }
 
 /** The neighbour's id and its position, or `null` at either end (or when the id does not match the filter). */
@@ -95,10 +114,19 @@ function matches(row: AuditRow, folded: string, filter: ExampleFilter, needle: s
   if (filter.languages?.length && !filter.languages.includes(row.language)) return false
   if (filter.corpora?.length && !filter.corpora.includes(row.corpus)) return false
   if (filter.splits?.length && !filter.splits.includes(row.split)) return false
+  return valuePasses(row.audioSize, folded, filter, needle)
+}
+
+/**
+ * Whether a row's values pass `filter`'s length bounds and text search (its partition keys are checked apart):
+ * `audioSize` in 16 kHz samples (`null`: never within a bound), `folded` its `foldText`ed transcript ('' for null),
+ * `needle` the folded search text. The example index and the streamed scan (text-scan.ts) both ask this.
+ */
+export function valuePasses(audioSize: number | null, folded: string, filter: ExampleFilter, needle: string): boolean {
   const min = filter.minSamples ?? null, max = filter.maxSamples ?? null
-  if ((min !== null || max !== null) && row.audioSize === null) return false
-  if (min !== null && (row.audioSize as number) < min) return false
-  if (max !== null && (row.audioSize as number) > max) return false
+  if ((min !== null || max !== null) && audioSize === null) return false
+  if (min !== null && (audioSize as number) < min) return false
+  if (max !== null && (audioSize as number) > max) return false
   return needle === '' || folded.includes(needle)
 }
 

@@ -3,7 +3,8 @@
  * (src/engine/examples/), and the next/previous match of an id under the same filter. Once the audit's cheap audio
  * check has finished for the dataset, its row findings (undecodable, damaged streams) count as flags too. A filter on
  * partition keys alone, in dataset order, is paged from the footers (partition-pages.ts) until the example index has
- * been built: a list of 10⁷ rows never waits for every transcript.
+ * been built: a list of 10⁷ rows never waits for every transcript. Above `indexRowLimit` rows a transcript search or a
+ * length range streams (text-scan.ts) instead of building the index.
  */
 import type { OpenDataset } from '../dataset/open.ts'
 import { finishedQuickAudioCheck } from '../audit/quick-audio.ts'
@@ -11,6 +12,7 @@ import type { ExampleIndex } from '../examples/example-index.ts'
 import { exampleIndex, finishedExampleIndex } from '../examples/example-index.ts'
 import { pagesByPartition, partitionNeighbour, partitionPage } from '../examples/partition-pages.ts'
 import { neighbourExample, rowFindingsWithAudio, searchExamples } from '../examples/search.ts'
+import { currentTextScan, streamsRows, textScan } from '../examples/text-scan.ts'
 import type { HandlerTable } from './handler-types.ts'
 import type { ExamplesRequests } from './protocol/examples.ts'
 
@@ -20,11 +22,24 @@ function rowFindings(dataset: OpenDataset, index: ExampleIndex) {
   return { findings: rowFindingsWithAudio(index, quick ? quick.items : null), audioChecked: quick !== null }
 }
 
+/** Rows of the dataset's readable files (from the footers). */
+function rowsOf(dataset: OpenDataset): number {
+  let rows = 0
+  for (const f of dataset.files) if (f.readable) rows += f.rows
+  return rows
+}
+
 export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
   'examples-search': async (message, options, context) => {
     const dataset = context.dataset(message.dataset)
     if (!finishedExampleIndex(dataset) && pagesByPartition(message.filter, message.sample, message.sort)) {
       return partitionPage(dataset, message.filter, message.offset, message.limit, options)
+    }
+    if (!finishedExampleIndex(dataset) && streamsRows(message.filter, message.sample, message.sort, rowsOf(dataset), message.indexRowLimit)) {
+      const scan = textScan(dataset, message.filter)
+      // a page answers once its matches are found or within a quarter second, with the scan's progress
+      await scan.waitFor(message.offset + message.limit, 250, options.signal)
+      return scan.page(message.offset, message.limit, options)
     }
     const index = await exampleIndex(dataset, options)
     const { findings, audioChecked } = rowFindings(dataset, index)
@@ -35,7 +50,16 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
     if (!finishedExampleIndex(dataset) && pagesByPartition(message.filter, message.sample, message.sort)) {
       return partitionNeighbour(dataset, message.filter, message.exampleId, message.step)
     }
+    if (!finishedExampleIndex(dataset) && streamsRows(message.filter, message.sample, message.sort, rowsOf(dataset), message.indexRowLimit)) {
+      return textScan(dataset, message.filter).neighbour(message.exampleId, message.step)
+    }
     const index = await exampleIndex(dataset, options)
     return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step, message.sort, rowFindings(dataset, index).findings)
+  },  'examples-scan': async (message, _options, context) => {
+    const scan = currentTextScan(context.dataset(message.dataset))
+    if (!scan) return null
+    if (message.action === 'stop') scan.stop()
+    else scan.start()
+    return scan.status()
   },
 }

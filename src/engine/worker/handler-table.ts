@@ -36,7 +36,7 @@ export const allHandlers: HandlerTable = {
     'mixture': true, 'plan-start': true, 'plan-next': true, 'plan-batch': true, 'plan-export': true, 'plan-featurize': true, 'plan-close': true,
   }),
   ...loadedOnFirstUse(() => import('./audit-handlers.ts').then((m) => m.auditHandlers), { 'audit': true, 'audit-open': true, 'audit-state': true }),
-  ...loadedOnFirstUse(() => import('./examples-handlers.ts').then((m) => m.examplesHandlers), { 'examples-search': true, 'examples-neighbour': true }),
+  ...loadedOnFirstUse(() => import('./examples-handlers.ts').then((m) => m.examplesHandlers), { 'examples-search': true, 'examples-neighbour': true, 'examples-scan': true }),
   ...loadedOnFirstUse(() => import('./inspect-handlers.ts').then((m) => m.inspectHandlers), {
     'inspect-example': true, 'inspect-spectrogram': true, 'tokenizer-load': true,
   }),

@@ -7,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { virtualAfterLayout } from '../../components/virtual-after-layout.ts'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
 import type { ExampleSort, ExampleSummary } from '../../../engine/examples/search.ts'
+import type { TextScanStatus } from '../../../engine/examples/text-scan.ts'
 import { languageName } from '../../lib/language-names.ts'
 import { formatCount, formatSamples } from '../../lib/format.ts'
 import { focusStore, useFocusStore } from '../../stores/focus-store.ts'
@@ -148,6 +149,28 @@ function NothingMatches() {
   )
 }
 
+/** A streamed search's count: matches so far, rows searched of all, Stop / Continue. */
+function ScanStatusLine({ scan, listed }: { scan: TextScanStatus; listed: number }) {
+  const running = scan.state === 'running'
+  const matches = `${formatCount(scan.matches)} match${scan.matches === 1 ? '' : 'es'}`
+  const searched = `${formatCount(scan.rowsRead)} of ${formatCount(scan.rowsTotal)} rows searched`
+  return (
+    <div className="examples-count examples-scan">
+      <p aria-live="polite" data-testid="examples-scan-status">
+        {running ? `${matches} so far · ${searched}`
+          : scan.state === 'done' ? `${matches} (all ${formatCount(scan.rowsTotal)} rows searched)`
+          : scan.state === 'stopped' ? `Stopped: ${matches} in ${searched}`
+          : `Search failed after ${searched}: ${scan.error ?? 'unknown error'}`}
+        {listed < scan.matches && ` · listing the first ${formatCount(listed)}`}
+        {scan.unreadableRowGroups > 0 && ` · ${formatCount(scan.unreadableRowGroups)} row group${scan.unreadableRowGroups === 1 ? '' : 's'} unreadable (see the Audit)`}
+      </p>
+      <progress max={Math.max(1, scan.rowsTotal)} value={scan.rowsRead} aria-label="Rows searched" />
+      {running && <button type="button" onClick={() => void examplesStore.getState().stopScan()}>Stop</button>}
+      {(scan.state === 'stopped' || scan.state === 'error') && <button type="button" onClick={() => void examplesStore.getState().continueScan()}>Continue</button>}
+    </div>
+  )
+}
+
 export function ExamplesView() {
   const dataset = useDatasetStore(usableDataset)
   const status = useExamplesStore((s) => s.status)
@@ -156,6 +179,7 @@ export function ExamplesView() {
   const total = useExamplesStore((s) => s.total)
   const sample = useExamplesStore((s) => s.sample)
   const rowFindings = useExamplesStore((s) => s.rowFindings)
+  const scan = useExamplesStore((s) => s.scan)
   const languages = useFocusStore((s) => s.languages)
 
   useEffect(() => { void examplesStore.getState().load(dataset) }, [dataset])
@@ -170,12 +194,19 @@ export function ExamplesView() {
     <section className="examples-view" aria-labelledby="examples-heading">
       <h2 id="examples-heading" className="visually-hidden">Examples</h2>
       <ExamplesFilter />
-      <p className="examples-count" aria-live="polite">
-        {status === 'loading' && total === null
-          ? `Reading audio_size and text${progress ? `: ${formatCount(progress.done)} of ${progress.total === null ? '?' : formatCount(progress.total)} row groups` : '…'}`
-          : total !== null && `${formatCount(total)} example${total === 1 ? '' : 's'}${sample ? ` (random ${sample.perLanguage} per language, seed ${sample.seed})` : ''}`}
-      </p>
-      {rowFindings === false && (
+      {scan ? <ScanStatusLine scan={scan} listed={total ?? 0} /> : (
+        <p className="examples-count" aria-live="polite">
+          {status === 'loading' && total === null
+            ? `Reading audio_size and text${progress ? `: ${formatCount(progress.done)} of ${progress.total === null ? '?' : formatCount(progress.total)} row groups` : '…'}`
+            : total !== null && `${formatCount(total)} example${total === 1 ? '' : 's'}${sample ? ` (random ${sample.perLanguage} per language, seed ${sample.seed})` : ''}`}
+        </p>
+      )}
+      {scan ? (
+        <p className="hint" data-testid="examples-streamed">
+          Searched as the rows are read (this dataset has more rows than the list indexes in memory): matches appear in dataset order, without
+          their findings. &ldquo;Only flagged&rdquo;, sorting and samples read every row into the index first.
+        </p>
+      ) : rowFindings === false && (
         <p className="hint" data-testid="examples-by-partition">
           Listed by partition from the footers: each page reads only its own row groups. Row findings, a transcript search, a length range,
           &ldquo;only flagged&rdquo;, sorting and samples read every row&apos;s audio_size and text first (with progress).

@@ -1,5 +1,6 @@
 /** The Examples view's kinds: `examples-search` and `examples-neighbour`. Types only (a leaf of protocol.ts). */
 import type { ExampleFilter, ExampleNeighbour, ExamplePage, ExampleSample, ExampleSort } from '../../examples/search.ts'
+import type { TextScanStatus } from '../../examples/text-scan.ts'
 
 export interface ExamplesSearchParams {
   dataset: number
@@ -11,6 +12,17 @@ export interface ExamplesSearchParams {
   sample?: ExampleSample | null
   /** Order of the matches (default: dataset order). */
   sort?: ExampleSort | null
+  /**
+   * Rows above which a transcript search or a length range streams (`ExamplePage.scan`) instead of building the
+   * example index (default `defaultExampleIndexRowLimit`, src/engine/examples/text-scan.ts).
+   */
+  indexRowLimit?: number
+}
+
+/** Parameters of `examples-scan`: stop the dataset's streamed search, or continue it from where it stopped. */
+export interface ExamplesScanParams {
+  dataset: number
+  action: 'stop' | 'continue'
 }
 
 /** Parameters of `examples-neighbour`: the match `step` places after (or before) `exampleId`, under the same filter. */
@@ -23,10 +35,14 @@ export interface ExamplesNeighbourParams {
   /** +1 next, −1 previous. */
   step: number
   sort?: ExampleSort | null
+  /** As `ExamplesSearchParams.indexRowLimit`. */
+  indexRowLimit?: number
 }
 
 /** Request kinds of the examples group. */
 export interface ExamplesRequests {
   'examples-search': { params: ExamplesSearchParams; result: ExamplePage }
   'examples-neighbour': { params: ExamplesNeighbourParams; result: ExampleNeighbour }
+  /** The streamed search's state after the action (`null` when the dataset has none). */
+  'examples-scan': { params: ExamplesScanParams; result: TextScanStatus | null }
 }

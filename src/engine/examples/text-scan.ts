@@ -1,0 +1,306 @@
+/**
+ * A transcript search that streams: the rows of the partitions a filter keeps are read a row group at a time, in
+ * dataset order, and each match's position (file, row: 8 bytes) is kept; pages read only the row groups of the
+ * matches they show. Memory is the positions (at most `maxHeldMatches`, then matches are counted, not kept) plus a
+ * few row groups in flight, whatever the row count: at 10⁷ rows the example index (example-index.ts), which holds
+ * every transcript, is what this replaces for a text search or a length range (docs/architecture.md "Views while
+ * the rows are read").
+ *
+ * One scan per dataset runs at a time: a scan for another filter stops the previous one. A stopped scan keeps its
+ * matches and continues from where it stopped.
+ */
+import type { DatasetFile, RunOptions } from '../dataset/dataset.ts'
+import type { OpenDataset } from '../dataset/open.ts'
+import { toNumber, toText } from '../parquet/reader.ts'
+import { TextCells } from '../parquet/text-column.ts'
+import { foldText } from './example-index.ts'
+import { facetsOfFiles, matchingFiles } from './partition-pages.ts'
+import { valuePasses, type ExampleFilter, type ExampleNeighbour, type ExamplePage, type ExampleSample, type ExampleSort, type ExampleSummary, type TextScanStatus } from './search.ts'
+
+export type { TextScanStatus } from './search.ts'
+
+/** Rows above which a transcript search or a length range streams instead of building the example index. */
+export const defaultExampleIndexRowLimit = 2_000_000
+/** Most match positions a scan keeps (8 bytes each); past it, matches are counted and not listed. */
+export const maxHeldMatches = 1_000_000
+/** Row groups read at once (their answers are taken in order). */
+const READ_AHEAD = 4
+/** Most matches one page returns (as `searchExamples`). */
+const MAX_PAGE = 1000
+const textChars = 300
+
+/**
+ * Whether `filter` (with no sample, sort or "only flagged") is answered by a streamed scan on a dataset of `rows`
+ * rows: it searches transcripts or bounds the length, and the rows are more than `indexRowLimit`.
+ */
+export function streamsRows(filter: ExampleFilter, sample: ExampleSample | null | undefined, sort: ExampleSort | null | undefined, rows: number,
+  indexRowLimit = defaultExampleIndexRowLimit): boolean {
+  if (sample || sort || filter.flaggedOnly) return false
+  const searches = (filter.text?.trim() ?? '') !== '' || (filter.minSamples ?? null) !== null || (filter.maxSamples ?? null) !== null
+  return searches && rows > indexRowLimit
+}
+
+/** The key of the rows a filter keeps (two filters with one key share a scan). */
+function scanKey(filter: ExampleFilter): string {
+  return JSON.stringify([filter.languages ?? [], filter.corpora ?? [], filter.splits ?? [], filter.minSamples ?? null, filter.maxSamples ?? null,
+    foldText(filter.text?.trim() ?? '')])
+}
+
+/** One streamed search over one dataset (see the module's comment). */
+export class TextScan {
+  readonly key: string
+  private readonly files: { file: DatasetFile; at: number }[]
+  private readonly fileIndex = new Map<string, number>()
+  private readonly needle: string
+  private fileOf = new Int32Array(1024)
+  private rowOf = new Int32Array(1024)
+  private held = 0
+  private matches = 0
+  private rowsRead = 0
+  private readonly rowsTotal: number
+  private unreadable = 0
+  /** The next row group to take: index into `files`, then row group (reads ahead of it are dropped on a stop). */
+  private resume = { file: 0, group: 0 }
+  private state: TextScanStatus['state'] = 'stopped'
+  private error: string | undefined
+  private controller: AbortController | null = null
+  private waiters: (() => void)[] = []
+
+  constructor(private readonly dataset: OpenDataset, readonly filter: ExampleFilter) {
+    this.key = scanKey(filter)
+    const { files, total } = matchingFiles(dataset, filter)
+    this.files = files
+    this.rowsTotal = total
+    files.forEach(({ file }, i) => this.fileIndex.set(file.path, i))
+    this.needle = foldText(filter.text?.trim() ?? '')
+  }
+
+  /** Where the scan stands. */
+  status(): TextScanStatus {
+    return {
+      state: this.state, rowsRead: this.rowsRead, rowsTotal: this.rowsTotal, matches: this.matches, unreadableRowGroups: this.unreadable,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    }
+  }
+
+  /** Starts reading (or continues after `stop`); nothing when it runs or has finished. */
+  start(): void {
+    if (this.state === 'running' || this.state === 'done') return
+    this.state = 'running'
+    this.error = undefined
+    const controller = new AbortController()
+    this.controller = controller
+    this.run(controller.signal).then(
+      () => { if (this.controller === controller) this.state = 'done' },
+      (error: unknown) => {
+        if (this.controller !== controller) return
+        if (controller.signal.aborted) this.state = 'stopped'
+        else {
+          this.state = 'error'
+          this.error = error instanceof Error ? error.message : String(error)
+        }
+      },
+    ).finally(() => {
+      if (this.controller === controller) this.controller = null
+      this.wake()
+    })
+  }
+
+  /** Stops reading; the matches found so far stay, and `start` continues from the next row group. */
+  stop(): void {
+    if (this.state !== 'running') return
+    this.controller?.abort()
+    this.controller = null
+    this.state = 'stopped'
+    this.wake()
+  }
+
+  /**
+   * Resolves once `count` matches are kept, the scan is no longer running, or `ms` milliseconds have passed (a
+   * page answers with what there is by then, and says the scan runs on).
+   */
+  async waitFor(count: number, ms: number, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + ms
+    while (this.state === 'running' && this.held < count && Date.now() < deadline) {
+      signal?.throwIfAborted()
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))
+        this.waiters.push(() => { clearTimeout(timer); resolve() })
+      })
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters
+    this.waiters = []
+    for (const w of waiters) w()
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    const wantText = this.needle !== ''
+    const wantSize = (this.filter.minSamples ?? null) !== null || (this.filter.maxSamples ?? null) !== null
+    const queue: { at: number; group: number; read: Promise<Values | null> }[] = []
+    const next = { ...this.resume }
+    const enqueue = () => {
+      while (queue.length < READ_AHEAD && next.file < this.files.length) {
+        const { file } = this.files[next.file]
+        if (next.group >= file.rowGroups.length) {
+          next.file++
+          next.group = 0
+          continue
+        }
+        const group = next.group++
+        queue.push({ at: next.file, group, read: readValues(this.dataset, file, group, wantText, wantSize, signal) })
+      }
+    }
+    enqueue()
+    while (queue.length > 0) {
+      const { at: fileAt, group, read } = queue[0]
+      const values = await read
+      signal.throwIfAborted()
+      queue.shift()
+      const { file } = this.files[fileAt]
+      const meta = file.rowGroups[group]
+      if (values === null) this.unreadable++
+      else {
+        for (let i = 0; i < meta.rows; i++) {
+          const text = values.text === null ? null : textOf(values.text, i)
+          const folded = wantText && text !== null ? foldText(text) : ''
+          const size = values.size === null ? null : toNumber(values.size[i])
+          if (!valuePasses(size !== null && Number.isFinite(size) ? size : null, folded, this.filter, this.needle)) continue
+          this.keep(fileAt, meta.firstRow + i)
+        }
+      }
+      this.rowsRead += meta.rows
+      this.resume = { file: fileAt, group: group + 1 }
+      this.wake()
+      enqueue()
+    }
+  }
+
+  private keep(file: number, row: number): void {
+    this.matches++
+    if (this.held >= maxHeldMatches) return
+    if (this.held === this.fileOf.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(Math.min(maxHeldMatches, a.length * 2))
+        b.set(a)
+        return b
+      }
+      this.fileOf = grow(this.fileOf)
+      this.rowOf = grow(this.rowOf)
+    }
+    this.fileOf[this.held] = file
+    this.rowOf[this.held] = row
+    this.held++
+  }
+
+  /**
+   * The kept matches `[offset, offset + limit)` (limit capped at 1,000), in dataset order, reading only their row
+   * groups. Rows carry no findings (`rowFindings: false`): the example index has them.
+   */
+  async page(offset: number, limit: number, options: RunOptions = {}): Promise<ExamplePage & { scan: TextScanStatus }> {
+    const status = this.status()
+    const total = this.held
+    const from = Math.max(0, Math.floor(offset))
+    const end = Math.min(total, from + Math.min(MAX_PAGE, Math.max(0, Math.floor(limit))))
+    const rows: ExampleSummary[] = []
+    let cached: { file: number; group: number; values: Values | null } | null = null
+    for (let k = from; k < end; k++) {
+      const { file } = this.files[this.fileOf[k]]
+      const row = this.rowOf[k]
+      const group = groupOf(file, row)
+      if (!cached || cached.file !== this.fileOf[k] || cached.group !== group) {
+        options.signal?.throwIfAborted()
+        cached = { file: this.fileOf[k], group, values: await readValues(this.dataset, file, group, true, true, options.signal) }
+      }
+      const i = row - file.rowGroups[group].firstRow
+      const text = cached.values?.text ? textOf(cached.values.text, i) : null
+      const n = cached.values?.size ? toNumber(cached.values.size[i]) : null
+      rows.push({
+        id: `${file.path}:${row}`, path: file.path, row, rowGroup: group,
+        corpus: file.keys.corpus ?? '', language: file.keys.language ?? '', split: file.keys.split ?? '',
+        audioSize: n !== null && Number.isFinite(n) ? n : null, text: text === null ? null : text.slice(0, textChars),
+        findings: 0, severity: null, kinds: [],
+      })
+    }
+    const readable = this.dataset.files.filter((f) => f.readable)
+    return {
+      total, offset: from, rows, facets: facetsOfFiles(this.dataset.files),
+      indexed: { rows: readable.reduce((n, f) => n + f.rows, 0), rowGroups: readable.reduce((n, f) => n + f.rowGroups.length, 0) },
+      audioChecked: false, rowFindings: false, scan: status,
+    }
+  }
+
+  /** The kept match `step` places after (+1) or before (−1) example `id` (binary search: matches are in dataset order). */
+  neighbour(id: string, step: number): ExampleNeighbour {
+    const cut = id.lastIndexOf(':')
+    const file = this.fileIndex.get(id.slice(0, cut))
+    const row = Number(id.slice(cut + 1))
+    const total = this.held
+    if (file === undefined || !Number.isInteger(row)) return { id: null, index: null, total }
+    let lo = 0
+    let hi = total
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (this.fileOf[mid] < file || (this.fileOf[mid] === file && this.rowOf[mid] < row)) lo = mid + 1
+      else hi = mid
+    }
+    if (lo >= total || this.fileOf[lo] !== file || this.rowOf[lo] !== row) return { id: null, index: null, total }
+    const next = lo + Math.sign(step)
+    if (next < 0 || next >= total) return { id: null, index: null, total }
+    return { id: `${this.files[this.fileOf[next]].file.path}:${this.rowOf[next]}`, index: next, total }
+  }
+}
+
+interface Values {
+  text: TextCells | ArrayLike<unknown> | null
+  size: ArrayLike<unknown> | null
+}
+
+function textOf(cells: TextCells | ArrayLike<unknown>, i: number): string | null {
+  return cells instanceof TextCells ? cells.get(i) : toText(cells[i])
+}
+
+/** The row group of `file` holding `row` (row groups are few per file). */
+function groupOf(file: DatasetFile, row: number): number {
+  const groups = file.rowGroups
+  let g = groups.length - 1
+  while (g > 0 && groups[g].firstRow > row) g--
+  return g
+}
+
+/** The `text` and `audio_size` values of one row group (each when wanted and present); `null` when it cannot be read. */
+async function readValues(dataset: OpenDataset, file: DatasetFile, group: number, wantText: boolean, wantSize: boolean, signal?: AbortSignal): Promise<Values | null> {
+  const has = (c: string) => file.columns.some((col) => col.name === c)
+  try {
+    const [text, size] = await Promise.all([
+      wantText && has('text') ? dataset.parquet.readTextColumn(file, group, 'text', { signal }) : null,
+      wantSize && has('audio_size') ? dataset.parquet.readIntColumn(file, group, 'audio_size', { signal }) : null,
+    ])
+    return { text, size }
+  } catch (error) {
+    if (signal?.aborted) throw error
+    return null
+  }
+}
+
+const scans = new WeakMap<OpenDataset, TextScan>()
+
+/** The dataset's scan for `filter`, started (or continued); a scan for another filter is stopped and dropped. */
+export function textScan(dataset: OpenDataset, filter: ExampleFilter): TextScan {
+  const key = scanKey(filter)
+  let scan = scans.get(dataset)
+  if (scan?.key !== key) {
+    scan?.stop()
+    scan = new TextScan(dataset, filter)
+    scans.set(dataset, scan)
+    scan.start()
+  }
+  return scan
+}
+
+/** The dataset's current scan (`null` when none was started). */
+export function currentTextScan(dataset: OpenDataset): TextScan | null {
+  return scans.get(dataset) ?? null
+}

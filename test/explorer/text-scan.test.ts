@@ -1,0 +1,153 @@
+/**
+ * The streamed transcript search (src/engine/examples/text-scan.ts): on a DuckDB-written dataset its matches are
+ * DuckDB's `WHERE` over the same files, in dataset order (file, row); on the demo they are the example index's, with
+ * the same pages and neighbours; a stopped scan continues to the same result; through the worker a search above the
+ * row limit streams until the example index exists.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDataset, type OpenDataset } from '../../src/engine/dataset/open.ts'
+import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { exampleIndex } from '../../src/engine/examples/example-index.ts'
+import { neighbourExample, searchExamples, type ExampleFilter } from '../../src/engine/examples/search.ts'
+import { streamsRows, TextScan } from '../../src/engine/examples/text-scan.ts'
+import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
+import type { OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
+import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
+import { query, writeParquet } from '../helpers/duckdb.ts'
+
+/** Runs a scan to its end and returns every kept match's id, through pages of 37. */
+async function scanAll(dataset: OpenDataset, filter: ExampleFilter): Promise<{ ids: string[]; scan: TextScan }> {
+  const scan = new TextScan(dataset, filter)
+  scan.start()
+  await scan.waitFor(Infinity, 60_000)
+  expect(scan.status().state).toBe('done')
+  const ids: string[] = []
+  for (let offset = 0; ; offset += 37) {
+    const page = await scan.page(offset, 37)
+    ids.push(...page.rows.map((r) => r.id))
+    if (page.rows.length < 37) break
+  }
+  return { ids, scan }
+}
+
+describe('streamed transcript search against DuckDB', () => {
+  let root = ''
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'mixscope-text-scan-'))
+    // 3 partitions of 3 row groups (DuckDB's row groups hold at least 2,048 rows); some null transcripts and null lengths
+    for (const [language, seed] of [['aaa_Latn', 1], ['bbb_Latn', 2], ['ccc_Latn', 3]] as const) {
+      await writeParquet(join(root, `version=0/corpus=c/split=train/language=${language}/part-0.parquet`), `
+        SELECT
+          CASE WHEN i % 17 = 0 THEN NULL ELSE 'row ' || i || ' ' || (CASE WHEN (i * ${seed}) % 7 = 0 THEN 'Banana split' ELSE 'apple pie' END) END AS text,
+          CASE WHEN i % 23 = 0 THEN NULL ELSE 16000 + ((i * ${seed} * 7919) % 160000) END::BIGINT AS audio_size,
+          '\\x00'::BLOB AS audio_bytes
+        FROM range(${5000 + seed * 100}) t(i)`, 'ROW_GROUP_SIZE 2048')
+    }
+  })
+  afterAll(async () => { await rm(root, { recursive: true, force: true }) })
+
+  const cases: [string, ExampleFilter, string][] = [
+    ['a text search', { text: 'BANANA' }, `lower(text) LIKE '%banana%'`],
+    ['a length range', { minSamples: 50_000, maxSamples: 90_000 }, 'audio_size BETWEEN 50000 AND 90000'],
+    ['text, length and a language', { text: 'pie', minSamples: 100_000, languages: ['bbb_Latn', 'ccc_Latn'] },
+      `lower(text) LIKE '%pie%' AND audio_size >= 100000 AND filename LIKE '%language=bbb_Latn%' OR lower(text) LIKE '%pie%' AND audio_size >= 100000 AND filename LIKE '%language=ccc_Latn%'`],
+  ]
+  for (const [name, filter, where] of cases) {
+    test(`${name}: DuckDB's rows, in dataset order`, async () => {
+      const dataset = await openDataset(await createFsSource(join(root, 'version=0')))
+      expect(dataset.files.map((f) => f.rowGroups.length)).toEqual([3, 3, 3])
+      const { ids, scan } = await scanAll(dataset, filter)
+      const want = await query(`SELECT filename, file_row_number FROM read_parquet('${root}/**/*.parquet', filename = true, file_row_number = true)
+        WHERE ${where} ORDER BY filename, file_row_number`)
+      expect(want.length).toBeGreaterThan(5)
+      expect(ids).toEqual(want.map((r) => `${String(r.filename).slice(root.length + '/version=0/'.length)}:${r.file_row_number}`))
+      expect(scan.status().matches).toBe(want.length)
+      // every row of the kept partitions was read once
+      const partitionRows = dataset.files.filter((f) => !filter.languages || filter.languages.includes(f.keys.language ?? '')).reduce((n, f) => n + f.rows, 0)
+      expect(scan.status().rowsRead).toBe(partitionRows)
+      expect(scan.status().rowsTotal).toBe(partitionRows)
+      // the page's values are the file's
+      const page = await scan.page(0, 5)
+      const rows = await query(`SELECT text, audio_size FROM read_parquet('${root}/version=0/${page.rows[0].path}', file_row_number = true) WHERE file_row_number = ${page.rows[0].row}`)
+      expect([page.rows[0].text, page.rows[0].audioSize]).toEqual([rows[0].text, rows[0].audio_size])
+    })
+  }
+})
+
+describe('streamed transcript search on the demo', () => {
+  const open = async () => openDataset(await createFsSource('public/demo/version=0'), { facts: true })
+
+  test('lists what the example index lists, with the same neighbours', async () => {
+    const dataset = await open()
+    const index = await exampleIndex(dataset)
+    for (const filter of [{ text: 'the' }, { text: ' E', languages: ['eng_Latn', 'deu_Latn'] }, { minSamples: 40_000, maxSamples: 120_000 }, { text: 'zzzz-none' }] as ExampleFilter[]) {
+      const want = searchExamples(index, filter, null, 0, 1000)
+      const { ids, scan } = await scanAll(dataset, filter)
+      expect(ids, JSON.stringify(filter)).toEqual(want.rows.map((r) => r.id))
+      const got = await scan.page(0, 1000)
+      expect(got.rows.map(({ id, audioSize, text, corpus, language, split, rowGroup }) => ({ id, audioSize, text, corpus, language, split, rowGroup })))
+        .toEqual(want.rows.map(({ id, audioSize, text, corpus, language, split, rowGroup }) => ({ id, audioSize, text, corpus, language, split, rowGroup })))
+      expect(got.facets).toEqual(want.facets)
+      for (const at of want.total > 0 ? [0, Math.floor(want.total / 2), want.total - 1] : []) {
+        const id = want.rows[at].id
+        for (const step of [1, -1]) expect(scan.neighbour(id, step)).toEqual(neighbourExample(index, filter, null, id, step, null))
+      }
+    }
+  })
+
+  test('a stopped scan keeps its matches and continues to the same result', async () => {
+    const dataset = await open()
+    const whole = await scanAll(dataset, { text: 'a' })
+    const scan = new TextScan(dataset, { text: 'a' })
+    scan.start()
+    await scan.waitFor(3, 10_000)
+    scan.stop()
+    expect(scan.status().state).toBe('stopped')
+    const partial = scan.status()
+    expect(partial.rowsRead).toBeLessThan(partial.rowsTotal)
+    scan.start()
+    await scan.waitFor(Infinity, 60_000)
+    expect(scan.status()).toMatchObject({ state: 'done', rowsRead: partial.rowsTotal, matches: whole.ids.length })
+    expect((await scan.page(0, 1000)).rows.map((r) => r.id)).toEqual(whole.ids)
+  })
+
+  test('which searches stream', () => {
+    expect(streamsRows({ text: 'x' }, null, null, 11, 10)).toBe(true)
+    expect(streamsRows({ minSamples: 1 }, null, null, 11, 10)).toBe(true)
+    expect(streamsRows({ text: 'x' }, null, null, 10, 10)).toBe(false)
+    expect(streamsRows({ text: '  ', languages: ['a'] }, null, null, 11, 10)).toBe(false)
+    expect(streamsRows({ text: 'x', flaggedOnly: true }, null, null, 11, 10)).toBe(false)
+    expect(streamsRows({ text: 'x' }, { perLanguage: 1, seed: 0 }, null, 11, 10)).toBe(false)
+    expect(streamsRows({ text: 'x' }, null, { key: 'length', descending: false }, 11, 10)).toBe(false)
+  })
+
+  test('through the worker: above the row limit a search streams, pages grow, and the example index, once built, answers instead', async () => {
+    const source = await createFsSource('public/demo/version=0')
+    const handle = createRequestHandler({ makeSource: () => source })
+    let id = 1
+    const request = <K extends RequestKind>(kind: K, params: Requests[K]['params']) =>
+      handle({ kind, id: id++, ...params } as never, {}) as Promise<Requests[K]['result']>
+    const result = await request('open', { source: { type: 'url', url: 'unused' } }) as OpenResult
+    const dataset = result.dataset
+    let page = await request('examples-search', { dataset, filter: { text: 'e' }, offset: 0, limit: 100, indexRowLimit: 0 })
+    expect(page.scan).toBeDefined()
+    expect(page.rowFindings).toBe(false)
+    while (page.scan!.state === 'running') page = await request('examples-search', { dataset, filter: { text: 'e' }, offset: 0, limit: 100, indexRowLimit: 0 })
+    expect(page.scan!.state).toBe('done')
+    expect(page.total).toBe(page.scan!.matches)
+    expect(page.total).toBeGreaterThan(10)
+    const stopped = await request('examples-scan', { dataset, action: 'stop' })
+    expect(stopped?.state).toBe('done')
+    // the same search under the default limit goes through the example index: the same matches
+    const indexed = await request('examples-search', { dataset, filter: { text: 'e' }, offset: 0, limit: 1000 })
+    expect(indexed.scan).toBeUndefined()
+    const streamed = await request('examples-search', { dataset, filter: { text: 'e' }, offset: 0, limit: 1000, indexRowLimit: 0 })
+    // once the index is built it answers (rows with their findings)
+    expect(streamed.scan).toBeUndefined()
+    expect(streamed.rows.map((r) => r.id)).toEqual(indexed.rows.map((r) => r.id))
+    expect(page.total).toBe(indexed.total)
+  })
+})

@@ -2,6 +2,7 @@
  * `npm run bench -- rows`: the CLI at row scale. For 10⁶ and 10⁷ rows (`MIXSCOPE_BENCH_ROWS=1e6,1e7,1e8` adds 10⁸
  * when the disk has room) it runs `stats`, `index`, `validate`, `audit --no-audio-check`, `batches --max-batches 5`
  * on the row-scale dataset of that size (bench/make-rows.ts: 1,600 Zipf languages, tiny audio, planted leak pairs)
+ * the Examples view's streamed transcript search (bench/text-scan-run.ts, its match count against DuckDB's `LIKE`)
  * and `prepare --dry-run` on a NeMo manifest of that size (bench/prepare-plan.bench.ts), each as a child under GNU
  * time (`/usr/bin/time -v`: wall seconds, peak RSS), with ns per row and DuckDB's time for the equivalent
  * aggregation on the same files in the same run (1 thread, as the commands compute on one): rows and Σ audio_size
@@ -9,7 +10,7 @@
  * split × language × normalized-transcript hash (audit; its leakage rows must equal DuckDB's, column `check`), rows
  * and Σ duration per corpus × split × language of the manifest (prepare); the leakage truth (a string join, the
  * slowest query) runs up to `MIXSCOPE_BENCH_ROWS_TRUTH` rows (default 10⁷). `batches` has no DuckDB counterpart; its
- * targets are absolute. Targets (`target`): peak RSS ≤ 2 GB for every command (batches and prepare ≤ 1 GB),
+ * targets are absolute. Targets (`target`): peak RSS ≤ 2 GB for every command (batches, the search and prepare ≤ 1 GB),
  * batches ≤ 10 s, the audit ≤ 2× DuckDB's grouping; at 10⁸, ns/row within 1.5× of 10⁶ (column `vs 10⁶`).
  * Datasets are built on first use into `$MIXSCOPE_BENCH_DATA`, else `bench/.cache`.
  */
@@ -24,6 +25,8 @@ import { ensureManifest } from './prepare-plan.bench.ts'
 import type { BenchRow } from './table.ts'
 
 const bin = join(import.meta.dirname, '..', 'bin', 'mixscope.js')
+/** The CLI's loader hooks (tsx and `?raw` WGSL imports), for a TypeScript child that imports the engine. */
+const loaders = join(import.meta.dirname, '..', 'src', 'cli', 'lib', 'loaders.mjs')
 const gnuTime = '/usr/bin/time'
 
 /** One command's run: wall seconds, peak RSS, exit code and where its stdout went. */
@@ -31,7 +34,12 @@ interface Timed { seconds: number; rssMB: number; status: number | null; signal:
 
 /** `mixscope <args>` under GNU time, stdout into `out` (a file, since an audit's JSON outgrows a pipe buffer). */
 function timed(args: string[], out: string): Timed {
-  const r = spawnSync('/bin/sh', ['-c', `exec "$@" > '${out}'`, 'sh', gnuTime, '-v', process.execPath, bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
+  return timedNode([bin, ...args], out)
+}
+
+/** `node <args>` under GNU time, stdout into `out`. */
+function timedNode(args: string[], out: string): Timed {
+  const r = spawnSync('/bin/sh', ['-c', `exec "$@" > '${out}'`, 'sh', gnuTime, '-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 })
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr)
   const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)
   const exit = /Exit status: (\d+)/.exec(r.stderr)
@@ -142,6 +150,14 @@ export async function runRowsBench(): Promise<BenchRow[]> {
         check = `leakage ${ours.length} ${same ? '=' : '≠'} DuckDB ${truth.ids.length} (${truth.seconds.toFixed(0)} s)`
       }
       add('audit --no-audio-check', audit, grouping.seconds, within(audit, 2048, audit.seconds <= 2 * grouping.seconds), check)
+
+      step('text search (streamed)')
+      // the Examples view's search above 2·10⁶ rows: one word in 1 of 6 rows (past the 10⁶ listed positions at 10⁷)
+      const search = timedNode(['--import', loaders, join(import.meta.dirname, 'text-scan-run.ts'), root, 'harvest'], out)
+      const found = existsSync(out) && search.status === 0 ? JSON.parse(readFileSync(out, 'utf8')) as { matches: number; listed: number } : null
+      const searchDuck = await duck(`SELECT count(*) AS n FROM ${files} WHERE lower(text) LIKE '%harvest%'`)
+      add('text search (streamed)', search, searchDuck.seconds, within(search, 1024),
+        found ? `${found.matches} ${found.matches === Number(searchDuck.row.n) ? '=' : '≠'} DuckDB ${Number(searchDuck.row.n)}, ${found.listed} listed` : '')
 
       step('batches --max-batches 5')
       const batches = timed(['batches', root, '--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5', '--jsonl'], out)

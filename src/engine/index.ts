@@ -117,6 +117,8 @@ export type { AudioMeasure, AudioMeasurer, AudioTask } from './audit/rows/types.
 
 // Jobs: examples (one example's facts and findings)
 export { type ExampleFacts, inspectExample, type InspectedExample, lengthFilteredFinding } from './examples/example-facts.ts'
+export { type ExampleFilter, type ExamplePage, type ExampleSummary, type TextScanStatus, valuePasses } from './examples/search.ts'
+export { defaultExampleIndexRowLimit, maxHeldMatches, streamsRows, TextScan } from './examples/text-scan.ts'
 
 // Jobs: batches (a dataset's planned batches and their outputs)
 export { batchFromTransfer, examplesTable, planIpcFile, tableToTransfer } from './batches/arrow.ts'

@@ -52,7 +52,7 @@ export async function runServe(argv: string[], io: CliIo, deps: ServeDeps = {}):
   const host = values.host ?? '127.0.0.1'
   const server = await createDatasetServer({ root: positionals[0], appDir, host, port })
   const { manifest } = server
-  io.stdout(`mixscope serve: ${positionals[0]} (${manifest.files} files) on ${server.url}\n` +
+  io.stdout(`mixscope serve: ${positionals[0]} (${manifest.files} file${manifest.files === 1 ? '' : 's'}) on ${server.url}\n` +
     `  dataset: ${server.dataUrl}\n` +
     (server.openUrl ? `  open:    ${server.openUrl}\n`
       : `  the explorer is not built (no ${appDir}index.html): run "npx vite build" there, or open any mixscope explorer with ?dataset=${server.dataUrl}\n`))

@@ -5,7 +5,7 @@
  * with the stats of the folder itself.
  */
 import { readdirSync, statSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -81,6 +81,43 @@ describe('serve: ranges', () => {
     expect(new Date(head.headers.get('last-modified')!).getTime()).toBe(Math.floor(statSync(join(demo, part)).mtimeMs / 1000) * 1000)
     expect((await fetch(fileUrl(), { headers: { 'If-None-Match': etag! } })).status).toBe(304)
   })
+})
+
+describe('serve: large files are streamed', () => {
+  test('a 512 MiB file: ranges deep into it are exact, and serving it whole adds under 128 MiB of memory (read whole it adds 512)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mixscope-serve-big-'))
+    const size = 512 * 1024 * 1024
+    const file = join(dir, 'big.parquet')
+    const handle = await open(file, 'w')
+    try {
+      await handle.truncate(size) // sparse: no disk used
+      await handle.write(Buffer.from('middle'), 0, 6, size / 2)
+      await handle.write(Buffer.from('the end.'), 0, 8, size - 8)
+    } finally {
+      await handle.close()
+    }
+    const live = await createDatasetServer({ root: dir, port: 0 })
+    try {
+      const url = `${live.dataUrl}big.parquet`
+      const before = process.memoryUsage().rss
+      expect(await (await fetch(url, { headers: { Range: 'bytes=-8' } })).text()).toBe('the end.')
+      expect(await (await fetch(url, { headers: { Range: `bytes=${size / 2}-${size / 2 + 5}` } })).text()).toBe('middle')
+      let peak = process.memoryUsage().rss
+      let received = 0
+      const reader = (await fetch(url)).body!.getReader()
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) break
+        received += value.length
+        if ((received & 0x3ffffff) < value.length) peak = Math.max(peak, process.memoryUsage().rss) // every 64 MiB
+      }
+      expect(received).toBe(size)
+      expect(peak - before).toBeLessThan(128 * 1024 * 1024) // a file read whole would add 512 MiB
+    } finally {
+      await live.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
 
 describe('serve: CORS', () => {

@@ -14,6 +14,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   validate: { summary: 'every data and schema problem as findings', load: async () => (await import('./commands/validate.ts')).runValidate },
   manifest: { summary: 'write _manifest.json for serving a folder over HTTP', load: async () => (await import('./commands/manifest.ts')).runManifest },
   index: { summary: 'write _mixscope_index.parquet: open, stats and serving without reading footers', load: async () => (await import('./commands/index.ts')).runIndex },
+  serve: { summary: 'serve a dataset folder and the explorer over HTTP (ranges, CORS, a live manifest)', load: async () => (await import('./commands/serve.ts')).runServe },
   audit: { summary: 'find what is wrong with a dataset before training', load: async () => (await import('./commands/audit.ts')).runAudit },
   weights: { summary: 'mixture weights per TSV row and sampling probabilities for a split', load: async () => (await import('./commands/weights.ts')).runWeights },
   batches: { summary: 'the batches rank r of W sees, as the training reference builds them', load: async () => (await import('./commands/batches.ts')).runBatches },

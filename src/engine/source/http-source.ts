@@ -105,7 +105,8 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
 
   /** Sends one request with retries; `consume` reads a 2xx answer. 404 (or an HTML page) gives null when `allowNotFound`. */
   async function send<T>(requestUrl: string, init: RequestInit, signal: AbortSignal | undefined,
-    consume: (response: Response) => Promise<T>, allowNotFound = false, background = false): Promise<T | null> {
+    consume: (response: Response) => Promise<T>, allowNotFound = false, background = false,
+    onUnsatisfiable?: (response: Response) => MixscopeError): Promise<T | null> {
     for (let attempt = 0; ; attempt++) {
       const release = await limit(signal, background)
       const scope = timeoutScope(signal, settings.timeoutMs, timers)
@@ -125,6 +126,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
         }
         await response.body?.cancel().catch(() => {})
         if (response.status === 404 && allowNotFound) return null
+        if (response.status === 416 && onUnsatisfiable) throw onUnsatisfiable(response)
         if (response.status < 500 && response.status !== 429) throw statusError(requestUrl, response, init)
         retryReason = `${response.status} ${response.statusText}`.trim()
         if (attempt >= settings.retries) {
@@ -157,6 +159,22 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
   }
 
   let listing: Promise<Map<string, number>> | null = null
+  /** Where the sizes came from: the manifest, the dataset index (`adoptListing`), or HEAD for one file. */
+  let listedBy: 'manifest' | 'index' | 'head' = target.singlePath !== null ? 'head' : 'manifest'
+  /**
+   * A file whose size on the server is not the listed one: the listing is stale (the data changed after it was
+   * written; docs/conventions.md "HTTP datasets"). The message says which file and what to rerun.
+   */
+  const staleListing = (what: string, path: string, actual: number | null, listed: number): MixscopeError => {
+    const server = actual === null ? 'of another size on the server' : `${actual} bytes on the server`
+    const fix = listedBy === 'index'
+      ? 'the dataset index is stale: rerun `mixscope index <folder>`'
+      : listedBy === 'manifest'
+        ? 'the manifest is stale: rerun `mixscope manifest <folder>` (or serve the folder with `mixscope serve <folder>`, which writes none)'
+        : 'the file changed while it was read'
+    const list = listedBy === 'index' ? indexFileName : listedBy === 'manifest' ? manifestName : 'HEAD'
+    return new MixscopeError(`http: ${what}: "${path}" is ${server}, but ${list} gives ${listed} bytes; ${fix}`, 'http-stale-listing', 'io')
+  }
   const sizes = (signal?: AbortSignal): Promise<Map<string, number>> => {
     if (!listing) {
       listing = target.singlePath !== null ? singleFileSize(signal) : fetchManifest(signal)
@@ -171,7 +189,8 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     if (text === null) {
       throw new MixscopeError(`http: neither ${target.root}${indexFileName} nor ${manifestName} found (404): an HTTP dataset needs its ` +
         `index or its manifest in its root (write the index with "mixscope index <folder>", or the file list alone with ` +
-        '"mixscope manifest <folder>", then serve them with the folder)', 'http-no-manifest', 'io')
+        '"mixscope manifest <folder>", then serve them with the folder; or serve the folder with "mixscope serve <folder>", ' +
+        'which needs neither)', 'http-no-manifest', 'io')
     }
     const manifest = parseManifest(text, manifestUrl)
     const bad = manifest.files.find((f) => f.path.startsWith('/') || f.path.split('/').some((s) => s === '' || s === '.' || s === '..'))
@@ -231,7 +250,11 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     const bytes = await send(requestUrl, { headers: { Range: asked } }, signal, async (r) => {
       if (r.status === 206) {
         const range = parseContentRange(r.headers.get('content-range'))
-        if (range && (range.first !== a || range.last !== stop - 1 || (range.total !== null && range.total !== size))) {
+        if (range && range.total !== null && range.total !== size) {
+          await r.body?.cancel().catch(() => {})
+          throw staleListing(`${requestUrl} answered Content-Range "${r.headers.get('content-range')}" to Range ${asked}`, path, range.total, size)
+        }
+        if (range && (range.first !== a || range.last !== stop - 1)) {
           await r.body?.cancel().catch(() => {})
           throw new MixscopeError(`http: ${requestUrl} answered Content-Range "${r.headers.get('content-range')}" to Range ` +
             `${asked} (file of ${size} bytes)`, 'http-range-mismatch', 'io')
@@ -245,7 +268,11 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       const whole = checkLength(requestUrl, await readBody(r, size), size, 'the whole file')
       if (!wholeFiles.has(path)) wholeFiles.set(path, Promise.resolve(whole))
       return whole.slice(a, stop)
-    }, false, background)
+    }, false, background, (r) => {
+      // 416: the server's file ends before the range the listing allows
+      const total = /^bytes \*\/(\d+)$/i.exec(r.headers.get('content-range')?.trim() ?? '')
+      return staleListing(`${requestUrl} answered 416 (range not satisfiable) to Range ${asked}`, path, total ? Number(total[1]) : null, size)
+    })
     return bytes as Uint8Array
   }
 
@@ -294,6 +321,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
     adoptListing(files: SourceFile[]): void {
       if (target.singlePath !== null) return
       listing = Promise.resolve(new Map(files.map((f) => [f.path, f.size])))
+      listedBy = 'index'
     },
   }
 }

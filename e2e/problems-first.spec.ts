@@ -2,8 +2,8 @@
  * Problems first: a messy copy of the demo (test/helpers/messy-dataset.ts: 2 of 51 parquet files unreadable, a stray
  * file, one row with audio_size −5) opens on an alert above the totals that names the broken files and rows, the Audit
  * tab carries the number of errors, and the alert's button opens the Audit on its blocking errors, whose counts agree
- * with the alert's and the badge's once the audit has finished. The clean demo shows no alert and no badge. In the
- * light and the dark theme at 1280 px; screenshots of the alert at 1280 and 1920 px go to `SHOTS_DIR` when it is set.
+ * with the alert's and the badge's once the audit has finished. The clean demo shows no alert and no badge; warnings
+ * alone a quiet note and a warning badge. In the light and the dark theme at 1280 px; screenshots of the alert at 1280 and 1920 px go to `SHOTS_DIR` when it is set.
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,6 +11,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { type MessyDataset, writeMessyDataset } from '../test/helpers/messy-dataset.ts'
 import { waitForDataset } from './fixtures/overview-page.ts'
+import { repoRoot } from './fixtures/paths.ts'
 
 let messy: MessyDataset
 test.beforeAll(async () => { messy = await writeMessyDataset() })
@@ -99,3 +100,20 @@ for (const theme of ['Light', 'Dark'] as const) {
     if (shots) await page.screenshot({ path: join(shots, `audit-${theme.toLowerCase()}-1280.png`) })
   })
 }
+
+test('warnings alone get a quiet note and a warning badge, no alert', async ({ page }) => {
+  await page.goto('/')
+  await waitForDataset(page, 'Demo dataset')
+  // two version= folders: the reference merges them, a `versions-merged` warning and nothing else
+  await page.getByLabel('Dataset folder (file dialog)').setInputFiles(join(repoRoot, 'test/fixtures/parquet/versions'))
+  await waitForDataset(page, 'versions')
+  const overview = page.getByRole('tabpanel', { name: /^Overview/ })
+  await expect(overview.getByRole('alert')).toHaveCount(0)
+  const note = overview.getByRole('status').filter({ hasText: 'No errors while opening' })
+  await expect(note).toContainText('1 warning (versions-merged)')
+  await expect(page.getByRole('tab', { name: 'Audit, 1 warning' })).toBeVisible()
+  if (shots) await note.screenshot({ path: join(shots, 'note-light-1280.png') })
+  // the note opens the Audit on every category (there are no blocking errors to filter to)
+  await note.getByRole('button', { name: 'Open the Audit' }).click()
+  await expect(page.getByRole('tabpanel', { name: /^Audit/ }).locator('[data-triage="blocking"]')).toHaveAttribute('aria-pressed', 'false')
+})

@@ -33,6 +33,12 @@ export function showAuditErrors(): void {
   viewStore.getState().show('audit')
 }
 
+/** Shows the Audit view with every category. */
+export function showAudit(): void {
+  auditLinkStore.setState({ only: null })
+  viewStore.getState().show('audit')
+}
+
 /** The open's problems: its findings (stats and row checks) and its files. */
 export function openProblems(report: OpenResult): ProblemCounts {
   return problemCounts({ sources: [report.validation], files: report.files })

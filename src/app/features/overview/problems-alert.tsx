@@ -9,7 +9,7 @@ import { useMemo } from 'react'
 import type { BoundedCount, KindProblems } from '../../../engine/index.ts'
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { formatCount, formatHours, plural } from '../../lib/format.ts'
-import { openProblems, showAuditErrors } from '../../stores/audit-link-store.ts'
+import { openProblems, showAudit, showAuditErrors } from '../../stores/audit-link-store.ts'
 
 /** Kinds named in the alert; the others are counted in one line. */
 const topKinds = 4
@@ -40,7 +40,7 @@ export function ProblemsAlert({ report }: { report: OpenResult }) {
         <p>
           No errors while opening{soFar}; {plural(warning, 'warning')} ({kinds.slice(0, topKinds).map((k) => k.kind).join(', ')}{kinds.length > topKinds ? ', …' : ''}): listed under
           {' '}“Problems found” below.{' '}
-          <button type="button" className="link" onClick={showAuditErrors}>Open the Audit</button>
+          <button type="button" className="link" onClick={showAudit}>Open the Audit</button>
         </p>
       </div>
     )

@@ -13,6 +13,9 @@ export {
   type CollectedFindings, type CollectorOptions, type FindingCount, type FindingItem, type FinishOptions,
 } from './core/findings-sink.ts'
 export { type ByteBuckets, memoryBuckets } from './core/byte-buckets.ts'
+export {
+  type BoundedCount, type KindProblems, type ProblemCounts, problemCounts, type ProblemInput, type ProblemSource,
+} from './core/problem-counts.ts'
 export { npyEncode } from './core/npy.ts'
 
 // Foundation: the reference's random generators

@@ -1,5 +1,6 @@
 /** The Audit view's list: every finding with where it came from, grouped, sorted and filtered (pure functions). */
 import { compareUtf8, type Finding } from '../../../engine/index.ts'
+import type { AuditTriage } from '../../stores/audit-link-store.ts'
 
 /** Where a finding was found: opening (validation), the config check, or the audit's checks. */
 export type FindingSource = 'validation' | 'config' | 'audit'
@@ -89,7 +90,7 @@ export function partitionOf(path: string): string {
  * defect of one row that training silently keeps or drops), `data` (about files, partitions or the TSV), `config`
  * (how training treats this config: epoch replay, the warm-up row dropped, …; kept apart from data defects).
  */
-export type Triage = 'blocking' | 'row' | 'data' | 'config'
+export type Triage = AuditTriage
 
 export function triageOf(f: SourcedFinding): Triage {
   if (f.severity === 'error') return 'blocking'

@@ -25,6 +25,8 @@ export interface AuditStoreState {
   status: 'idle' | 'running' | 'ready' | 'error'
   /** The latest audit (metadata, or deep once a deep run finished). */
   result: AuditResult | null
+  /** The dataset handle `result` is of (`null` with no result). */
+  resultDataset: number | null
   error: string | null
   deepStatus: DeepStatus
   deepProgress: Progress | null
@@ -80,7 +82,7 @@ export interface AuditActions {
 export type AuditStore = AuditStoreState & AuditActions
 
 export const initialAuditState: AuditStoreState = {
-  status: 'idle', result: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
+  status: 'idle', result: null, resultDataset: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
   rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: null,
 }
 
@@ -126,7 +128,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       running?.abort()
       running = null
       const { name, origin, shards, mismatch, ...result } = opened
-      set({ status: 'ready', result, error: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: { dataset, name, origin, shards, mismatch } })
+      set({ status: 'ready', result, resultDataset: dataset, error: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: { dataset, name, origin, shards, mismatch } })
       return true
     },
 
@@ -140,7 +142,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
         // what the footers say, at once; the rows are read next, in the background
         const footers = await client.request('audit', { dataset, spec, deep: false, state: null, footers: true }, { signal: own.signal })
         if (superseded()) return
-        set({ status: 'ready', result: footers, rowStatus: 'running' })
+        set({ status: 'ready', result: footers, resultDataset: dataset, rowStatus: 'running' })
         // the rows' report comes as a partial once every row is read, then the audio check reads (its own progress)
         const quick = options.quick !== false
         const result = await client.request('audit', { dataset, spec, deep: false, state: null, quick }, {
@@ -152,11 +154,11 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
           },
           onPartial: (rows) => {
             if (running !== own || superseded()) return
-            set({ status: 'ready', result: rows, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
+            set({ status: 'ready', result: rows, resultDataset: dataset, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
           },
         })
         if (superseded()) return
-        set({ status: 'ready', result, rowStatus: 'done', rowProgress: null, ...(quick ? { quickStatus: 'done', quickProgress: null } : {}) })
+        set({ status: 'ready', result, resultDataset: dataset, rowStatus: 'done', rowProgress: null, ...(quick ? { quickStatus: 'done', quickProgress: null } : {}) })
       } catch (error) {
         if (running !== own || isAbort(error)) return
         if (get().quickStatus === 'running') set({ quickStatus: 'error', error: message(error) })
@@ -205,7 +207,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
         if (deep?.controller !== controller) return
         if (result.state) await persistence.save(key, result.state)
         deep = null
-        set({ deepStatus: 'done', result, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
+        set({ deepStatus: 'done', result, resultDataset: dataset, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
       } catch (error) {
         if (deep?.controller !== controller) return
         deep = null

@@ -18,6 +18,8 @@ import { selectionStore } from '../../stores/selection-store.ts'
 import { viewStore } from '../../stores/use-view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { usableReport } from '../../stores/dataset-store.ts'
+import { auditLinkStore } from '../../stores/audit-link-store.ts'
+import { problemCounts } from '../../../engine/index.ts'
 import { datasetKey, indexedDbPersistence } from './audit-state-db.ts'
 import { createAuditStore } from './audit-store.ts'
 import { joinFindings, languageOf, partitionOf, triageOf, type SourcedFinding, type Triage } from './audit-findings.ts'
@@ -29,6 +31,13 @@ import { RowPassStatus } from './row-pass-status.tsx'
 import './audit.css'
 
 export const auditStore = createAuditStore(engineClient, indexedDbPersistence)
+// the shell's Audit tab counts from the latest result (src/app/stores/audit-link-store.ts), without loading this view
+auditStore.subscribe((s, before) => {
+  if (s.result === before.result && s.resultDataset === before.resultDataset) return
+  auditLinkStore.setState({ audit: s.result && s.resultDataset !== null ? { dataset: s.resultDataset, result: s.result } : null })
+})
+
+const setOnly = (only: Triage | null) => auditLinkStore.setState({ only })
 
 function inspect(f: SourcedFinding): void {
   selectionStore.getState().select(`${f.path}:${f.row}`, null)
@@ -96,7 +105,8 @@ export function AuditView() {
   const quickStatus = useStore(auditStore, (s) => s.quickStatus)
   const loaded = useStore(auditStore, (s) => s.loaded)
   const focus = useFocusSet()
-  const [only, setOnly] = useState<Triage | null>(null)
+  // the category shown is shared: the Overview's problem alert opens this view on the blocking errors
+  const only = useStore(auditLinkStore, (s) => s.only)
   const [text, setText] = useState('')
   const dataset = report?.dataset ?? null
   const key = report ? datasetKey(report) : null
@@ -125,13 +135,11 @@ export function AuditView() {
     for (const f of filtered) out[triageOf(f)].push(f)
     return out
   }, [filtered])
-  // findings past the reports' cap per kind are counted, not listed (`finding_counts`): per kind, how many there are
+  // findings past the reports' cap per kind are counted, not listed (`finding_counts`): per kind, how many there are,
+  // counted by the engine as the Audit tab's badge and the Overview's alert count them
   const totals = useMemo(() => {
-    const m = new Map<string, number>()
-    for (const counts of [report?.validation.finding_counts, result?.report.finding_counts]) {
-      for (const [kind, c] of Object.entries(counts ?? {})) m.set(kind, Math.max(m.get(kind) ?? 0, c.total))
-    }
-    return m
+    const sources = [report?.validation, result?.report].filter((r) => r !== undefined)
+    return new Map(problemCounts({ sources, extra: result?.configFindings ?? [] }).kinds.map((k) => [k.kind, k.total]))
   }, [report, result])
   // and those not listed, per triage card (a kind's card is its first listed finding's)
   const unlisted = useMemo(() => {

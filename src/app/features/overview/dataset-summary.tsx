@@ -2,9 +2,9 @@
 import type { OpenResult } from '../../../engine/worker/protocol/dataset.ts'
 import { exactText, formatBytes, formatCount, formatDuration, formatHours } from '../../lib/format.ts'
 
-function Card({ term, value, exact, sub, primary }: { term: string; value: string; exact?: number; sub?: string; primary?: boolean }) {
+function Card({ term, value, exact, sub, primary, tone }: { term: string; value: string; exact?: number; sub?: string; primary?: boolean; tone?: 'error' }) {
   return (
-    <div className={`card${primary ? ' primary' : ''}`}>
+    <div className={`card${primary ? ' primary' : ''}${tone ? ` ${tone}` : ''}`}>
       <dt>{term}</dt>
       <dd data-value={exact} title={exact !== undefined ? exactText(exact) : undefined}>{value}</dd>
       {sub && <dd className="sub">{sub}</dd>}
@@ -29,7 +29,8 @@ export function DatasetSummary({ report }: { report: OpenResult }) {
         <Card term="Splits" value={formatCount(splits.length)} exact={splits.length} sub={splits.slice(0, 5).join(', ')} />
         <Card term="Partition folders" value={formatCount(partitions.length)} exact={partitions.length} />
         <Card term="Parquet files" value={formatCount(report.files.parquet)} exact={report.files.parquet}
-          sub={report.files.readable === report.files.parquet ? 'all readable' : `${formatCount(report.files.readable)} readable`} />
+          sub={report.files.readable === report.files.parquet ? 'all readable' : `${formatCount(report.files.parquet - report.files.readable)} unreadable`}
+          tone={report.files.readable < report.files.parquet ? 'error' : undefined} />
         <Card term="Row groups" value={formatCount(totals.row_groups)} exact={totals.row_groups} />
       </dl>
       <p className="hint">

@@ -1,5 +1,5 @@
 /**
- * The Overview: totals (hours and rows first), hours per language as pictures that hold 1,600 languages (log
+ * The Overview: the errors opening found first (problems-alert.tsx), then totals (hours and rows first), hours per language as pictures that hold 1,600 languages (log
  * histogram, coverage curve, top N + rest) and the "Find language" table, hours per corpus and split, the hours per
  * (corpus, language, split), the stats TSV against the data, the partition folders, and the problems found while
  * opening, grouped by kind. The language focus (header) filters the tables.
@@ -22,6 +22,7 @@ import { useFocusSet } from '../../stores/focus-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { shownReport } from '../../stores/dataset-store.ts'
 import { ProvisionalNotice } from './provisional-notice.tsx'
+import { ProblemsAlert } from './problems-alert.tsx'
 import { SaveIndex } from './save-index.tsx'
 import { DatasetSummary } from './dataset-summary.tsx'
 import { GroupHoursTable } from './group-hours-table.tsx'
@@ -64,6 +65,7 @@ export function OverviewView() {
   return (
     <section className="overview" aria-labelledby="overview-heading" aria-busy={report !== live}>
       <h2 id="overview-heading" className="visually-hidden">Overview</h2>
+      <ProblemsAlert report={report} />
       <RangeIgnoredNotice report={report} request={reportRequest} />
       <ProvisionalNotice report={report} />
       <SaveIndex report={report} request={reportRequest} />

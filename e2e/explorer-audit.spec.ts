@@ -62,6 +62,19 @@ test('triage headline, every demo defect in its group (the FLAC without a deep a
   const empty = defects.find((d) => d.kind === 'empty-text')!
   await page.getByLabel('Filter findings').fill('empty transcript')
   expect((await shown(page)).filter((r) => r.startsWith('empty-text'))).toEqual([`empty-text ${empty.id}`])
+  // export = what is shown: the filtered findings, and the rows of those
+  const exportShown = page.getByRole('button', { name: /^Export \d+ shown findings \(JSON\)$/ })
+  const shownCount = Number(/(\d+)/.exec(await exportShown.innerText())![1])
+  const [narrowJson] = await Promise.all([page.waitForEvent('download'), exportShown.click()])
+  const narrow = JSON.parse(await readFile(await narrowJson.path(), 'utf8')) as { shown: { text: string }; findings: { kind: string; message: string; path: string; row: number | null }[] }
+  expect(narrow.shown.text).toBe('empty transcript')
+  expect(narrow.findings).toHaveLength(shownCount)
+  expect(narrow.findings.every((f) => `${f.message} ${f.path} ${f.kind}`.toLowerCase().includes('empty transcript'))).toBe(true)
+  expect(narrow.findings.some((f) => `${f.path}:${f.row}` === empty.id && f.kind === 'empty-text')).toBe(true)
+  const [narrowRows] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export rows of the shown findings (JSONL)' }).click()])
+  const narrowIds = (await readFile(await narrowRows.path(), 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id)
+  expect(narrowIds).toContain(empty.id)
+  expect(narrowIds.length).toBeLessThanOrEqual(narrow.findings.length)
   await page.getByLabel('Filter findings').fill('')
 
   const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export findings (JSON)' }).click()])

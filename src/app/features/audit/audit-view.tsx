@@ -4,7 +4,8 @@
  * defects. The cheap audio check of every row runs by default after the metadata audit (no decoding: headers and
  * frames), the deep audit decodes every row on demand. Flagged rows per language count each row once. Each finding
  * links to its example (Inspector) or partition (Overview). A deep audit's near-duplicate clusters can be compared
- * side by side (near-duplicates-panel.tsx). Exports the findings as JSON and the flagged rows as JSONL.
+ * side by side (near-duplicates-panel.tsx). Exports the findings as JSON and the flagged rows as JSONL: what is shown
+ * (under the text filter, the language focus and the chosen category), or every listed finding when nothing narrows it.
  */
 import { useEffect, useMemo, useState } from 'react'
 import { useStore } from 'zustand'
@@ -19,7 +20,7 @@ import { viewStore } from '../../stores/use-view-store.ts'
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { usableReport } from '../../stores/dataset-store.ts'
 import { auditLinkStore } from '../../stores/audit-link-store.ts'
-import { problemCounts } from '../../../engine/index.ts'
+import { flaggedRowsJsonl, problemCounts } from '../../../engine/index.ts'
 import { datasetKey, indexedDbPersistence } from './audit-state-db.ts'
 import { createAuditStore } from './audit-store.ts'
 import { joinFindings, languageOf, partitionOf, triageOf, type SourcedFinding, type Triage } from './audit-findings.ts'
@@ -174,12 +175,20 @@ export function AuditView() {
   const unlistedTotal = unlisted.blocking + unlisted.row + unlisted.data + unlisted.config
   const cap = result?.report.options.max_findings_per_kind ?? null
   const t = result?.report.totals
+  // export = what is shown: with a text filter, a language focus or one category, the findings listed under them
+  const narrowed = !unfiltered || only !== null
+  const shown = only === null ? filtered : byTriage[only]
   const exportJson = () => {
     // the findings the view holds: the first ones of each kind when the audit left some out (findings_omitted)
     const body = { schema_version: 1, root: report.root, config: result?.report.options ?? null, totals: t ?? null,
       summary: result?.report.summary ?? null, finding_counts: result?.report.finding_counts ?? {}, findings_omitted: unlistedTotal,
-      findings: all, tables: result?.report.tables ?? {} }
-    downloadBytes(JSON.stringify(body, null, 2) + '\n', 'audit.json', 'application/json')
+      ...(narrowed ? { shown: { text: text.trim(), languages: [...focus].sort(), category: only, findings: shown.length } } : {}),
+      findings: narrowed ? shown : all, tables: result?.report.tables ?? {} }
+    downloadBytes(JSON.stringify(body, null, 2) + '\n', narrowed ? 'audit-shown.json' : 'audit.json', 'application/json')
+  }
+  const exportFlagged = () => {
+    const jsonl = narrowed ? flaggedRowsJsonl(shown) : result!.flaggedJsonl
+    downloadBytes(jsonl, narrowed ? 'flagged-shown.jsonl' : 'flagged.jsonl', 'application/x-ndjson')
   }
   const sections = triageCards.filter((c) => c.id !== 'config' && (only === null || only === c.id))
 
@@ -219,12 +228,13 @@ export function AuditView() {
         <label className="search-field"><span>Filter findings</span>
           <input type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="text in message, path or kind" /></label>
         {only && <button type="button" onClick={() => setOnly(null)}>Show every category</button>}
-        <button type="button" disabled={!result} onClick={exportJson}
-          title={unlistedTotal > 0 ? 'The findings listed here (the first of each kind), with finding_counts; mixscope audit --findings FILE writes every one' : undefined}>
-          Export findings (JSON){unlistedTotal > 0 ? ', first of each kind' : ''}</button>
-        <button type="button" disabled={!result || result.flaggedJsonl === ''} onClick={() => downloadBytes(result!.flaggedJsonl, 'flagged.jsonl', 'application/x-ndjson')}
-          title={result?.flaggedCapped ? 'The rows of the findings listed here only; mixscope audit --flagged FILE writes every flagged row' : undefined}>
-          Export flagged rows (JSONL){result?.flaggedCapped ? ', of the listed findings' : ''}</button>
+        <button type="button" disabled={!result || (narrowed && shown.length === 0)} onClick={exportJson}
+          title={narrowed ? 'The findings shown under the filter, the focus and the category (the file says which)'
+            : unlistedTotal > 0 ? 'The findings listed here (the first of each kind), with finding_counts; mixscope audit --findings FILE writes every one' : undefined}>
+          {narrowed ? `Export ${formatCount(shown.length)} shown findings (JSON)` : <>Export findings (JSON){unlistedTotal > 0 ? ', first of each kind' : ''}</>}</button>
+        <button type="button" disabled={!result || (narrowed ? !shown.some((f) => f.row !== null) : result.flaggedJsonl === '')} onClick={exportFlagged}
+          title={narrowed ? 'The rows of the findings shown' : result?.flaggedCapped ? 'The rows of the findings listed here only; mixscope audit --flagged FILE writes every flagged row' : undefined}>
+          {narrowed ? 'Export rows of the shown findings (JSONL)' : <>Export flagged rows (JSONL){result?.flaggedCapped ? ', of the listed findings' : ''}</>}</button>
         {unlistedTotal > 0 && <span className="hint" data-capped-export>Exports hold the listed findings only (the first of each kind); <code>mixscope audit --findings FILE --flagged FILE</code> writes every one.</span>}
         {focus.size > 0 && <span className="hint">Findings of {plural(focus.size, 'focused language')} (and of the whole dataset).</span>}
       </div>

@@ -6,13 +6,8 @@
  * Screenshots: examples-streamed-{light,dark}.png.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { execFileSync } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { startStaticServer, type StaticServer } from '../test/helpers/static-server.ts'
 import { waitForDataset } from './fixtures/overview-page.ts'
-import { repoRoot } from './fixtures/paths.ts'
+import { serveSlowDemo, type SlowDemo } from './fixtures/slow-demo.ts'
 
 const list = (page: Page) => page.getByRole('table', { name: 'Examples' })
 const rows = (page: Page) => list(page).locator('[data-example-id]')
@@ -70,23 +65,14 @@ for (const scheme of ['light', 'dark'] as const) {
 }
 
 test.describe('behind a slow server', () => {
-  let dir: string
-  let server: StaticServer
-  test.beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mixscope-streamed-search-'))
-    cpSync(resolve(repoRoot, 'public/demo'), dir, { recursive: true })
-    execFileSync('node', [join(repoRoot, 'bin', 'mixscope.js'), 'index', join(dir, 'version=0')], { cwd: repoRoot, stdio: 'ignore' })
-    server = await startStaticServer({ root: dir, latencyMs: 400 })
-  })
-  test.afterAll(async () => {
-    await server?.close()
-    if (dir) rmSync(dir, { recursive: true, force: true })
-  })
+  let demo: SlowDemo | undefined
+  test.beforeAll(async () => { demo = await serveSlowDemo(400) })
+  test.afterAll(async () => { await demo?.close() })
 
   test('Stop keeps the matches found so far; Continue finishes to the same count', async ({ page }) => {
     test.setTimeout(180_000)
     const want = await indexed(page)
-    await page.goto(`/?dataset=${encodeURIComponent(`${server.url}version=0/`)}&view=examples&examples_index_rows=0`)
+    await page.goto(`/?dataset=${encodeURIComponent(demo!.url)}&view=examples&examples_index_rows=0`)
     await expect(page.getByRole('table', { name: 'Examples' }).locator('[data-example-id]').first()).toBeVisible({ timeout: 60_000 })
     await page.getByLabel('Transcript contains', { exact: true }).fill(word)
     const status = page.getByTestId('examples-scan-status')

@@ -6,28 +6,18 @@
  * progress and stops them, and the dataset stays open with its rows marked unchecked.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { execFileSync } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { startStaticServer, type StaticServer } from '../test/helpers/static-server.ts'
-import { repoRoot } from './fixtures/paths.ts'
+import { serveSlowDemo, type SlowDemo } from './fixtures/slow-demo.ts'
 
-let dir: string
-let server: StaticServer
+let demo: SlowDemo | undefined
 let url: string
 
 test.beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mixscope-usable-early-'))
-  cpSync(resolve(repoRoot, 'public/demo'), dir, { recursive: true })
-  execFileSync('node', [join(repoRoot, 'bin', 'mixscope.js'), 'index', join(dir, 'version=0')], { cwd: repoRoot, stdio: 'ignore' })
-  server = await startStaticServer({ root: dir, latencyMs: 1000 })
-  url = `${server.url}version=0/`
+  demo = await serveSlowDemo(1000)
+  url = demo.url
 })
 
 test.afterAll(async () => {
-  await server?.close()
-  if (dir) rmSync(dir, { recursive: true, force: true })
+  await demo?.close()
 })
 
 /** The open's status panel, while it still checks rows. */

@@ -11,28 +11,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { parseRange } from '../../src/engine/node/serve-range.ts'
 
-/** What a `Range` header asks of a file of known size (RFC 9110 §14.2). */
-export type RangeRequest =
-  | { kind: 'whole' } // no Range, or one to ignore (multi-range, malformed): answer 200
-  | { kind: 'range'; start: number; end: number } // inclusive byte positions: answer 206
-  | { kind: 'unsatisfiable' } // answer 416 with `Content-Range: bytes */size`
-
-/** Reads a `Range` header against a file of `size` bytes: one range only (`a-b`, `a-`, `-n`). */
-export function parseRange(header: string | undefined, size: number): RangeRequest {
-  const m = header?.trim().match(/^bytes=(\d*)-(\d*)$/)
-  if (!m || (m[1] === '' && m[2] === '')) return { kind: 'whole' }
-  if (m[1] === '') {
-    const suffix = Number(m[2])
-    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' }
-    return { kind: 'range', start: Math.max(0, size - suffix), end: size - 1 }
-  }
-  const start = Number(m[1])
-  const end = m[2] === '' ? size - 1 : Number(m[2])
-  if (end < start) return { kind: 'whole' }
-  if (start >= size) return { kind: 'unsatisfiable' }
-  return { kind: 'range', start, end: Math.min(end, size - 1) }
-}
+// one parser of Range headers: the one `mixscope serve` answers with (RFC 9110 §14.2; its cases: test/cli/serve-hostile.test.ts)
+export { parseRange, type RangeRequest } from '../../src/engine/node/serve-range.ts'
 
 /** CORS headers every answer carries, so a page on another origin can read ranges and their Content-Range. */
 export const corsHeaders: Record<string, string> = {

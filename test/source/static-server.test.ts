@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { parseRange, startStaticServer } from '../helpers/static-server.ts'
+import { startStaticServer } from '../helpers/static-server.ts'
 import type { StaticServer } from '../helpers/static-server.ts'
 import { createHttpSource } from '../../src/engine/source/http-source.ts'
 import { buildManifest, formatManifest, manifestName } from '../../src/engine/source/manifest.ts'
@@ -31,23 +31,6 @@ afterAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(server.url + path, { headers, method })
 const encoded = 'version=0/corpus=a%20b/language=%C3%A4/100%25.parquet'
-
-describe('parseRange', () => {
-  test.each([
-    [undefined, { kind: 'whole' }],
-    ['bytes=0-0', { kind: 'range', start: 0, end: 0 }],
-    ['bytes=10-19', { kind: 'range', start: 10, end: 19 }],
-    ['bytes=990-2000', { kind: 'range', start: 990, end: 999 }],
-    ['bytes=995-', { kind: 'range', start: 995, end: 999 }],
-    ['bytes=-5', { kind: 'range', start: 995, end: 999 }],
-    ['bytes=-5000', { kind: 'range', start: 0, end: 999 }],
-    ['bytes=1000-1001', { kind: 'unsatisfiable' }],
-    ['bytes=-0', { kind: 'unsatisfiable' }],
-    ['bytes=0-1,5-6', { kind: 'whole' }],
-    ['bytes=9-3', { kind: 'whole' }],
-    ['items=0-1', { kind: 'whole' }],
-  ])('%s', (header, expected) => expect(parseRange(header, 1000)).toEqual(expected))
-})
 
 describe('static server', () => {
   test('answers single ranges exactly, bytes=0-0 and suffixes included', async () => {

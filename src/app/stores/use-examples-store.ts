@@ -6,12 +6,13 @@ import { createExamplesStore, type ExamplesStore } from './examples-store.ts'
 /** `?examples_index_rows=N`: rows above which a transcript search streams (for trying the streamed search on a small dataset). */
 function indexRowLimitFromUrl(): number | undefined {
   const value = typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('examples_index_rows')
-  const n = value === null ? NaN : Number(value)
+  const n = value === null || value.trim() === '' ? NaN : Number(value)
   return Number.isInteger(n) && n >= 0 ? n : undefined
 }
 
 /** The `examples-search` / `examples-neighbour` parameter the list uses (absent: the worker's default). */
-export const examplesIndexRowLimit: { indexRowLimit?: number } = indexRowLimitFromUrl() === undefined ? {} : { indexRowLimit: indexRowLimitFromUrl() }
+const fromUrl = indexRowLimitFromUrl()
+export const examplesIndexRowLimit: { indexRowLimit?: number } = fromUrl === undefined ? {} : { indexRowLimit: fromUrl }
 
 export const examplesStore = createExamplesStore(engineClient, examplesIndexRowLimit)
 

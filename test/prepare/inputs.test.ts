@@ -1,7 +1,7 @@
 /** Input helpers: the CSV parser against Python's csv module, TSV without quoting, split names, audio paths. */
 import { describe, expect, it } from 'vitest'
 import { parseCsv, parseTsv } from '../../src/engine/prepare/inputs/delimited.ts'
-import { hfSplit, recognizeSplit, resolveAudioPath, splitFromPath, type InputFiles } from '../../src/engine/prepare/inputs/input-files.ts'
+import { hfSplit, outsideInput, recognizeSplit, resolveAudioPath, splitFromPath, type InputFiles } from '../../src/engine/prepare/inputs/input-files.ts'
 import { runPython } from './python.ts'
 
 describe('parseCsv', () => {
@@ -58,7 +58,28 @@ describe('splits and paths', () => {
     expect(resolveAudioPath(input, 'corpus', '../wavs/a.wav')).toBe('wavs/a.wav')
     expect(resolveAudioPath(input, '', '/mnt/data/corpus/wavs/b.wav')).toBe('corpus/wavs/b.wav')
     expect(resolveAudioPath(input, '', 'C:\\data\\wavs\\a.wav')).toBe('wavs/a.wav')
-    expect(resolveAudioPath(input, '', '/nowhere/c.wav')).toBe('nowhere/c.wav') // reported missing by the plan
+    expect(resolveAudioPath(input, '', '/nowhere/c.wav')).toBe('/nowhere/c.wav') // skipped by the plan: outsideInput
+  })
+
+  it('keeps what leaves the folder recognizable, and outsideInput names why', () => {
+    const input = { sizes: new Map([['wavs/a.wav', 1]]) } as unknown as InputFiles
+    const cases: [string, string, string, RegExp | null][] = [
+      ['corpus', '../../x.wav', '../x.wav', /leads outside/],
+      ['', '..\\..\\x.wav', '../../x.wav', /leads outside/],
+      ['a', 'b/../../../x.wav', '../x.wav', /leads outside/],
+      ['', 'file:///etc/passwd', 'file:///etc/passwd', /not in the input folder/],
+      ['', 'file:///mnt/wavs/a.wav', 'wavs/a.wav', null],
+      ['', 'https://evil.example/x.wav', 'https://evil.example/x.wav', /is a URL/],
+      ['', 's3://bucket/x.wav', 's3://bucket/x.wav', /is a URL/],
+      ['', '%2e%2e/x.wav', '%2e%2e/x.wav', null], // a file name: not decoded, reported missing
+      ['', 'C:\\other\\x.wav', 'C:/other/x.wav', /not in the input folder/],
+    ]
+    for (const [base, raw, resolved, why] of cases) {
+      const path = resolveAudioPath(input, base, raw)
+      expect(path, raw).toBe(resolved)
+      if (why) expect(outsideInput(path), raw).toMatch(why)
+      else expect(outsideInput(path), raw).toBeNull()
+    }
   })
 })
 

@@ -5,7 +5,7 @@ import { exactText, formatBytes, formatCount, formatDifference, formatHours, for
 import { clampRange, countBelow, coverageCurve, itemsForShare, logHistogram, panRange, rankItems, zoomRange } from './distribution.ts'
 import { bcp47Tag, languageLabel, languageName } from './language-names.ts'
 import { countBySeverity, mergeFindings } from './merge-findings.ts'
-import { datasetParam, withDatasetParam } from './url-state.ts'
+import { datasetParam, withDatasetParam, withRedirectOrigins } from './url-state.ts'
 
 function partition(corpus: string, language: string, split: string, hours: number, rows = 10): PartitionStats {
   return { corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours }
@@ -91,6 +91,15 @@ describe('findings and formats', () => {
 })
 
 describe('page URL state', () => {
+  test('?redirect_origins= lists the origins a URL dataset may be redirected to; other sources are untouched', () => {
+    const url = { type: 'url', url: 'https://h/d/' } as const
+    expect(withRedirectOrigins(url, '?redirect_origins=https%3A%2F%2Fcdn.example, https://b.example')).toEqual({ ...url, redirectOrigins: ['https://cdn.example', 'https://b.example'] })
+    expect(withRedirectOrigins(url, '?view=overview')).toBe(url)
+    expect(withRedirectOrigins(url, '?redirect_origins=')).toBe(url)
+    const demo = { type: 'demo', url: 'http://x/demo/version=0/' } as const
+    expect(withRedirectOrigins(demo, '?redirect_origins=*')).toBe(demo)
+  })
+
   test('URL datasets are named in ?dataset=, the demo and folders are not; other parameters stay', () => {
     expect(datasetParam({ type: 'url', url: 'https://h/d/version=0/' })).toBe('https://h/d/version=0/')
     expect(datasetParam({ type: 'demo', url: 'http://x/demo/version=0/' })).toBeNull()

@@ -11,6 +11,16 @@ export function datasetParam(description: SourceDescription): string | null {
   return description.type === 'url' ? description.url : null
 }
 
+/**
+ * A URL dataset's description with the page's `?redirect_origins=` (comma-separated origins, or `*`) as the origins a
+ * redirect may lead to besides the dataset's own (docs/hostile-input.md "HTTP"); other descriptions as they are.
+ */
+export function withRedirectOrigins(description: SourceDescription, search: string): SourceDescription {
+  const value = new URLSearchParams(search).get('redirect_origins')
+  if (description.type !== 'url' || !value) return description
+  return { ...description, redirectOrigins: value.split(',').map((o) => o.trim()).filter(Boolean) }
+}
+
 /** Rewrites `href`'s `dataset` parameter (other parameters kept). */
 export function withDatasetParam(href: string, value: string | null): string {
   const url = new URL(href)

@@ -26,9 +26,17 @@ export function isUrl(arg: string): boolean {
  */
 export const cliHttpConcurrency = 16
 
+/**
+ * Origins a redirect may lead to besides the dataset's own: `MIXSCOPE_REDIRECT_ORIGINS`, comma-separated
+ * (`https://cdn.example.org,https://other.org`, or `*` for any). Default none (docs/hostile-input.md "HTTP").
+ */
+export function redirectOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.MIXSCOPE_REDIRECT_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+}
+
 /** The source for a dataset argument: an HTTP source for URLs, the fs source otherwise. */
 async function sourceFor(arg: string): Promise<DatasetSource> {
-  if (isUrl(arg)) return createHttpSource(arg, { concurrency: cliHttpConcurrency })
+  if (isUrl(arg)) return createHttpSource(arg, { concurrency: cliHttpConcurrency, redirectOrigins: redirectOrigins() })
   try {
     await stat(arg)
   } catch {
@@ -71,7 +79,7 @@ export async function openDatasetArg(arg: string, options: { summary?: string; o
   if (options.summary) {
     if (isUrl(options.summary)) {
       // a timeout and a size cap: a server that never answers or never stops is an error, not a hang
-      const bytes = await fetchDocument(options.summary, { maxBytes: summaryLimit }).catch((error: unknown) => {
+      const bytes = await fetchDocument(options.summary, { maxBytes: summaryLimit, redirectOrigins: redirectOrigins() }).catch((error: unknown) => {
         throw new MixscopeError(`summary: ${(error as Error).message}`, 'not-found', 'io')
       })
       summary = { path: options.summary, bytes }

@@ -14,7 +14,7 @@ import { ExactSum } from '../core/exact-sum.ts'
 import { MixscopeError } from '../core/findings.ts'
 import { normalizeText } from '../text/normalize.ts'
 import { mapLanguageCode, type LanguageMapping } from './lang/language-code.ts'
-import { byPath, recognizeSplit, type InputFiles } from './inputs/input-files.ts'
+import { byPath, outsideInput, recognizeSplit, type InputFiles } from './inputs/input-files.ts'
 import { audioRefName, SKIP_REASONS, type AudioRef, type InputFormat, type InputRow, type SkipReason } from './inputs/types.ts'
 import { corpusValue, maxPartitionValueLength, parseLanguageOptions, parseSplitMap, partitionValue } from './plan-options.ts'
 import { IntColumn, RecordStore, type PlanBudget } from './plan-store.ts'
@@ -164,7 +164,9 @@ export class PlanBuilder {
     const text = row.text === null ? null : this.normalize ? normalizeText(row.text) : row.text
     const audio = row.audio!
     let kept: string | null = null
-    if (audio.kind === 'file' && this.input && !this.input.sizes.has(audio.path)) this.skip(row, 'missing-audio', `${row.where}: audio file ${audio.path} not found in the input folder`)
+    const outside = audio.kind === 'file' ? outsideInput(audio.path) : null
+    if (audio.kind === 'file' && outside !== null) this.skip(row, 'audio-outside-input', `${row.where}: audio path ${JSON.stringify(audio.path)} ${outside}`)
+    else if (audio.kind === 'file' && this.input && !this.input.sizes.has(audio.path)) this.skip(row, 'missing-audio', `${row.where}: audio file ${audio.path} not found in the input folder`)
     else if (text === null) this.skip(row, 'no-text', `${row.where}: no transcript`)
     else if (text === '') this.skip(row, 'empty-text', `${row.where}: the transcript is empty${this.normalize && row.text ? ` after normalization (was ${JSON.stringify(row.text.slice(0, 80))})` : ''}`)
     else kept = text

@@ -8,7 +8,7 @@
  */
 import type { AudioFormat } from './encode/types.ts'
 import { HfAudioReader } from './inputs/hf-parquet.ts'
-import { dirOf, resolveAudioPath, type InputFiles } from './inputs/input-files.ts'
+import { dirOf, outsideInput, resolveAudioPath, type InputFiles } from './inputs/input-files.ts'
 import type { ClipProcessor, ClipResult } from './clip.ts'
 import { planFingerprint } from './plan.ts'
 import { datasetSums, statsTsv } from './stats-tsv.ts'
@@ -118,6 +118,8 @@ function audioReader(input: InputFiles) {
     // datasets decodes `path` when `bytes` is null: read it when it names a file of the input
     if (!cell.path) throw new MissingAudio(`${row.where}: the "audio" cell has neither bytes nor a path`)
     const path = resolveAudioPath(input, dirOf(row.audio.file), cell.path)
+    const outside = outsideInput(path)
+    if (outside !== null) throw new MissingAudio(`${row.where}: the "audio" cell has no bytes, and its path ${JSON.stringify(cell.path)} ${outside}`)
     if (!input.sizes.has(path)) throw new MissingAudio(`${row.where}: the "audio" cell has no bytes, and its path ${JSON.stringify(cell.path)} is not a file of the input folder`)
     return input.source.read(path, 0, input.sizes.get(path)!, { signal })
   }

@@ -50,6 +50,12 @@ export interface HttpSourceOptions {
   allowWholeFileReads?: boolean
   /** Called once, the first time the server is seen ignoring `Range` (before the error, or before whole-file mode). */
   onRangeIgnored?: (info: { url: string; path: string; size: number }) => void
+  /**
+   * Origins (`https://cdn.example.org`) a redirect may lead to besides the dataset's own; `['*']` allows any. A redirect
+   * to any other origin is refused (`http-redirect-other-origin`): the data is read from where the user pointed, not
+   * wherever a server sends it (docs/hostile-input.md). Default none.
+   */
+  redirectOrigins?: readonly string[]
   /** Seed of the backoff jitter. Default 1. */
   jitterSeed?: number
   /** Timers for the request timeout and the retry backoff (tests pass manual ones). Default the runtime's. */
@@ -114,6 +120,7 @@ export function createHttpSource(url: string, options: HttpSourceOptions = {}): 
       try {
         counters.requests++
         const response = await doFetch(requestUrl, { ...init, ...(options.cache ? { cache: options.cache } : {}), signal: scope.signal })
+        await refuseOtherOrigin(requestUrl, response, options.redirectOrigins)
         if (response.ok && allowNotFound && /^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
           // a single-page-app host answers missing files with its index.html: a manifest or TSV is never HTML
           await response.body?.cancel().catch(() => {})
@@ -427,11 +434,12 @@ export async function readLimitedBody(response: Response, limit: number): Promis
  * never answers, drips or streams without end is an error within `timeoutMs`, in at most `maxBytes` of memory.
  * @throws MixscopeError `http-timeout`, `http-body-too-large`, `http-not-found`/`http-status`, `http-unreachable`
  */
-export async function fetchDocument(url: string, options: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal; fetch?: typeof fetch } = {}): Promise<Uint8Array> {
+export async function fetchDocument(url: string, options: { timeoutMs?: number; maxBytes?: number; signal?: AbortSignal; fetch?: typeof fetch; redirectOrigins?: readonly string[] } = {}): Promise<Uint8Array> {
   const timeoutMs = options.timeoutMs ?? defaults.timeoutMs
   const scope = timeoutScope(options.signal, timeoutMs)
   try {
     const response = await (options.fetch ?? fetch)(url, { signal: scope.signal, redirect: 'follow' })
+    await refuseOtherOrigin(url, response, options.redirectOrigins)
     if (!response.ok) {
       await response.body?.cancel().catch(() => {})
       throw statusError(url, response, {})
@@ -444,6 +452,31 @@ export async function fetchDocument(url: string, options: { timeoutMs?: number; 
     throw new MixscopeError(`http: cannot reach ${url}: ${(error as Error).message}`, 'http-unreachable', 'io')
   } finally {
     scope.dispose()
+  }
+}
+
+/**
+ * Refuses an answer that a redirect brought from another origin than the request's, unless `allowed` lists that
+ * origin (or `*`); its body is not read.
+ * @throws MixscopeError `http-redirect-other-origin` naming both URLs and how to allow the origin
+ */
+async function refuseOtherOrigin(requestUrl: string, response: Response, allowed: readonly string[] = []): Promise<void> {
+  if (!response.redirected || !response.url) return
+  const from = new URL(requestUrl).origin
+  const to = new URL(response.url).origin
+  if (to === from || allowed.includes('*') || allowed.some((o) => originOf(o) === to)) return
+  await response.body?.cancel().catch(() => {})
+  throw new MixscopeError(`http: ${requestUrl} redirected to ${response.url}, another origin than the dataset's (${from}); ` +
+    `mixscope reads only from the origin it was given. To allow ${to}: MIXSCOPE_REDIRECT_ORIGINS=${to} (CLI), ` +
+    `?redirect_origins=${encodeURIComponent(to)} (explorer)`, 'http-redirect-other-origin', 'io')
+}
+
+/** The origin of `value` (`https://a.org/x` → `https://a.org`), or `value` when it is not a URL. */
+function originOf(value: string): string {
+  try {
+    return new URL(value).origin
+  } catch {
+    return value
   }
 }
 

@@ -18,6 +18,7 @@ export function sourceFromDescription(description: SourceDescription, hooks: Sou
     case 'demo':
       return createHttpSource(description.url, {
         allowWholeFileReads: description.allowWholeFileReads ?? false,
+        ...(description.type === 'url' && description.redirectOrigins ? { redirectOrigins: description.redirectOrigins } : {}),
         onRangeIgnored: hooks.onRangeIgnored,
       })
     case 'files':

@@ -6,7 +6,7 @@
  */
 import type { InputRow } from './types.ts'
 import { readTsv } from './delimited.ts'
-import type { InputFiles } from './input-files.ts'
+import { resolveAudioPath, type InputFiles } from './input-files.ts'
 
 /** The split TSVs read, in reading order. */
 export const COMMON_VOICE_SPLITS = ['train', 'dev', 'test'] as const
@@ -31,7 +31,7 @@ export async function readCommonVoice(input: InputFiles, signal?: AbortSignal): 
       const clip = cells.path.trim()
       rows.push({
         where,
-        audio: clip ? { kind: 'file', path: `clips/${clip}` } : null,
+        audio: clip ? { kind: 'file', path: resolveAudioPath(input, 'clips', clip) } : null,
         text: cells.sentence,
         language: cells.locale?.trim() || input.rootName || null,
         split,

@@ -46,28 +46,51 @@ export function dirOf(path: string): string {
 
 /**
  * Resolves an audio path of the input against the folder. Relative paths are taken from `baseDir` (`.` and `..`
- * resolved, `\` read as `/`); absolute paths (`/data/x.wav`, `C:\x.wav`) become the longest tail of them that names
- * a file of the folder, so a manifest written on another machine still finds its audio.
- * @returns the path under the input root (which may not exist: the plan reports it as missing)
+ * resolved, `\` read as `/`); absolute paths (`/data/x.wav`, `C:\x.wav`, `file:///data/x.wav`) become the longest tail
+ * of them that names a file of the folder, so a manifest written on another machine still finds its audio. Nothing
+ * is percent-decoded (`%2e%2e` is a file name, as for NeMo and Lhotse).
+ * @returns the path under the input root when it stays there (it may not exist: the plan reports it as missing);
+ *   else what `outsideInput` recognizes: a relative path climbing above the root keeps its leading `../`, an absolute
+ *   path with no tail in the folder and a URL come back as written (`/` for `\`)
  */
 export function resolveAudioPath(input: InputFiles, baseDir: string, raw: string): string {
   const p = raw.trim().replace(/\\/g, '/')
-  const absolute = p.startsWith('/') || /^[A-Za-z]:\//.test(p) || /^file:\/\//.test(p)
+  if (urlScheme.test(p) && !/^file:\/\//i.test(p)) return p
+  const absolute = p.startsWith('/') || /^[A-Za-z]:\//.test(p) || /^file:\/\//i.test(p)
   if (absolute) {
-    const parts = p.replace(/^file:\/\//, '').replace(/^[A-Za-z]:/, '').split('/').filter(Boolean)
+    const parts = p.replace(/^file:\/\//i, '').replace(/^[A-Za-z]:/, '').split('/').filter(Boolean)
     for (let i = 0; i < parts.length; i++) {
       const tail = parts.slice(i).join('/')
       if (input.sizes.has(tail)) return tail
     }
-    return parts.join('/')
+    return p
   }
   const out: string[] = baseDir ? baseDir.split('/') : []
+  let above = 0
   for (const part of p.split('/')) {
     if (part === '' || part === '.') continue
-    if (part === '..') out.pop()
-    else out.push(part)
+    if (part !== '..') out.push(part)
+    else if (out.length > 0) out.pop()
+    else above++
   }
-  return out.join('/')
+  return '../'.repeat(above) + out.join('/')
+}
+
+/** `scheme://` (two letters at least, so `C:/` stays a Windows path). */
+const urlScheme = /^[A-Za-z][A-Za-z0-9+.-]+:\/\//
+
+/**
+ * Why a resolved audio path (`resolveAudioPath`) is not a path under the input folder, or null when it is one:
+ * a URL, a relative path climbing above the folder, an absolute path none of whose tails is a file of it. `prepare`
+ * reads audio only under the input folder (docs/hostile-input.md).
+ */
+export function outsideInput(path: string): string | null {
+  if (urlScheme.test(path) && !/^file:\/\//i.test(path)) return 'is a URL; prepare reads audio only from the input folder'
+  if (path === '..' || path.startsWith('../')) return 'leads outside the input folder; prepare reads audio only under it'
+  if (path.startsWith('/') || /^[A-Za-z]:\//.test(path) || /^file:\/\//i.test(path)) {
+    return 'is not in the input folder (an absolute path is looked up by its tails under the folder, and none is a file there)'
+  }
+  return null
 }
 
 /**

@@ -55,6 +55,8 @@ export interface InputRow {
 export type SkipReason =
   | 'bad-input-row'
   | 'missing-audio'
+  /** The audio path is a URL, climbs above the input folder or is absolute with no tail in it (nothing is read). */
+  | 'audio-outside-input'
   | 'unreadable-audio'
   | 'no-text'
   | 'empty-text'
@@ -63,7 +65,7 @@ export type SkipReason =
   | 'ambiguous-language'
   | 'unknown-split'
 
-export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language', 'unknown-split']
+export const SKIP_REASONS: readonly SkipReason[] = ['bad-input-row', 'missing-audio', 'audio-outside-input', 'unreadable-audio', 'no-text', 'empty-text', 'no-language', 'unknown-language', 'ambiguous-language', 'unknown-split']
 
 /** A half-open range `[first, end)` of input rows (0-based, in reading order): a shard's cut of the input. */
 export interface RowRange {

@@ -11,8 +11,9 @@ export type SourceDescription =
   /**
    * A root URL ending in `/` (holding `_manifest.json`) or a single `.parquet` URL. `allowWholeFileReads`: the user
    * agreed to download whole files from a server that ignores `Range` (see `OpenResult.rangeIgnored`).
+   * `redirectOrigins`: origins a redirect may lead to besides the URL's own (`HttpSourceOptions.redirectOrigins`).
    */
-  | { type: 'url'; url: string; allowWholeFileReads?: boolean }
+  | { type: 'url'; url: string; allowWholeFileReads?: boolean; redirectOrigins?: string[] }
   /** Files from a `<input type=file webkitdirectory>`; `webkitRelativePath` starts with the picked folder's name. */
   | { type: 'files'; files: File[] }
   /** A folder from `showDirectoryPicker()` (or any FileSystemDirectoryHandle, e.g. OPFS). */

@@ -17,6 +17,8 @@ export interface DatasetRequest {
   label: string
   /** A stats TSV the user picked: wins over the one found beside the root (docs/conventions.md "Stats TSV"). */
   summary?: SummaryFile
+  /** The folder name when the dataset lives in the browser's storage (OPFS): it can be opened again after a reload. */
+  browserStorage?: string
 }
 
 export interface DatasetState {

@@ -4,7 +4,7 @@
  * config (preset or recipe) the other views use, and the recently opened list.
  */
 import * as Popover from '@radix-ui/react-popover'
-import { useId, type ChangeEvent } from 'react'
+import { useId, useState, type ChangeEvent } from 'react'
 import { demoRequest } from '../../lib/demo.ts'
 import { datasetStore, useDatasetStore } from '../../stores/use-dataset-store.ts'
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
@@ -39,6 +39,7 @@ function PickSummary() {
 
 export function OpenBar() {
   useRememberRecent()
+  const [recentOpen, setRecentOpen] = useState(false)
   return (
     <div className="open-bar" role="group" aria-label="Open a dataset">
       <OpenUrlForm onOpen={openRequest} />
@@ -46,11 +47,11 @@ export function OpenBar() {
       <button type="button" onClick={() => openRequest(demoRequest())}>Open demo dataset</button>
       <PickSummary />
       <ConfigPicker />
-      <Popover.Root>
+      <Popover.Root open={recentOpen} onOpenChange={setRecentOpen}>
         <Popover.Trigger asChild><button type="button">Recently opened</button></Popover.Trigger>
         <Popover.Portal>
           <Popover.Content className="popover" sideOffset={6} align="end" aria-label="Recently opened datasets">
-            <RecentList />
+            <RecentList onOpened={() => setRecentOpen(false)} />
           </Popover.Content>
         </Popover.Portal>
       </Popover.Root>

@@ -18,3 +18,12 @@ test('recent list: URL datasets keep their URL, folders only their name, newest 
   expect(parseRecent('{bad json')).toEqual([])
   expect(parseRecent(JSON.stringify([{ kind: 'url', name: 'no url', at: 1 }, { kind: 'demo', name: 'Demo', at: 2 }]))).toEqual([{ kind: 'demo', name: 'Demo', at: 2 }])
 })
+
+test('recent list: a dataset in browser storage keeps its folder name (reopenable), not its handle', () => {
+  const storage = memoryStorage()
+  const handle = {} as FileSystemDirectoryHandle
+  const list = rememberRecent(storage, recentEntry({ description: { type: 'directory', handle }, label: 'prepared-x (browser storage)', browserStorage: 'prepared-x' }, 5))
+  expect(list).toEqual([{ kind: 'browser', name: 'prepared-x (browser storage)', storage: 'prepared-x', at: 5 }])
+  expect(loadRecent(storage)).toEqual(list)
+  expect(parseRecent(JSON.stringify([{ kind: 'browser', name: 'no folder', at: 1 }]))).toEqual([])
+})

@@ -1,16 +1,19 @@
 /**
- * The recently opened list, kept in localStorage: URL datasets (reopenable), the demo, and folder names (a folder
- * cannot be reopened without the user picking it again). Nothing else is stored: no file contents, no handles.
+ * The recently opened list, kept in localStorage: URL datasets (reopenable), the demo, datasets in the browser's
+ * storage (reopenable by folder name) and folder names (a folder cannot be reopened without the user picking it
+ * again). Nothing else is stored: no file contents, no handles.
  */
 import type { DatasetRequest } from '../../stores/dataset-store.ts'
 
 /** One remembered open. */
 export interface RecentDataset {
-  kind: 'url' | 'demo' | 'folder'
+  kind: 'url' | 'demo' | 'folder' | 'browser'
   /** Display name (folder name, URL, `Demo dataset`). */
   name: string
   /** The dataset URL (`url` kind only). */
   url?: string
+  /** The folder in the browser's storage (`browser` kind only). */
+  storage?: string
   /** When it was opened (ms since the epoch). */
   at: number
 }
@@ -24,12 +27,13 @@ export function recentEntry(request: DatasetRequest, at: number): RecentDataset 
   const d = request.description
   if (d.type === 'url') return { kind: 'url', name: request.label, url: d.url, at }
   if (d.type === 'demo') return { kind: 'demo', name: request.label, at }
+  if (request.browserStorage) return { kind: 'browser', name: request.label, storage: request.browserStorage, at }
   return { kind: 'folder', name: request.label, at }
 }
 
 /** `list` with `entry` first, its older duplicate (same kind, URL and name) removed, cut to `recentLimit`. */
 export function withRecent(list: readonly RecentDataset[], entry: RecentDataset): RecentDataset[] {
-  const same = (r: RecentDataset) => r.kind === entry.kind && r.url === entry.url && r.name === entry.name
+  const same = (r: RecentDataset) => r.kind === entry.kind && r.url === entry.url && r.storage === entry.storage && r.name === entry.name
   return [entry, ...list.filter((r) => !same(r))].slice(0, recentLimit)
 }
 
@@ -39,8 +43,9 @@ export function parseRecent(text: string | null): RecentDataset[] {
   try {
     const value = JSON.parse(text) as unknown
     if (!Array.isArray(value)) return []
-    return value.filter((r): r is RecentDataset => r !== null && typeof r === 'object' && ['url', 'demo', 'folder'].includes((r as RecentDataset).kind) &&
-      typeof (r as RecentDataset).name === 'string' && typeof (r as RecentDataset).at === 'number' && ((r as RecentDataset).kind !== 'url' || typeof (r as RecentDataset).url === 'string'))
+    return value.filter((r): r is RecentDataset => r !== null && typeof r === 'object' && ['url', 'demo', 'folder', 'browser'].includes((r as RecentDataset).kind) &&
+      typeof (r as RecentDataset).name === 'string' && typeof (r as RecentDataset).at === 'number' && ((r as RecentDataset).kind !== 'url' || typeof (r as RecentDataset).url === 'string') &&
+      ((r as RecentDataset).kind !== 'browser' || typeof (r as RecentDataset).storage === 'string'))
       .slice(0, recentLimit)
   } catch {
     return []

@@ -10,6 +10,7 @@ import { useStore } from 'zustand'
 import { engineClient } from '../../engine-client.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
 import { hasDirectoryPicker, pickDirectory, pickedFolderName } from '../../lib/pick-directory.ts'
+import { preparedFolderName, storageLabel, storedDatasetRequest } from '../../lib/browser-storage.ts'
 import { datasetStore } from '../../stores/use-dataset-store.ts'
 import { createPrepareStore } from './prepare-store.ts'
 import { PrepareOptionsForm } from './prepare-options.tsx'
@@ -19,11 +20,6 @@ import './prepare.css'
 export const prepareStore = createPrepareStore(engineClient)
 
 type PickerWindow = Window & { showDirectoryPicker?: (options?: { mode?: 'read' | 'readwrite'; id?: string }) => Promise<FileSystemDirectoryHandle> }
-
-/** The OPFS folder a prepared corpus goes to: its input's name, made folder-safe. */
-function opfsName(label: string): string {
-  return `prepared-${label.replace(/[^\p{L}\p{N}_.-]+/gu, '_') || 'corpus'}`
-}
 
 export function PrepareView() {
   const s = useStore(prepareStore)
@@ -60,9 +56,9 @@ export function PrepareView() {
   }
 
   function runIntoOpfs() {
-    const name = opfsName(s.input?.label ?? 'corpus')
+    const name = preparedFolderName(s.input?.label ?? 'corpus')
     setZipUrl(null)
-    void prepareStore.getState().run({ type: 'opfs', name }, `${name} (browser storage)`)
+    void prepareStore.getState().run({ type: 'opfs', name }, storageLabel(name))
   }
 
   async function download() {
@@ -75,9 +71,11 @@ export function PrepareView() {
   async function openResult() {
     const out = s.output
     if (!out) return
-    const handle = out.output.type === 'directory' ? out.output.handle : await (await navigator.storage.getDirectory()).getDirectoryHandle(out.output.name)
+    const request = out.output.type === 'directory'
+      ? { description: { type: 'directory', handle: out.output.handle }, label: out.output.handle.name } as const
+      : await storedDatasetRequest(out.output.name)
     viewStore.getState().show('overview')
-    await datasetStore.getState().open({ description: { type: 'directory', handle }, label: handle.name })
+    await datasetStore.getState().open(request)
   }
 
   const p = s.progress

@@ -1,10 +1,11 @@
 /**
- * WAV (RIFF/WAVE, and RF64 with its `ds64` 64-bit sizes): the header walk (`sniffWavLayout`, also the sniffer's) and
+ * WAV (RIFF/WAVE, RF64 with its `ds64` 64-bit sizes, and RIFX: the same chunks with big-endian sizes, header fields
+ * and samples, as libsndfile's `wav.c` reads them): the header walk (`sniffWavLayout`, also the sniffer's) and
  * the decoder, parsed directly: PCM 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, G.711 A-law and µ-law,
  * WAVE_FORMAT_EXTENSIBLE, any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer
  * / 2^(bits−1), G.711 through its 16-bit tables (pcm.ts).
  */
-import { ascii, u16le, u32le, u64le } from './bytes.ts'
+import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
 import { decodePcm } from './pcm.ts'
 import { wavEncoding } from './pcm-containers.ts'
 import { blankSniff, blockingProblems, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
@@ -25,16 +26,20 @@ export interface WavLayout {
   dataOffset: number
   /** Data bytes declared by the chunk header (may exceed the file). */
   dataSize: number
+  /** false for RIFX: big-endian samples. */
+  littleEndian: boolean
 }
+
+const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1]
 
 /** Walks the RIFF chunks of a WAV file; returns the sniff and, when found, the data layout. */
 export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavLayout | null } {
   const s = blankSniff('wav')
   const magic = ascii(b, 0, 4)
-  if (magic !== 'RIFF' && magic !== 'RF64') {
-    s.problems.push('big-endian RIFX WAV is not supported')
-    return { sniff: s, layout: null }
-  }
+  if (magic !== 'RIFF' && magic !== 'RF64' && magic !== 'RIFX') return { sniff: withProblem(s, `not a RIFF/RIFX/RF64 file: "${magic}"`), layout: null }
+  const le = magic !== 'RIFX'
+  const u16 = le ? u16le : u16be
+  const u32 = le ? u32le : u32be
   /** RF64's data size from its `ds64` chunk (the `data` chunk's own size is then 0xFFFFFFFF). */
   let ds64Data: number | null = null
   if (b.length < 12) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, RIFF header needs 12`), layout: null }
@@ -45,22 +50,22 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
   let layout: WavLayout | null = null
   while (at + 8 <= b.length) {
     const id = ascii(b, at, 4)
-    const size = u32le(b, at + 4)
+    const size = u32(b, at + 4)
     const body = at + 8
     if (id === 'ds64' && magic === 'RF64' && body + 16 <= b.length) {
       ds64Data = u64le(b, body + 8)
     } else if (id === 'fmt ') {
       if (size < 16 || body + 16 > b.length) return { sniff: withProblem(s, `truncated header: fmt chunk of ${size} bytes`), layout: null }
-      formatTag = u16le(b, body)
-      s.channels = u16le(b, body + 2)
-      s.sampleRate = u32le(b, body + 4)
-      blockAlign = u16le(b, body + 12)
-      s.bitsPerSample = u16le(b, body + 14)
+      formatTag = u16(b, body)
+      s.channels = u16(b, body + 2)
+      s.sampleRate = u32(b, body + 4)
+      blockAlign = u16(b, body + 12)
+      s.bitsPerSample = u16(b, body + 14)
       if (formatTag === WAVE_FORMAT_EXTENSIBLE) {
         if (size < 40 || body + 40 > b.length) return { sniff: withProblem(s, `truncated header: WAVE_FORMAT_EXTENSIBLE fmt chunk of ${size} bytes, needs 40`), layout: null }
         // SubFormat GUID: its first two bytes are the format tag
-        formatTag = u16le(b, body + 24)
-        const validBits = u16le(b, body + 18)
+        formatTag = u16(b, body + 24)
+        const validBits = u16(b, body + 18)
         if (validBits !== 0 && validBits !== s.bitsPerSample) s.problems.push(`valid bits ${validBits} differ from container bits ${s.bitsPerSample} (decoded as ${s.bitsPerSample}-bit)`)
       }
       if (formatTag === WAVE_FORMAT_PCM) s.codec = 'pcm'
@@ -83,7 +88,7 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       // libsndfile counts the frames that are there when the chunk is cut short (so training reads those)
       if (blockAlign > 0) s.declaredFrames = Math.floor(Math.min(declared, available) / blockAlign)
       s.declaredFramesRate = s.sampleRate
-      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared }
+      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared, littleEndian: le }
       break
     }
     // chunks are padded to an even size
@@ -120,7 +125,7 @@ function wavData(bytes: Uint8Array, id: string | undefined, maxSamples: number):
 
 /** The 16-bit PCM samples of `data` as an Int16Array (a view, or a copy when not 2-byte aligned); null for any other format. */
 function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
-  if (d.sniff.codec !== 'pcm' || d.bits !== 16 || d.layout.blockAlign !== 2 * d.channels || !littleEndian) return null
+  if (d.sniff.codec !== 'pcm' || d.bits !== 16 || d.layout.blockAlign !== 2 * d.channels || !littleEndian || !d.layout.littleEndian) return null
   const start = bytes.byteOffset + d.layout.dataOffset
   return start % 2 === 0
     ? new Int16Array(bytes.buffer, start, d.frames * d.channels)
@@ -149,7 +154,7 @@ export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples:
     }
   } else {
     const encoding = wavEncoding(layout.formatTag, bits)!
-    return { sampleRate: sniff.sampleRate!, channels: decodePcm(bytes, { encoding, bits, littleEndian: true, channels, dataOffset: layout.dataOffset, blockAlign: layout.blockAlign, frames }), frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
+    return { sampleRate: sniff.sampleRate!, channels: decodePcm(bytes, { encoding, bits, littleEndian: layout.littleEndian, channels, dataOffset: layout.dataOffset, blockAlign: layout.blockAlign, frames }), frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
   }
   // libsndfile reads a WAV cut inside its data chunk up to the last whole frame, as here: training reads it too
   return { sampleRate: sniff.sampleRate!, channels: out!, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }

@@ -105,7 +105,7 @@ export function sniffCaf(b: Uint8Array): PcmContainer {
       // a size of -1 (all ones) runs to the end of the file; the chunk starts with a 4-byte edit count
       if (b[at + 4] === 0xff && size >= 2 ** 63) size = Infinity
       const encoding: PcmEncoding | null = desc.format === 'lpcm' ? (desc.flags & 1 ? 'float' : 'int') : desc.format === 'ulaw' ? 'ulaw' : desc.format === 'alaw' ? 'alaw' : null
-      if (!encoding) return { sniff: withProblem(s, `unsupported CAF format "${desc.format}"`), layout: null }
+      if (!encoding) return { sniff: withProblem(s, `unsupported CAF format "${desc.format}"${desc.format === 'alac' ? ' (ALAC, Apple Lossless, which libsndfile reads: not decoded by mixscope)' : ''}`), layout: null }
       return finish(s, b, {
         encoding, bits: encoding === 'ulaw' || encoding === 'alaw' ? 8 : desc.bits, littleEndian: (desc.flags & 2) !== 0, channels: desc.channels, rate: desc.rate,
         dataOffset: body + 4, dataBytes: size - 4, blockAlign: desc.bytesPerPacket || undefined,

@@ -6,6 +6,7 @@
  * / 2^(bits−1), G.711 through its 16-bit tables (pcm.ts).
  */
 import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
+import { adpcmBlocks, adpcmSamplesPerBlock, decodeAdpcm } from './adpcm.ts'
 import { decodePcm } from './pcm.ts'
 import { wavEncoding } from './pcm-containers.ts'
 import { blankSniff, blockingProblems, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
@@ -17,6 +18,16 @@ const WAVE_FORMAT_IEEE_FLOAT = 3
 const WAVE_FORMAT_ALAW = 6
 const WAVE_FORMAT_MULAW = 7
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe
+const WAVE_FORMAT_ADPCM = 0x02
+const WAVE_FORMAT_IMA_ADPCM = 0x11
+
+/**
+ * WAVE format tags libsndfile reads that mixscope does not decode, named in the message that skips them (the
+ * registered names, RFC 2361).
+ */
+const UNDECODED_TAGS: Record<number, string> = {
+  0x14: 'G.723 ADPCM', 0x31: 'GSM 6.10', 0x40: 'G.721 ADPCM', 0x50: 'MPEG', 0x55: 'MPEG Layer 3',
+}
 
 /** Where a WAV file's `data` chunk is, found while sniffing (used by the WAV decoder). */
 export interface WavLayout {
@@ -28,6 +39,8 @@ export interface WavLayout {
   dataSize: number
   /** false for RIFX: big-endian samples. */
   littleEndian: boolean
+  /** IMA / Microsoft ADPCM: frames per block (from the fmt chunk's extension). */
+  samplesPerBlock?: number
 }
 
 const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1]
@@ -48,6 +61,8 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
   let formatTag = -1
   let blockAlign = 0
   let layout: WavLayout | null = null
+  /** ADPCM: frames per block (0 for the other codecs). */
+  let adpcmPerBlock = 0
   while (at + 8 <= b.length) {
     const id = ascii(b, at, 4)
     const size = u32(b, at + 4)
@@ -72,12 +87,21 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       else if (formatTag === WAVE_FORMAT_IEEE_FLOAT) s.codec = 'float'
       else if (formatTag === WAVE_FORMAT_ALAW) s.codec = 'alaw'
       else if (formatTag === WAVE_FORMAT_MULAW) s.codec = 'ulaw'
-      else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}`)
+      else if (formatTag === WAVE_FORMAT_IMA_ADPCM || formatTag === WAVE_FORMAT_ADPCM) {
+        s.codec = formatTag === WAVE_FORMAT_IMA_ADPCM ? 'ima_adpcm' : 'ms_adpcm'
+        // fmt extension: cbSize, then wSamplesPerBlock
+        const perBlock = size >= 20 && body + 20 <= b.length ? u16(b, body + 18) : 0
+        const implied = s.channels > 0 ? adpcmSamplesPerBlock(s.codec, blockAlign, s.channels) : 0
+        if (s.codec === 'ms_adpcm' && s.channels > 2) s.problems.push(`Microsoft ADPCM with ${s.channels} channels (libsndfile reads 1 or 2)`)
+        else if (perBlock !== implied || implied < 2) s.problems.push(`${s.codec === 'ima_adpcm' ? 'IMA' : 'Microsoft'} ADPCM: ${perBlock} samples per block, the block of ${blockAlign} bytes holds ${implied}`)
+        adpcmPerBlock = perBlock
+        s.bitsPerSample = 4
+      } else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}${UNDECODED_TAGS[formatTag] ? ` (${UNDECODED_TAGS[formatTag]}, which libsndfile reads: not decoded by mixscope)` : ''}`)
       const bits = s.bitsPerSample
       if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
       if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
       if ((s.codec === 'alaw' || s.codec === 'ulaw') && bits !== 8) s.problems.push(`unsupported G.711 bit depth ${bits}`)
-      if (s.channels > 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
+      if (s.channels > 0 && adpcmPerBlock === 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
         s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
       }
     } else if (id === 'data') {
@@ -85,10 +109,15 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       const available = b.length - body
       const declared = size === 0xffffffff ? (ds64Data !== null && ds64Data >= 0 ? ds64Data : available) : size
       if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
-      // libsndfile counts the frames that are there when the chunk is cut short (so training reads those)
-      if (blockAlign > 0) s.declaredFrames = Math.floor(Math.min(declared, available) / blockAlign)
+      // libsndfile counts the frames that are there when the chunk is cut short (so training reads those); ADPCM:
+      // every block, the last one even when cut short, at the samples per block
+      if (blockAlign > 0) {
+        s.declaredFrames = adpcmPerBlock
+          ? adpcmBlocks(s.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', { blockAlign, dataBytes: Math.min(declared, available) }) * adpcmPerBlock
+          : Math.floor(Math.min(declared, available) / blockAlign)
+      }
       s.declaredFramesRate = s.sampleRate
-      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared, littleEndian: le }
+      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared, littleEndian: le, ...(adpcmPerBlock ? { samplesPerBlock: adpcmPerBlock } : {}) }
       break
     }
     // chunks are padded to an even size
@@ -116,10 +145,17 @@ function wavData(bytes: Uint8Array, id: string | undefined, maxSamples: number):
   if (!layout || fatal.length || !sniff.codec) throw fail(fatal.join('; ') || 'no data chunk')
   const channels = sniff.channels!
   const available = Math.min(layout.dataSize, bytes.length - layout.dataOffset)
-  const frames = Math.floor(available / layout.blockAlign)
+  const frames = layout.samplesPerBlock
+    ? adpcmBlocks(sniff.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', { blockAlign: layout.blockAlign, dataBytes: available }) * layout.samplesPerBlock
+    : Math.floor(available / layout.blockAlign)
   if (frames * channels > maxSamples) throw fail(`${frames} frames × ${channels} channels is over the limit of ${maxSamples} samples`)
   const warnings = sniff.problems.filter((p) => !fatal.includes(p))
-  if (available % layout.blockAlign) warnings.push(`data ends with a partial frame (${available % layout.blockAlign} bytes ignored)`)
+  if (available % layout.blockAlign) {
+    const part = available % layout.blockAlign
+    warnings.push(!layout.samplesPerBlock ? `data ends with a partial frame (${part} bytes ignored)`
+      : sniff.codec === 'ima_adpcm' ? `data ends with a partial block (${part} bytes, completed from the previous block as libsndfile does)`
+        : `data ends with a partial block (${part} bytes ignored, as libsndfile does)`)
+  }
   return { sniff, layout, channels, bits: sniff.bitsPerSample!, frames, warnings }
 }
 
@@ -143,6 +179,13 @@ function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
   const d = wavData(bytes, id, maxSamples)
   const { sniff, layout, channels, bits, frames } = d
+  if (layout.samplesPerBlock) {
+    const adpcm = decodeAdpcm(bytes, {
+      kind: sniff.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', channels, blockAlign: layout.blockAlign, samplesPerBlock: layout.samplesPerBlock,
+      dataOffset: layout.dataOffset, dataBytes: Math.min(layout.dataSize, bytes.length - layout.dataOffset),
+    }, frames)
+    return { sampleRate: sniff.sampleRate!, channels: adpcm, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
+  }
   const pcm = pcm16Of(bytes, d)
   const out = pcm ? Array.from({ length: channels }, () => new Float32Array(frames)) : null
   if (pcm && out) {

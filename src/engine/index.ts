@@ -162,7 +162,7 @@ export {
   readPartJson,
   type ShardPlan,
 } from './prepare/partial/part.ts'
-export type { ClipProcessor, ClipResult, ClipTask } from './prepare/clip.ts'
+export type { ClipProcessor, ClipResult, ClipTask, StreamedClipConverter, StreamedClipTask } from './prepare/clip.ts'
 export { planPrepare, type PlanPrepareOptions, shardRows } from './prepare/plan.ts'
 export type { PlanBudget, PlanSpill } from './prepare/plan-store.ts'
 export {

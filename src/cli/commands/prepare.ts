@@ -23,6 +23,7 @@ import {
   shardRows,
   prepareShard,
   processClipNode,
+  streamClipNode,
   runPrepare,
   scanInput,
   shardFrom,
@@ -157,7 +158,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
         await mkdir(dirname(resolve(out!)), { recursive: true })
         const sink = createFsSink(dirname(resolve(out!)))
         const part = await prepareShard(shard, {
-          planned: sharded, input: input!, root: arg, processClip, concurrency: (pool?.size ?? 1) * 2,
+          planned: sharded, input: input!, root: arg, processClip, streamClip: streamClipNode, concurrency: (pool?.size ?? 1) * 2,
           out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)',
         })
         const failed = part.clips.filter(isPartFailure).length
@@ -169,7 +170,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
       const started = performance.now()
       let last = 0
       const report = await runPrepare({
-        plan, input, sink: createFsSink(out!), processClip, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
+        plan, input, sink: createFsSink(out!), processClip, streamClip: streamClipNode, concurrency: (pool?.size ?? 1) * 2, fresh: values.fresh,
         createdBy: 'mixscope prepare (hyparquet-writer)',
         onProgress: (p) => {
           const now = performance.now()

@@ -34,12 +34,12 @@ function finish(s: AudioSniff, b: Uint8Array, f: { encoding: PcmEncoding; bits: 
     ((f.encoding === 'ulaw' || f.encoding === 'alaw' || f.encoding === 'uint') && f.bits === 8)
   if (!valid) s.problems.push(`unsupported sample format: ${f.bits}-bit ${f.encoding}`)
   const available = Math.max(0, b.length - f.dataOffset)
-  if (f.dataBytes > available) s.problems.push(`truncated data: header declares ${f.dataBytes} bytes, file has ${available}`)
+  if (Number.isFinite(f.dataBytes) && f.dataBytes > available) s.problems.push(`truncated data: header declares ${f.dataBytes} bytes, file has ${available}`)
   const frames = blockAlign > 0 ? Math.floor(Math.min(f.dataBytes, available) / blockAlign) : 0
   s.declaredFrames = frames
   checkSane(s)
   if (!valid || f.channels < 1 || blockAlign <= 0) return { sniff: s, layout: null }
-  return { sniff: s, layout: { encoding: f.encoding, bits: f.bits, littleEndian: f.littleEndian, channels: f.channels, dataOffset: f.dataOffset, blockAlign, frames } }
+  return { sniff: s, layout: { encoding: f.encoding, bits: f.bits, littleEndian: f.littleEndian, channels: f.channels, dataOffset: f.dataOffset, blockAlign, frames, dataBytes: f.dataBytes } }
 }
 
 /** IEEE 754 80-bit extended (AIFF's sample rate). */
@@ -103,9 +103,9 @@ export function sniffCaf(b: Uint8Array): PcmContainer {
     } else if (id === 'data') {
       if (!desc) return { sniff: withProblem(s, 'data chunk before desc chunk'), layout: null }
       // a size of -1 (all ones) runs to the end of the file; the chunk starts with a 4-byte edit count
-      if (b[at + 4] === 0xff && size >= 2 ** 63) size = b.length - body
+      if (b[at + 4] === 0xff && size >= 2 ** 63) size = Infinity
       const encoding: PcmEncoding | null = desc.format === 'lpcm' ? (desc.flags & 1 ? 'float' : 'int') : desc.format === 'ulaw' ? 'ulaw' : desc.format === 'alaw' ? 'alaw' : null
-      if (!encoding) return { sniff: withProblem(s, `unsupported CAF format "${desc.format}"`), layout: null }
+      if (!encoding) return { sniff: withProblem(s, `unsupported CAF format "${desc.format}"${desc.format === 'alac' ? ' (ALAC, Apple Lossless, which libsndfile reads: not decoded by mixscope)' : ''}`), layout: null }
       return finish(s, b, {
         encoding, bits: encoding === 'ulaw' || encoding === 'alaw' ? 8 : desc.bits, littleEndian: (desc.flags & 2) !== 0, channels: desc.channels, rate: desc.rate,
         dataOffset: body + 4, dataBytes: size - 4, blockAlign: desc.bytesPerPacket || undefined,
@@ -180,7 +180,7 @@ export function sniffSphere(b: Uint8Array): PcmContainer {
   if (coding.includes('shorten') || coding.includes('wavpack') || coding.includes('shortpack')) return { sniff: withProblem(s, `compressed SPHERE ("${coding}") is not read by libsndfile`), layout: null }
   const encoding: PcmEncoding | null = coding.startsWith('pcm') ? 'int' : coding.startsWith('ulaw') || coding.startsWith('mu-law') ? 'ulaw' : coding.startsWith('alaw') ? 'alaw' : null
   if (!encoding) return { sniff: withProblem(s, `unsupported sample_coding "${coding}"`), layout: null }
-  const declared = fields.has('sample_count') ? Number(fields.get('sample_count')) * channels * bytesPer : b.length - headerSize
+  const declared = fields.has('sample_count') ? Number(fields.get('sample_count')) * channels * bytesPer : Infinity
   return finish(s, b, { encoding, bits: bytesPer * 8, littleEndian: order !== '10', channels, rate, dataOffset: headerSize, dataBytes: declared })
 }
 

@@ -21,6 +21,17 @@ export interface PcmLayout {
   blockAlign: number
   /** Frames to read (already limited to what the file holds). */
   frames: number
+  /**
+   * Sample bytes the header declares (`Infinity` when it leaves the length to the end of the file), so that a
+   * layout read from the file's first bytes gives its frames for the whole file's size (`pcmFramesIn`).
+   */
+  dataBytes?: number
+}
+
+/** Frames of `layout` in a file of `fileSize` bytes: the whole frames of its declared data that the file holds. */
+export function pcmFramesIn(layout: Pick<PcmLayout, 'dataOffset' | 'blockAlign' | 'dataBytes'>, fileSize: number): number {
+  const available = Math.max(0, fileSize - layout.dataOffset)
+  return Math.floor(Math.min(layout.dataBytes ?? available, available) / layout.blockAlign)
 }
 
 /** G.711 µ-law byte → libsndfile's 16-bit value (CCITT expansion: ±32124 at the extremes). */

@@ -9,8 +9,11 @@
  */
 export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | 'w64' | 'sphere' | 'unknown'
 
-/** Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM, `ulaw`/`alaw` G.711. */
-export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'flac' | 'vorbis' | 'opus' | 'mp3'
+/**
+ * Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM, `ulaw`/`alaw` G.711, `ima_adpcm` /
+ * `ms_adpcm` WAV's IMA and Microsoft 4-bit ADPCM.
+ */
+export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'ima_adpcm' | 'ms_adpcm' | 'flac' | 'vorbis' | 'opus' | 'mp3'
 
 /** What the header of an encoded audio file declares. */
 export interface AudioSniff {

@@ -1,10 +1,12 @@
 /**
- * WAV (RIFF/WAVE, and RF64 with its `ds64` 64-bit sizes): the header walk (`sniffWavLayout`, also the sniffer's) and
+ * WAV (RIFF/WAVE, RF64 with its `ds64` 64-bit sizes, and RIFX: the same chunks with big-endian sizes, header fields
+ * and samples, as libsndfile's `wav.c` reads them): the header walk (`sniffWavLayout`, also the sniffer's) and
  * the decoder, parsed directly: PCM 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, G.711 A-law and µ-law,
  * WAVE_FORMAT_EXTENSIBLE, any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer
  * / 2^(bits−1), G.711 through its 16-bit tables (pcm.ts).
  */
-import { ascii, u16le, u32le, u64le } from './bytes.ts'
+import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
+import { adpcmBlocks, adpcmSamplesPerBlock, decodeAdpcm } from './adpcm.ts'
 import { decodePcm } from './pcm.ts'
 import { wavEncoding } from './pcm-containers.ts'
 import { blankSniff, blockingProblems, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
@@ -16,6 +18,16 @@ const WAVE_FORMAT_IEEE_FLOAT = 3
 const WAVE_FORMAT_ALAW = 6
 const WAVE_FORMAT_MULAW = 7
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe
+const WAVE_FORMAT_ADPCM = 0x02
+const WAVE_FORMAT_IMA_ADPCM = 0x11
+
+/**
+ * WAVE format tags libsndfile reads that mixscope does not decode, named in the message that skips them (the
+ * registered names, RFC 2361).
+ */
+const UNDECODED_TAGS: Record<number, string> = {
+  0x14: 'G.723 ADPCM', 0x31: 'GSM 6.10', 0x40: 'G.721 ADPCM', 0x50: 'MPEG', 0x55: 'MPEG Layer 3',
+}
 
 /** Where a WAV file's `data` chunk is, found while sniffing (used by the WAV decoder). */
 export interface WavLayout {
@@ -25,16 +37,22 @@ export interface WavLayout {
   dataOffset: number
   /** Data bytes declared by the chunk header (may exceed the file). */
   dataSize: number
+  /** false for RIFX: big-endian samples. */
+  littleEndian: boolean
+  /** IMA / Microsoft ADPCM: frames per block (from the fmt chunk's extension). */
+  samplesPerBlock?: number
 }
+
+const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1]
 
 /** Walks the RIFF chunks of a WAV file; returns the sniff and, when found, the data layout. */
 export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavLayout | null } {
   const s = blankSniff('wav')
   const magic = ascii(b, 0, 4)
-  if (magic !== 'RIFF' && magic !== 'RF64') {
-    s.problems.push('big-endian RIFX WAV is not supported')
-    return { sniff: s, layout: null }
-  }
+  if (magic !== 'RIFF' && magic !== 'RF64' && magic !== 'RIFX') return { sniff: withProblem(s, `not a RIFF/RIFX/RF64 file: "${magic}"`), layout: null }
+  const le = magic !== 'RIFX'
+  const u16 = le ? u16le : u16be
+  const u32 = le ? u32le : u32be
   /** RF64's data size from its `ds64` chunk (the `data` chunk's own size is then 0xFFFFFFFF). */
   let ds64Data: number | null = null
   if (b.length < 12) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, RIFF header needs 12`), layout: null }
@@ -43,36 +61,47 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
   let formatTag = -1
   let blockAlign = 0
   let layout: WavLayout | null = null
+  /** ADPCM: frames per block (0 for the other codecs). */
+  let adpcmPerBlock = 0
   while (at + 8 <= b.length) {
     const id = ascii(b, at, 4)
-    const size = u32le(b, at + 4)
+    const size = u32(b, at + 4)
     const body = at + 8
     if (id === 'ds64' && magic === 'RF64' && body + 16 <= b.length) {
       ds64Data = u64le(b, body + 8)
     } else if (id === 'fmt ') {
       if (size < 16 || body + 16 > b.length) return { sniff: withProblem(s, `truncated header: fmt chunk of ${size} bytes`), layout: null }
-      formatTag = u16le(b, body)
-      s.channels = u16le(b, body + 2)
-      s.sampleRate = u32le(b, body + 4)
-      blockAlign = u16le(b, body + 12)
-      s.bitsPerSample = u16le(b, body + 14)
+      formatTag = u16(b, body)
+      s.channels = u16(b, body + 2)
+      s.sampleRate = u32(b, body + 4)
+      blockAlign = u16(b, body + 12)
+      s.bitsPerSample = u16(b, body + 14)
       if (formatTag === WAVE_FORMAT_EXTENSIBLE) {
         if (size < 40 || body + 40 > b.length) return { sniff: withProblem(s, `truncated header: WAVE_FORMAT_EXTENSIBLE fmt chunk of ${size} bytes, needs 40`), layout: null }
         // SubFormat GUID: its first two bytes are the format tag
-        formatTag = u16le(b, body + 24)
-        const validBits = u16le(b, body + 18)
+        formatTag = u16(b, body + 24)
+        const validBits = u16(b, body + 18)
         if (validBits !== 0 && validBits !== s.bitsPerSample) s.problems.push(`valid bits ${validBits} differ from container bits ${s.bitsPerSample} (decoded as ${s.bitsPerSample}-bit)`)
       }
       if (formatTag === WAVE_FORMAT_PCM) s.codec = 'pcm'
       else if (formatTag === WAVE_FORMAT_IEEE_FLOAT) s.codec = 'float'
       else if (formatTag === WAVE_FORMAT_ALAW) s.codec = 'alaw'
       else if (formatTag === WAVE_FORMAT_MULAW) s.codec = 'ulaw'
-      else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}`)
+      else if (formatTag === WAVE_FORMAT_IMA_ADPCM || formatTag === WAVE_FORMAT_ADPCM) {
+        s.codec = formatTag === WAVE_FORMAT_IMA_ADPCM ? 'ima_adpcm' : 'ms_adpcm'
+        // fmt extension: cbSize, then wSamplesPerBlock
+        const perBlock = size >= 20 && body + 20 <= b.length ? u16(b, body + 18) : 0
+        const implied = s.channels > 0 ? adpcmSamplesPerBlock(s.codec, blockAlign, s.channels) : 0
+        if (s.codec === 'ms_adpcm' && s.channels > 2) s.problems.push(`Microsoft ADPCM with ${s.channels} channels (libsndfile reads 1 or 2)`)
+        else if (perBlock !== implied || implied < 2) s.problems.push(`${s.codec === 'ima_adpcm' ? 'IMA' : 'Microsoft'} ADPCM: ${perBlock} samples per block, the block of ${blockAlign} bytes holds ${implied}`)
+        adpcmPerBlock = perBlock
+        s.bitsPerSample = 4
+      } else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}${UNDECODED_TAGS[formatTag] ? ` (${UNDECODED_TAGS[formatTag]}, which libsndfile reads: not decoded by mixscope)` : ''}`)
       const bits = s.bitsPerSample
       if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
       if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
       if ((s.codec === 'alaw' || s.codec === 'ulaw') && bits !== 8) s.problems.push(`unsupported G.711 bit depth ${bits}`)
-      if (s.channels > 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
+      if (s.channels > 0 && adpcmPerBlock === 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
         s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
       }
     } else if (id === 'data') {
@@ -80,10 +109,15 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       const available = b.length - body
       const declared = size === 0xffffffff ? (ds64Data !== null && ds64Data >= 0 ? ds64Data : available) : size
       if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
-      // libsndfile counts the frames that are there when the chunk is cut short (so training reads those)
-      if (blockAlign > 0) s.declaredFrames = Math.floor(Math.min(declared, available) / blockAlign)
+      // libsndfile counts the frames that are there when the chunk is cut short (so training reads those); ADPCM:
+      // every block, the last one even when cut short, at the samples per block
+      if (blockAlign > 0) {
+        s.declaredFrames = adpcmPerBlock
+          ? adpcmBlocks(s.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', { blockAlign, dataBytes: Math.min(declared, available) }) * adpcmPerBlock
+          : Math.floor(Math.min(declared, available) / blockAlign)
+      }
       s.declaredFramesRate = s.sampleRate
-      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared }
+      layout = { formatTag, blockAlign, dataOffset: body, dataSize: declared, littleEndian: le, ...(adpcmPerBlock ? { samplesPerBlock: adpcmPerBlock } : {}) }
       break
     }
     // chunks are padded to an even size
@@ -111,16 +145,23 @@ function wavData(bytes: Uint8Array, id: string | undefined, maxSamples: number):
   if (!layout || fatal.length || !sniff.codec) throw fail(fatal.join('; ') || 'no data chunk')
   const channels = sniff.channels!
   const available = Math.min(layout.dataSize, bytes.length - layout.dataOffset)
-  const frames = Math.floor(available / layout.blockAlign)
+  const frames = layout.samplesPerBlock
+    ? adpcmBlocks(sniff.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', { blockAlign: layout.blockAlign, dataBytes: available }) * layout.samplesPerBlock
+    : Math.floor(available / layout.blockAlign)
   if (frames * channels > maxSamples) throw fail(`${frames} frames × ${channels} channels is over the limit of ${maxSamples} samples`)
   const warnings = sniff.problems.filter((p) => !fatal.includes(p))
-  if (available % layout.blockAlign) warnings.push(`data ends with a partial frame (${available % layout.blockAlign} bytes ignored)`)
+  if (available % layout.blockAlign) {
+    const part = available % layout.blockAlign
+    warnings.push(!layout.samplesPerBlock ? `data ends with a partial frame (${part} bytes ignored)`
+      : sniff.codec === 'ima_adpcm' ? `data ends with a partial block (${part} bytes, completed from the previous block as libsndfile does)`
+        : `data ends with a partial block (${part} bytes ignored, as libsndfile does)`)
+  }
   return { sniff, layout, channels, bits: sniff.bitsPerSample!, frames, warnings }
 }
 
 /** The 16-bit PCM samples of `data` as an Int16Array (a view, or a copy when not 2-byte aligned); null for any other format. */
 function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
-  if (d.sniff.codec !== 'pcm' || d.bits !== 16 || d.layout.blockAlign !== 2 * d.channels || !littleEndian) return null
+  if (d.sniff.codec !== 'pcm' || d.bits !== 16 || d.layout.blockAlign !== 2 * d.channels || !littleEndian || !d.layout.littleEndian) return null
   const start = bytes.byteOffset + d.layout.dataOffset
   return start % 2 === 0
     ? new Int16Array(bytes.buffer, start, d.frames * d.channels)
@@ -138,6 +179,13 @@ function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
   const d = wavData(bytes, id, maxSamples)
   const { sniff, layout, channels, bits, frames } = d
+  if (layout.samplesPerBlock) {
+    const adpcm = decodeAdpcm(bytes, {
+      kind: sniff.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', channels, blockAlign: layout.blockAlign, samplesPerBlock: layout.samplesPerBlock,
+      dataOffset: layout.dataOffset, dataBytes: Math.min(layout.dataSize, bytes.length - layout.dataOffset),
+    }, frames)
+    return { sampleRate: sniff.sampleRate!, channels: adpcm, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
+  }
   const pcm = pcm16Of(bytes, d)
   const out = pcm ? Array.from({ length: channels }, () => new Float32Array(frames)) : null
   if (pcm && out) {
@@ -149,7 +197,7 @@ export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples:
     }
   } else {
     const encoding = wavEncoding(layout.formatTag, bits)!
-    return { sampleRate: sniff.sampleRate!, channels: decodePcm(bytes, { encoding, bits, littleEndian: true, channels, dataOffset: layout.dataOffset, blockAlign: layout.blockAlign, frames }), frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
+    return { sampleRate: sniff.sampleRate!, channels: decodePcm(bytes, { encoding, bits, littleEndian: layout.littleEndian, channels, dataOffset: layout.dataOffset, blockAlign: layout.blockAlign, frames }), frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }
   }
   // libsndfile reads a WAV cut inside its data chunk up to the last whole frame, as here: training reads it too
   return { sampleRate: sniff.sampleRate!, channels: out!, frames, decoder: 'wav', container: 'wav', codec: sniff.codec!, warnings: d.warnings, trainable: true, untrainable: null }

@@ -9,10 +9,11 @@ import { decodeAudio } from '../audio/decode.ts'
 import { defaultMaxSamples } from '../audio/types.ts'
 import { decodeWavMono16 } from '../audio/wav.ts'
 import { toMono } from '../audio/mono.ts'
+import { PCM_HEAD_BYTES, pcmLayoutFromHead, readPcmFrames, type RangeReader } from '../audio/pcm-stream.ts'
 import { createFlacEncoder, type Flac } from './encode/flac.ts'
 import type { AudioFormat, ClipEncoder } from './encode/types.ts'
 import { createVorbisEncoder } from './encode/vorbis.ts'
-import { resampleTorchaudio } from './resample-torchaudio.ts'
+import { resampleTorchaudio, TorchaudioResampleStream } from './resample-torchaudio.ts'
 import type { AudioSegment } from './inputs/types.ts'
 
 /** The dataprep's output rate. */
@@ -116,5 +117,88 @@ export function createClipProcessor(loadFlac: () => Promise<Flac>): ClipProcesso
     } catch (error) {
       return { ok: false, error: (error as Error).message }
     }
+  }
+}
+
+/** Input files over this size (bytes) are converted a stretch at a time when they hold raw samples (`StreamedClips`). */
+export const STREAM_INPUT_BYTES = 32 << 20
+
+/** Input read per step of a streamed clip, bytes (whole frames). */
+export const STREAM_CHUNK_BYTES = 4 << 20
+
+/** One clip from a file read by ranges. */
+export interface StreamedClipTask {
+  /** Reads bytes `[start, end)` of the input file. */
+  read: RangeReader
+  /** The file's size, bytes. */
+  size: number
+  id: string
+  format: AudioFormat
+  segment?: AudioSegment
+}
+
+/**
+ * Converts a clip from a file too long to hold: `null` when the file is not raw samples (`pcmLayoutFromHead`), for
+ * the whole-file path to decide.
+ */
+export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSignal) => Promise<ClipResult | null>
+
+/**
+ * The dataprep's clip path for a raw-sample file of any length (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE):
+ * the same bytes `createClipProcessor` writes for it, from a few MiB in memory besides the encoded clip. It reads
+ * the frames the reference reads (all, or a segment's `[int(offset·rate), +int(duration·rate))`, as `segmentFrames`)
+ * `STREAM_CHUNK_BYTES` at a time, mixes each stretch to mono (`toMono`: per frame, so stretches do not change it),
+ * resamples through `TorchaudioResampleStream` and encodes through the encoder's stream. Clips run one at a time
+ * (a second waits), so that at most one long clip is held.
+ * @param options.chunkBytes input read per step (default `STREAM_CHUNK_BYTES`; tests use small ones)
+ */
+export function createStreamedClipConverter(loadFlac: () => Promise<Flac>, options: { chunkBytes?: number } = {}): StreamedClipConverter {
+  const chunkBytes = options.chunkBytes ?? STREAM_CHUNK_BYTES
+  let flac: Promise<ClipEncoder> | null = null
+  let vorbis: Promise<ClipEncoder> | null = null
+  const encoder = (format: AudioFormat) => format === 'flac' ? (flac ??= loadFlac().then(createFlacEncoder)) : (vorbis ??= createVorbisEncoder())
+  let queue: Promise<unknown> = Promise.resolve()
+  return (task, signal) => {
+    const run = queue.then(() => streamClip(task, encoder, chunkBytes, signal))
+    queue = run.catch(() => undefined)
+    return run
+  }
+}
+
+async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat) => Promise<ClipEncoder>, chunkBytes: number, signal?: AbortSignal): Promise<ClipResult | null> {
+  signal?.throwIfAborted()
+  const head = await task.read(0, Math.min(task.size, PCM_HEAD_BYTES))
+  const file = pcmLayoutFromHead(head, task.size)
+  if (!file) return null
+  const { layout, sampleRate } = file
+  try {
+    const [start, end] = task.segment ? segmentFrames(task.segment, sampleRate, layout.frames, task.id) : [0, layout.frames]
+    const frames = end - start
+    const chunkFrames = Math.max(1, Math.floor(chunkBytes / layout.blockAlign))
+    if (frames <= layout.channels) {
+      // no more frames than channels: the reference's mono averages over time (`referenceMono`), one value per channel
+      let channels: Float32Array[] = Array.from({ length: layout.channels }, () => new Float32Array(0))
+      for await (const stretch of readPcmFrames(task.read, layout, start, end, frames)) channels = stretch
+      const samples = resampleTorchaudio(referenceMono(channels), sampleRate, PREPARE_RATE)
+      if (samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
+      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames }
+    }
+    const resampler = new TorchaudioResampleStream(sampleRate, PREPARE_RATE, frames)
+    const out = (await encoder(task.format)).stream(PREPARE_RATE, resampler.outLength)
+    // mono per frame (`toMono`, which is `referenceMono` for more frames than channels), so stretches do not change it
+    try {
+      for await (const channels of readPcmFrames(task.read, layout, start, end, chunkFrames)) {
+        signal?.throwIfAborted()
+        out.push(resampler.push(toMono(channels)))
+      }
+    } catch (error) {
+      try { out.finish() } catch { /* the encoder is released either way */ }
+      throw error
+    }
+    if (!resampler.done) throw new Error(`${task.id}: resampling did not complete`)
+    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames }
+  } catch (error) {
+    if (signal?.aborted) throw error
+    return { ok: false, error: (error as Error).message }
   }
 }

@@ -147,3 +147,111 @@ export function resampleTorchaudio(samples: Float32Array, origFreq: number, newF
   }
   return out
 }
+
+/**
+ * `resampleTorchaudio` over a signal that arrives in pieces: the same outputs, bit for bit (the TypeScript loop's
+ * arithmetic in its order), while holding only the input a frame still needs (`2·width + orig` samples plus the
+ * last piece). The total length must be known up front: torchaudio's output length is `ceil(new · n / orig)`.
+ */
+export class TorchaudioResampleStream {
+  private readonly kernel: TorchaudioKernel | null
+  /** Output samples in all. */
+  readonly outLength: number
+  /** Input received so far. */
+  private received = 0
+  /** Output samples produced so far. */
+  private produced = 0
+  /** The padded input from padded index `bufStart` on (padded index = width + input index), float64. */
+  private buf = new Float64Array(0)
+  private bufStart = 0
+  private bufLength = 0
+  /** The furthest padded index past a frame's start that any phase reads (exclusive). */
+  private readonly reach: number
+
+  /**
+   * @param origFreq input rate, Hz
+   * @param newFreq output rate, Hz
+   * @param frames input samples in all
+   */
+  constructor(private readonly origFreq: number, private readonly newFreq: number, private readonly frames: number) {
+    this.kernel = origFreq === newFreq ? null : torchaudioKernel(origFreq, newFreq)
+    this.outLength = origFreq === newFreq ? frames : torchaudioResampledLength(frames, origFreq, newFreq)
+    const k = this.kernel
+    this.reach = k ? Math.max(...k.phases.map((p) => p.offset + p.taps.length)) : 0
+    if (k) this.append(new Float32Array(0), k.width) // the left padding
+  }
+
+  /** Appends `samples` (then `zeros` zeros) to the padded input. */
+  private append(samples: Float32Array, zeros = 0): void {
+    const need = this.bufLength + samples.length + zeros
+    if (need > this.buf.length) {
+      const grown = new Float64Array(Math.max(need, 2 * this.buf.length))
+      grown.set(this.buf.subarray(0, this.bufLength))
+      this.buf = grown
+    }
+    for (let i = 0; i < samples.length; i++) this.buf[this.bufLength + i] = samples[i]
+    this.buf.fill(0, this.bufLength + samples.length, need)
+    this.bufLength = need
+  }
+
+  /**
+   * Takes the next input samples; returns the outputs they complete.
+   * @param samples `[n]` float32, the input's next samples
+   * @returns float32 outputs, in order (empty while more input is needed)
+   */
+  push(samples: Float32Array): Float32Array {
+    if (this.received + samples.length > this.frames) throw new Error(`resample: more than the ${this.frames} samples announced`)
+    this.received += samples.length
+    if (!this.kernel) {
+      this.produced += samples.length
+      return samples.slice()
+    }
+    this.append(samples)
+    if (this.received === this.frames) this.append(new Float32Array(0), this.kernel.width + this.kernel.orig)
+    return this.drain()
+  }
+
+  /** Outputs every frame whose padded input is all here. */
+  private drain(): Float32Array {
+    const { orig, newFreq: nw, flat } = this.kernel!
+    const { taps, start, length, offset } = flat
+    const known = this.bufStart + this.bufLength
+    // frames j with j·orig + reach ≤ known (all input in), limited by the output length
+    const lastFrame = Math.floor((known - this.reach) / orig) // inclusive
+    const firstOut = this.produced
+    const endOut = Math.min(this.outLength, Math.max(firstOut, (lastFrame + 1) * nw))
+    const out = new Float32Array(endOut - firstOut)
+    const buf = this.buf
+    for (let o = firstOut; o < endOut;) {
+      const j = Math.floor(o / nw)
+      const frameBase = j * orig - this.bufStart
+      for (let i = o - j * nw; i < nw && o < endOut; i++, o++) {
+        const t0 = start[i]
+        const len = length[i]
+        const base = frameBase + offset[i]
+        let sum = 0
+        let k = 0
+        for (; k + 3 < len; k += 4) {
+          sum += buf[base + k] * taps[t0 + k] + buf[base + k + 1] * taps[t0 + k + 1] + buf[base + k + 2] * taps[t0 + k + 2] + buf[base + k + 3] * taps[t0 + k + 3]
+        }
+        for (; k < len; k++) sum += buf[base + k] * taps[t0 + k]
+        out[o - firstOut] = sum
+      }
+    }
+    this.produced = endOut
+    // drop the input no later frame reads: frames from floor(produced / nw) on start at that frame · orig
+    const keepFrom = Math.floor(this.produced / nw) * orig
+    const drop = Math.min(this.bufLength, Math.max(0, keepFrom - this.bufStart))
+    if (drop > 0) {
+      this.buf.copyWithin(0, drop, this.bufLength)
+      this.bufLength -= drop
+      this.bufStart += drop
+    }
+    return out
+  }
+
+  /** Whether every output has been returned. */
+  get done(): boolean {
+    return this.produced === this.outLength && this.received === this.frames
+  }
+}

@@ -9,7 +9,7 @@
 import type { AudioFormat } from './encode/types.ts'
 import { HfAudioReader } from './inputs/hf-parquet.ts'
 import { dirOf, outsideInput, resolveAudioPath, type InputFiles } from './inputs/input-files.ts'
-import type { ClipProcessor, ClipResult } from './clip.ts'
+import { STREAM_INPUT_BYTES, type ClipProcessor, type ClipResult, type StreamedClipConverter } from './clip.ts'
 import { planFingerprint } from './plan.ts'
 import { datasetSums, statsTsv } from './stats-tsv.ts'
 import { type PlannedPartition, type PlannedRow, type PreparePlan, type PrepareReport, type SkippedRow, type WrittenFile } from './types.ts'
@@ -62,6 +62,12 @@ export interface RunPrepareOptions {
   /** Start again from scratch even when a state of the same plan exists. */
   fresh?: boolean
   createdBy?: string
+  /**
+   * Converts the clips of raw-sample input files over `STREAM_INPUT_BYTES` a stretch at a time, in this thread
+   * (`createStreamedClipConverter`); without it they are read whole, and a file over `decodeAudio`'s sample limit
+   * is unreadable.
+   */
+  streamClip?: StreamedClipConverter
   /** Converts each row instead of `input` + `processClip` (a merge of sharded parts takes the clips from them). */
   convert?: RowConverter
   /** Rows per file and per row group (tests use small ones; default the reference's 10,000 and 100). */
@@ -130,16 +136,35 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 
 /**
  * What `runPrepare` does with each row: read its input audio, convert it with `processClip`; a read that fails
- * becomes the row's `unreadable-audio` reason. A sharded dataprep (src/engine/prepare/partial) converts with it too.
+ * becomes the row's `unreadable-audio` reason. A file (or tar member) over `STREAM_INPUT_BYTES` that holds raw
+ * samples goes to `streamClip` instead, which reads only the frames the clip takes, a stretch at a time. A sharded
+ * dataprep (src/engine/prepare/partial) converts with it too.
  */
-export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat): RowConverter {
+export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat, streamClip?: StreamedClipConverter): RowConverter {
   const read = audioReader(input)
-  return (row, signal) => read(row, signal).then(
+  const whole: RowConverter = (row, signal) => read(row, signal).then(
     (bytes) => processClip({ bytes, id: row.where, format, ...(audioSegment(row.audio) ? { segment: audioSegment(row.audio) } : {}) }, signal),
     (error: Error) => (error instanceof MissingAudio
       ? { ok: false, error: error.message, reason: 'missing-audio' }
       : { ok: false, error: `${row.where}: cannot read ${row.audio.kind === 'parquet' ? 'the audio cell' : audioRefName(row.audio)} (${error.message})` }) as ClipResult,
   )
+  if (!streamClip) return whole
+  return async (row, signal) => {
+    const a = row.audio
+    if (a.kind === 'parquet') return whole(row, signal)
+    const [file, from, size] = a.kind === 'file' ? [a.path, 0, input.sizes.get(a.path)] : [a.file, a.start, a.end - a.start]
+    if (size === undefined || size <= STREAM_INPUT_BYTES) return whole(row, signal)
+    const segment = audioSegment(a)
+    try {
+      const result = await streamClip({
+        read: (start, end) => input.source.read(file, from + start, from + end, { signal }), size, id: row.where, format, ...(segment ? { segment } : {}),
+      }, signal)
+      return result ?? whole(row, signal)
+    } catch (error) {
+      signal?.throwIfAborted()
+      return { ok: false, error: `${row.where}: cannot read ${audioRefName(a)} (${(error as Error).message})` }
+    }
+  }
 }
 
 /**
@@ -165,7 +190,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
   const previous = options.fresh ? null : await readState(sink, fp)
   const state: PrepareState = { format: 'mixscope-prepare-state', version: 1, fingerprint: fp, files: [] }
   if (!options.convert && !input) throw new Error('prepare: runPrepare needs the input folder, or a converter of its rows')
-  const convert = options.convert ?? rowConverter(input!, processClip, plan.audioFormat as AudioFormat)
+  const convert = options.convert ?? rowConverter(input!, processClip, plan.audioFormat as AudioFormat, options.streamClip)
   const rowsTotal = plan.partitions.reduce((n, p) => n + p.rows.length, 0)
   const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0 }
   const report = () => onProgress?.({ ...progress })

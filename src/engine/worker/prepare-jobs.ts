@@ -7,7 +7,7 @@
 import { Zip, ZipPassThrough } from 'fflate'
 import type { RunOptions } from '../dataset/dataset.ts'
 import { MixscopeError } from '../core/findings.ts'
-import { createClipProcessor } from '../prepare/clip.ts'
+import { createClipProcessor, createStreamedClipConverter } from '../prepare/clip.ts'
 import { scanInput } from '../prepare/inputs/scan.ts'
 import type { InputFiles } from '../prepare/inputs/input-files.ts'
 import { loadLibFlacBrowser } from '../prepare/libflac-browser.ts'
@@ -79,7 +79,7 @@ async function run(message: { job: number; output: PrepareOutput; fresh?: boolea
   options.signal?.addEventListener('abort', release, { once: true })
   try {
     return await runPrepare({
-      plan: job.plan, input: job.input, sink, processClip, concurrency: (pool?.size ?? 1) * 2, signal: options.signal, fresh: message.fresh,
+      plan: job.plan, input: job.input, sink, processClip, streamClip: createStreamedClipConverter(loadLibFlacBrowser), concurrency: (pool?.size ?? 1) * 2, signal: options.signal, fresh: message.fresh,
       createdBy: 'mixscope prepare (browser, hyparquet-writer)',
       gate: () => (job.paused ? new Promise<void>((resolve) => job.resume.push(resolve)) : Promise.resolve()),
       onProgress: (p) => {

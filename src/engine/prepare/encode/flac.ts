@@ -49,31 +49,57 @@ function patchStreamInfo(bytes: Uint8Array, info: LibFlac.StreamMetadata): void 
  * @param flac the loaded libflacjs module
  */
 export function createFlacEncoder(flac: Flac): ClipEncoder {
+  const stream = (sampleRate: number, totalSamples: number) => {
+    const encoder = flac.create_libflac_encoder(sampleRate, 1, 16, FLAC_COMPRESSION_LEVEL, totalSamples, false, 0)
+    if (!encoder) throw new Error(`flac: libFLAC could not create an encoder for ${sampleRate} Hz`)
+    const chunks: Uint8Array[] = []
+    let info: LibFlac.StreamMetadata | undefined
+    let open = true
+    const close = () => {
+      if (open) flac.FLAC__stream_encoder_delete(encoder)
+      open = false
+    }
+    try {
+      const status = flac.init_encoder_stream(encoder, (data) => { chunks.push(data.slice()) }, (metadata) => { if (metadata) info = metadata })
+      if (status !== 0) throw new Error(`flac: libFLAC init failed with status ${status}`)
+    } catch (error) {
+      close()
+      throw error
+    }
+    return {
+      push(samples: Float32Array) {
+        try {
+          // libFLAC copies the samples per call; one call per 1 M samples keeps its WASM heap small
+          for (let i = 0; i < samples.length; i += 1 << 20) {
+            const part = toPcm16(samples.subarray(i, Math.min(samples.length, i + (1 << 20))))
+            if (!flac.FLAC__stream_encoder_process_interleaved(encoder, part, part.length)) {
+              throw new Error(`flac: libFLAC failed to encode (state ${flac.FLAC__stream_encoder_get_state(encoder)})`)
+            }
+          }
+        } catch (error) {
+          close()
+          throw error
+        }
+      },
+      finish() {
+        try {
+          if (!flac.FLAC__stream_encoder_finish(encoder)) throw new Error(`flac: libFLAC failed to finish (state ${flac.FLAC__stream_encoder_get_state(encoder)})`)
+        } finally {
+          close()
+        }
+        const bytes = concatBytes(chunks)
+        if (info) patchStreamInfo(bytes, info)
+        return bytes
+      },
+    }
+  }
   return {
     format: 'flac',
     encode(samples, sampleRate) {
-      const pcm = toPcm16(samples)
-      const encoder = flac.create_libflac_encoder(sampleRate, 1, 16, FLAC_COMPRESSION_LEVEL, pcm.length, false, 0)
-      if (!encoder) throw new Error(`flac: libFLAC could not create an encoder for ${sampleRate} Hz`)
-      const chunks: Uint8Array[] = []
-      let info: LibFlac.StreamMetadata | undefined
-      try {
-        const status = flac.init_encoder_stream(encoder, (data) => { chunks.push(data.slice()) }, (metadata) => { if (metadata) info = metadata })
-        if (status !== 0) throw new Error(`flac: libFLAC init failed with status ${status}`)
-        // libFLAC copies the samples per call; one call per 1 M samples keeps its WASM heap small
-        for (let i = 0; i < pcm.length; i += 1 << 20) {
-          const part = pcm.subarray(i, Math.min(pcm.length, i + (1 << 20)))
-          if (!flac.FLAC__stream_encoder_process_interleaved(encoder, part, part.length)) {
-            throw new Error(`flac: libFLAC failed to encode (state ${flac.FLAC__stream_encoder_get_state(encoder)})`)
-          }
-        }
-        if (!flac.FLAC__stream_encoder_finish(encoder)) throw new Error(`flac: libFLAC failed to finish (state ${flac.FLAC__stream_encoder_get_state(encoder)})`)
-      } finally {
-        flac.FLAC__stream_encoder_delete(encoder)
-      }
-      const bytes = concatBytes(chunks)
-      if (info) patchStreamInfo(bytes, info)
-      return bytes
+      const s = stream(sampleRate, samples.length)
+      s.push(samples)
+      return s.finish()
     },
+    stream,
   }
 }

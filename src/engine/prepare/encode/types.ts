@@ -12,4 +12,18 @@ export interface ClipEncoder {
    * @returns the encoded file's bytes
    */
   encode(samples: Float32Array, sampleRate: number): Uint8Array
+  /**
+   * The same file from samples given in pieces (the same bytes as `encode` on them joined): for clips too long to
+   * hold as float32. One stream at a time per encoder.
+   * @param totalSamples the clip's length (FLAC's STREAMINFO declares it up front, as `encode` does)
+   */
+  stream(sampleRate: number, totalSamples: number): ClipEncodeStream
+}
+
+/** A clip being encoded piece by piece. */
+export interface ClipEncodeStream {
+  /** The next `[n]` float32 samples. */
+  push(samples: Float32Array): void
+  /** @returns the encoded file's bytes */
+  finish(): Uint8Array
 }

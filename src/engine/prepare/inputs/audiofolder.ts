@@ -7,9 +7,9 @@ import type { InputRow } from './types.ts'
 import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
-import { parseCsv } from './delimited.ts'
+import { readCsv } from './delimited.ts'
 import { readLines } from './lines.ts'
-import { dirOf, hfSplit, readText, resolveAudioPath, type InputFiles } from './input-files.ts'
+import { dirOf, hfSplit, resolveAudioPath, type InputFiles } from './input-files.ts'
 
 /**
  * Transcript columns tried in this order when `--text-column` is not given. `raw_transcription` comes first: FLEURS
@@ -42,11 +42,16 @@ export function fileNameColumn(path: string, columns: readonly string[]): string
 /** One record of a metadata file: where it is (1-based line, or 0-based parquet row) and its cells. */
 interface MetadataRecord { where: string; cells: Record<string, unknown> | null }
 
-/** The records and columns of one metadata file (CSV, JSON Lines read line by line, parquet). */
+/** The records and columns of one metadata file (CSV read a piece at a time, JSON Lines line by line, parquet). */
 async function readMetadata(input: InputFiles, path: string, signal?: AbortSignal): Promise<{ records: MetadataRecord[]; columns: string[] }> {
   if (path.endsWith('.csv')) {
-    const table = parseCsv(await readText(input, path, signal))
-    return { records: table.rows.map((r) => ({ where: `${path}:${r.line}`, cells: r.cells })), columns: table.columns }
+    const records: MetadataRecord[] = []
+    let columns: string[] = []
+    for await (const r of readCsv(input, path, signal)) {
+      if ('columns' in r) columns = r.columns
+      else records.push({ where: `${path}:${r.line}`, cells: r.cells })
+    }
+    return { records, columns }
   }
   if (path.endsWith('.parquet')) {
     const file = sourceAsyncBuffer(input.source, path, input.sizes.get(path) ?? 0, undefined, { signal })

@@ -1,6 +1,6 @@
 /**
  * Lhotse manifests (lhotse-speech/lhotse `lhotse/cut`, `lhotse/audio`, `lhotse/supervision`): JSON Lines, gzip-compressed
- * or not (`cuts.jsonl.gz`), or the older JSON arrays (`cuts.json`). Two layouts:
+ * or not (`cuts.jsonl.gz`), or the older JSON arrays (`cuts.json`, read element by element: json-array.ts). Two layouts:
  * - **cuts** (`*cuts*`): one row per cut — the cut's stretch `[start, start + duration)` of its `recording`, the text
  *   of its supervisions in time order joined by a space (as Lhotse's ASR datasets join them), their language;
  * - **recordings + supervisions** (`*recordings*` beside `*supervisions*` of the same name): one row per supervision,
@@ -12,7 +12,8 @@
  * `custom.corpus`, else `--corpus`.
  */
 import type { AudioRef, InputRow } from './types.ts'
-import { dirOf, readText, splitFromPath, splitName, type InputFiles } from './input-files.ts'
+import { dirOf, splitFromPath, splitName, type InputFiles } from './input-files.ts'
+import { readJsonArray } from './json-array.ts'
 import { readLines } from './lines.ts'
 import { resolveNemoPath, type NemoPaths } from './nemo.ts'
 
@@ -36,15 +37,14 @@ interface Cut { id?: string; start?: number; duration?: number; recording?: Reco
 
 /** The records of one manifest, in order, with their line (or array position). */
 async function* records(input: InputFiles, path: string, signal?: AbortSignal): AsyncGenerator<{ where: string; value: unknown; error: string | null }> {
-  if (/\.json$/i.test(path)) {
-    // the older JSON-array form (Lhotse's own test fixtures): small, read whole
-    let parsed: unknown
-    try { parsed = JSON.parse(await readText(input, path, signal)) } catch (error) {
-      yield { where: path, value: null, error: `not JSON (${(error as Error).message})` }
-      return
+  if (/\.json(\.gz)?$/i.test(path)) {
+    // the older JSON-array form (Lhotse's own test fixtures): its elements one by one, never the file whole
+    for await (const item of readJsonArray(input, path, signal)) {
+      const where = item.index < 0 && item.error !== null ? path : `${path}[${Math.max(0, item.index)}]`
+      if (item.error !== null) yield { where, value: null, error: item.error }
+      else if (item.index < 0 && Array.isArray(item.value)) continue
+      else yield { where, value: item.value, error: null }
     }
-    const list = Array.isArray(parsed) ? parsed : [parsed]
-    for (const [i, value] of list.entries()) yield { where: `${path}[${i}]`, value, error: null }
     return
   }
   for await (const { line, number } of readLines(input, path, signal)) {

@@ -31,6 +31,33 @@ function fileStream(input: InputFiles, path: string, pieceSize: number, signal?:
   })
 }
 
+/**
+ * The bytes of a file, piece by piece (`.gz` files decompressed on the way): for readers that cut records
+ * themselves (a CSV's quoted newlines, a JSON array's elements).
+ * @throws Error `<path>: not a readable gzip file (…)` / `<path>: cannot be read (…)`
+ */
+export async function* readPieces(input: InputFiles, path: string, options: LineOptions = {}): AsyncGenerator<Uint8Array> {
+  const { signal } = options
+  let stream = fileStream(input, path, Math.max(1, options.pieceSize ?? LINE_PIECE), signal)
+  if (isGzip(path)) stream = stream.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
+  const reader = stream.getReader()
+  try {
+    for (;;) {
+      let step: ReadableStreamReadResult<Uint8Array>
+      try {
+        step = await reader.read()
+      } catch (error) {
+        signal?.throwIfAborted()
+        throw new Error(`${path}: ${isGzip(path) ? 'not a readable gzip file' : 'cannot be read'} (${(error as Error).message})`)
+      }
+      if (step.done) return
+      yield step.value
+    }
+  } finally {
+    reader.releaseLock()
+  }
+}
+
 /** Whether `path` is gzip-compressed by its name. */
 export function isGzip(path: string): boolean {
   return /\.gz$/i.test(path)

@@ -14,7 +14,7 @@ import { contentHash } from '../../core/content-hash.ts'
 import { MixscopeError } from '../../core/findings.ts'
 import { checkPartSet, parsePart, stringifyPart, type NamedPart, type PartHeader } from '../../shard/part.ts'
 import type { ShardSpec } from '../../shard/select.ts'
-import type { ClipProcessor, ClipResult } from '../clip.ts'
+import type { ClipProcessor, ClipResult, StreamedClipConverter } from '../clip.ts'
 import type { AudioFormat } from '../encode/types.ts'
 import type { InputFiles } from '../inputs/input-files.ts'
 import type { InputScan } from '../inputs/types.ts'
@@ -91,6 +91,8 @@ export interface PrepareShardOptions {
   /** The input as the user named it (the part's `dataset.root`). */
   root: string
   processClip: ClipProcessor
+  /** Converts long raw-sample files a stretch at a time (`RunPrepareOptions.streamClip`). */
+  streamClip?: StreamedClipConverter
   /** Where the part goes: written front to back, then closed. */
   out: OutputFile
   concurrency?: number
@@ -114,7 +116,7 @@ export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, op
   const { plan, builder, range } = options.planned
   try {
     const rows = builder.keptRows()
-    const convert = rowConverter(input, options.processClip, plan.audioFormat as AudioFormat)
+    const convert = rowConverter(input, options.processClip, plan.audioFormat as AudioFormat, options.streamClip)
     const concurrency = Math.max(1, options.concurrency ?? 4)
     const clips: PreparePart['clips'] = []
     let offset = 0

@@ -28,7 +28,7 @@ const { dataset } = await request('open', { source: { type: 'url', url: 'unused'
 /** What the explorer shows for `id`: the inspect result's findings, or, when it does not decode, the facts'. */
 async function explorerFindings(id: string): Promise<{ decoded: boolean; findings: Finding[] }> {
   // the fbank path (channel 0, no standardization, float32) and a length filter no demo row is outside of
-  const config = { use_fbank: true, normalize_audio: false, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32' as const, min_audio_len: 1, max_audio_len: 10_000_000 }
+  const config = { use_fbank: true, normalize_audio: false, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32' as const, min_audio_len: 1, max_audio_len: 10_000_000, split: 'train', min_samples_per_char: 160 }
   try {
     const result = await request('inspect-example', { dataset, exampleId: id, config, seed: 0, featureSpecAugment: defaultFeatureSpecAugment, device: 'cpu' })
     return { decoded: true, findings: result.findings }

@@ -37,7 +37,7 @@ const dir = await mkdtemp(join(tmpdir(), 'mixscope-inspect-'))
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
 const waveformConfig: InspectConfig = {
-  use_fbank: false, normalize_audio: false, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32', min_audio_len: 1, max_audio_len: 800_000,
+  use_fbank: false, normalize_audio: false, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32', min_audio_len: 1, max_audio_len: 800_000, split: 'train', min_samples_per_char: 160,
 }
 const params = (id: string, config: Partial<InspectConfig> = {}, more: Partial<InspectParams> = {}): InspectParams => ({
   dataset, exampleId: id, config: { ...waveformConfig, ...config }, seed: 0, featureSpecAugment: defaultFeatureSpecAugment, device: 'cpu', ...more,
@@ -116,7 +116,9 @@ describe('inspect-example (CPU)', () => {
     expect(result.spectrogram.frames).toBeGreaterThan(100)
     expect(result.meta).toMatchObject({ id: flacId, rowGroup: 0, sampleRate: 16000, channels: 1, container: 'flac', codec: 'flac' })
     expect(result.tokens!.pieces.join('')).toBe('▁' + result.text!.normalize('NFKC').trim().replace(/\s+/g, '▁'))
-    expect(result.findings.map((f) => f.kind)).toContain('length-filtered')
+    // the audit's kind for the length filter (checks/length.ts), counted as a row finding
+    expect(result.findings.map((f) => f.kind)).toContain('below-min-audio-len')
+    expect(result.rowFindings.kinds).toContain('below-min-audio-len')
     const window = await request('inspect-spectrogram', { dataset, exampleId: flacId, start: 16000, end: 32000, maxFrames: 50, device: 'cpu' })
     expect(window.frames).toBeLessThanOrEqual(50)
     expect(window.start).toBe(16000)

@@ -12,6 +12,7 @@ import type { Progress } from '../../engine/dataset/dataset.ts'
 import type { EngineClient } from '../../engine/worker/client.ts'
 import type { ExampleFilter, ExampleSample, ExamplePage, ExampleSort, ExampleSummary } from '../../engine/examples/search.ts'
 import type { TextScanStatus } from '../../engine/examples/text-scan.ts'
+import type { ConfigSpec } from '../../engine/pipeline/config/resolve.ts'
 
 /** Rows per `examples-search` request. */
 export const pageSize = 100
@@ -75,6 +76,8 @@ export interface ExamplesActions {
 export interface ExamplesStoreOptions {
   /** Rows above which a transcript search streams (`ExamplesSearchParams.indexRowLimit`; default the worker's). */
   indexRowLimit?: number
+  /** The config the flags follow (`ExamplesSearchParams.spec`: the Audit's), read at each request; absent: the default config. */
+  spec?: () => ConfigSpec
 }
 
 export type ExamplesStore = ExamplesState & ExamplesActions
@@ -126,7 +129,7 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>, store
       inFlight.set(page, controller)
       if (get().total === null) set({ status: 'loading' })
       try {
-        const result = await client.request('examples-search', { dataset, filter, sample, sort, offset: page * pageSize, limit: pageSize, ...limit }, {
+        const result = await client.request('examples-search', { dataset, filter, sample, sort, offset: page * pageSize, limit: pageSize, ...limit, ...(storeOptions.spec ? { spec: storeOptions.spec() } : {}) }, {
           signal: controller.signal,
           onProgress: (progress) => { if (get().generation === generation) set({ progress }) },
         })

@@ -2,6 +2,8 @@
 import { useStore } from 'zustand'
 import { engineClient } from '../engine-client.ts'
 import { createExamplesStore, type ExamplesStore } from './examples-store.ts'
+import { configSpec, configStore } from './config-store.ts'
+import type { ConfigSpec } from '../../engine/pipeline/config/resolve.ts'
 
 /** `?examples_index_rows=N`: rows above which a transcript search streams (for trying the streamed search on a small dataset). */
 function indexRowLimitFromUrl(): number | undefined {
@@ -14,7 +16,12 @@ function indexRowLimitFromUrl(): number | undefined {
 const fromUrl = indexRowLimitFromUrl()
 export const examplesIndexRowLimit: { indexRowLimit?: number } = fromUrl === undefined ? {} : { indexRowLimit: fromUrl }
 
-export const examplesStore = createExamplesStore(engineClient, examplesIndexRowLimit)
+/** The config the list's flags follow: the config store's, as the Audit's (one set of flagged rows, engine/audit/flagged.ts). */
+export function examplesSpec(): ConfigSpec {
+  return configSpec(configStore.getState())
+}
+
+export const examplesStore = createExamplesStore(engineClient, { ...examplesIndexRowLimit, spec: examplesSpec })
 
 /** Selects from the Examples store; re-renders when the selected value changes. */
 export function useExamplesStore<T>(selector: (state: ExamplesStore) => T): T {

@@ -5,7 +5,9 @@
  * check's verdict (quick-audio.ts); then the decoded audio and what decoding found (`inspectExample`). The
  * findings are the same wherever they are shown: the row's known findings (the open's and, once the Examples view
  * has scanned, the example index's row-level metadata findings), the cheap audio check's verdict, then the decoder's.
- * The Inspector shows the facts alone when an example does not decode (metadata, header bytes and findings).
+ * The Inspector shows the facts alone when an example does not decode (metadata, header bytes and findings). With
+ * the config in use, the row's findings are the Audit's for that config (audit/flagged.ts), and `rowFindings` counts them as
+ * the Audit and the Examples list do (`rowFindings`).
  */
 import { type Finding, finding, MixscopeError, sortFindings } from '../core/findings.ts'
 import type { OpenDataset } from '../dataset/open.ts'
@@ -15,8 +17,10 @@ import { decodeAudio } from '../audio/decode.ts'
 import { audioLengthFindings } from '../audio/length-check.ts'
 import type { DecodedAudio } from '../audio/types.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
+import { storedSampleRate } from '../dataset/stats.ts'
 import { quickAudioVerdict, type QuickVerdict } from '../audit/quick-audio.ts'
-import { existingExampleIndex } from './example-index.ts'
+import { rowFindingSummary, type RowFindingConfig, type RowFindingSummary } from '../audit/flagged.ts'
+import { existingExampleIndex, indexRowFindings } from './example-index.ts'
 
 /** Header bytes shown (hex). */
 export const headerBytesShown = 64
@@ -35,6 +39,11 @@ export interface ExampleFacts extends ExampleIdentity {
   verdict: QuickVerdict
   /** Every finding about the example (with `inspectExample`, the decoder's too), sorted. */
   findings: Finding[]
+  /**
+   * The example's row findings as the Audit and the Examples list count them (audit/flagged.ts): `findings` less its
+   * file's findings and what decoding it here found (the decoder's warnings and failures, the decoded length's checks).
+   */
+  rowFindings: RowFindingSummary
 }
 
 /** One example read and decoded: its facts (findings included), its cells and its audio. */
@@ -49,17 +58,25 @@ export interface InspectedExample {
   decodeMs: number
 }
 
-/** The row's findings known without its audio: the open's about this row or its file, the example index's. */
-async function knownFindings(dataset: OpenDataset, example: ExampleRow): Promise<Finding[]> {
+/**
+ * The row's findings known without its audio: the example index's with `config` (the metadata audit's row findings
+ * and the open's about this row, audit/flagged.ts), else the open's about this row alone; the open's about its file.
+ */
+async function knownFindings(dataset: OpenDataset, example: ExampleRow, config: RowFindingConfig | null): Promise<Finding[]> {
   const out: Finding[] = []
-  const index = existingExampleIndex(dataset)
-  if (index) out.push(...((await index.catch(() => null))?.findings.get(example.id) ?? []))
-  out.push(...dataset.findings.filter((f) => f.path === example.path && (f.row === null || f.row === example.row)))
+  const pending = existingExampleIndex(dataset)
+  const index = pending ? await pending.catch(() => null) : null
+  if (index) out.push(...(indexRowFindings(index, config).get(example.id) ?? []))
+  out.push(...dataset.findings.filter((f) => f.path === example.path && (f.row === null || (!index && f.row === example.row))))
+  if (config) {
+    const filtered = lengthFilteredFinding({ id: example.id, path: example.path, row: example.row, rowGroup: example.rowGroup, storedSamples: example.audioSize }, config)
+    if (filtered && !out.some((f) => f.kind === filtered.kind && f.row === filtered.row)) out.push(filtered)
+  }
   return out
 }
 
-/** The facts of a row read already, with `findings` as given. */
-function factsOf(example: ExampleRow, verdict: QuickVerdict, findings: Finding[]): ExampleFacts {
+/** The facts of a row read already, with `findings` as given (`rowFindings`: those the row summary counts). */
+function factsOf(example: ExampleRow, verdict: QuickVerdict, findings: Finding[], rowFindings: readonly Finding[]): ExampleFacts {
   const head = example.audio ? example.audio.subarray(0, headerBytesShown) : new Uint8Array()
   const hexLines: string[] = []
   for (let i = 0; i < head.length; i += 16) hexLines.push(Array.from(head.subarray(i, i + 16), (b) => b.toString(16).padStart(2, '0')).join(' '))
@@ -67,7 +84,7 @@ function factsOf(example: ExampleRow, verdict: QuickVerdict, findings: Finding[]
     id: example.id, path: example.path, row: example.row, rowGroup: example.rowGroup, keys: example.keys, storedSamples: example.audioSize, text: example.text,
     encodedBytes: example.audio?.length ?? null, headerHex: hexLines.join('\n'),
     headerAscii: Array.from(head, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join(''),
-    verdict, findings: sortFindings(findings),
+    verdict, findings: sortFindings(findings), rowFindings: rowFindingSummary(rowFindings),
   }
 }
 
@@ -94,14 +111,16 @@ function decodeFindings(example: ExampleRow, verdict: QuickVerdict, audio: Decod
 }
 
 /**
- * The config's length filter on the example's stored `audio_size`: a `length-filtered` warning when training drops
- * it, else `null` (the Inspector adds it to the facts' findings; it depends on the config, the facts do not).
+ * The config's length filter on the example's stored `audio_size`: the audit's `below-min-audio-len` or
+ * `above-max-audio-len` warning (checks/length.ts, the same kind and words) when training drops it, else `null`.
  */
-export function lengthFilteredFinding(facts: ExampleIdentity & { storedSamples: number | null }, lengths: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): Finding | null {
-  const size = facts.storedSamples
-  if (size === null || (size >= lengths.min_audio_len && size <= lengths.max_audio_len)) return null
-  return finding('warning', 'length-filtered', facts.path,
-    `audio_size ${size} is outside [min_audio_len ${lengths.min_audio_len}, max_audio_len ${lengths.max_audio_len}]: training drops this example`, { row: facts.row, row_group: facts.rowGroup })
+export function lengthFilteredFinding(facts: Pick<ExampleIdentity, 'id' | 'path' | 'row' | 'rowGroup'> & { storedSamples: number | null }, lengths: Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>): Finding | null {
+  const n = facts.storedSamples
+  if (n === null || (n >= lengths.min_audio_len && n <= lengths.max_audio_len)) return null
+  const below = n < lengths.min_audio_len
+  return finding('warning', below ? 'below-min-audio-len' : 'above-max-audio-len', facts.path,
+    `${facts.id} has audio_size ${n} (${(n / storedSampleRate).toFixed(2)} s), ${below ? `below min_audio_len ${lengths.min_audio_len}` : `above max_audio_len ${lengths.max_audio_len}`}: the length filter drops it`,
+    { row: facts.row, row_group: facts.rowGroup })
 }
 
 /**
@@ -110,11 +129,11 @@ export function lengthFilteredFinding(facts: ExampleIdentity & { storedSamples: 
  * `audio` is `null`, `decodeError` the decoder's error, and the facts say why training would crash on it.
  * @throws MixscopeError when the id names no row of the dataset; the abort reason when `signal` aborts
  */
-export async function inspectExample(dataset: OpenDataset, id: string, options: { signal?: AbortSignal } = {}): Promise<InspectedExample> {
+export async function inspectExample(dataset: OpenDataset, id: string, options: { signal?: AbortSignal; config?: RowFindingConfig | null } = {}): Promise<InspectedExample> {
   const { file, row } = parseExampleId(id)
   const example = await readExample(dataset, file, row, { signal: options.signal })
   const verdict = quickAudioVerdict(example.audio)
-  const known = [...await knownFindings(dataset, example), ...verdictFindings(example, verdict)]
+  const known = [...await knownFindings(dataset, example, options.config ?? null), ...verdictFindings(example, verdict)]
   let audio: DecodedAudio | null = null
   let decodeError: Error | null = null
   const started = performance.now()
@@ -126,6 +145,6 @@ export async function inspectExample(dataset: OpenDataset, id: string, options: 
   }
   const decodeMs = performance.now() - started
   options.signal?.throwIfAborted()
-  const facts = factsOf(example, verdict, [...known, ...decodeFindings(example, verdict, audio, decodeError)])
+  const facts = factsOf(example, verdict, [...known, ...decodeFindings(example, verdict, audio, decodeError)], known)
   return { facts, example, audio, decodeError, decodeMs }
 }

@@ -3,6 +3,7 @@
  * transcript text; "random N per language" draws a seeded sample of the matches for listening audits.
  */
 import { compareUtf8, type Finding, type Severity } from '../core/findings.ts'
+import { rowFindingSummary } from '../audit/flagged.ts'
 import { exampleId } from '../audit/rows/rows.ts'
 import type { AuditRow } from '../audit/rows/types.ts'
 import { PythonRandom } from '../random/python-random.ts'
@@ -19,7 +20,7 @@ export interface ExampleFilter {
   maxSamples?: number | null
   /** Case-insensitive substring of the transcript (both sides NFKC-normalized and lower-cased). */
   text?: string
-  /** Only rows with at least one finding: the index's metadata findings, and the audio check's when it has run. */
+  /** Only flagged rows (audit/flagged.ts): the metadata audit's row findings, and the audio check's when it has run. */
   flaggedOnly?: boolean
 }
 
@@ -49,7 +50,10 @@ export interface ExampleSummary {
   audioSize: number | null
   /** Transcript (first 300 UTF-16 units), `null` when null. */
   text: string | null
-  /** Findings about this row (metadata, and the audio check's when it has run), and the worst of their severities (`null` when none). */
+  /**
+   * The row's finding count as every view counts it (`rowFindingSummary`, audit/flagged.ts: its distinct kinds, of the
+   * metadata audit and of the audio check once it has run), and the worst of their severities (`null` when none).
+   */
   findings: number
   severity: Severity | null
   /** Their kinds, worst first (e.g. `undecodable-audio`, `empty-text`), each once. */
@@ -104,7 +108,6 @@ export interface ExampleNeighbour {
   total: number
 }
 
-const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
 const textChars = 300
 /** Most matches one page returns. */
 const MAX_PAGE = 1000
@@ -142,7 +145,7 @@ export function sortMatches(index: ExampleIndex, matched: number[], sort: Exampl
       case 'corpus': return r.corpus
       case 'split': return r.split
       case 'text': return r.text
-      case 'findings': return findings.get(exampleId(r))?.length ?? 0
+      case 'findings': return rowFindingSummary(findings.get(exampleId(r)) ?? []).count
     }
   }
   const sign = sort.descending ? -1 : 1
@@ -191,26 +194,27 @@ function matchingRows(index: ExampleIndex, filter: ExampleFilter, sample: Exampl
 function summarize(index: ExampleIndex, i: number, findings: RowFindings): ExampleSummary {
   const r = index.rows[i]
   const id = exampleId(r)
-  const found = [...(findings.get(id) ?? [])].sort((a, b) => severityRank[a.severity] - severityRank[b.severity])
+  const found = rowFindingSummary(findings.get(id) ?? [])
   return {
     id, path: r.path, row: r.row, rowGroup: r.rowGroup, corpus: r.corpus, language: r.language, split: r.split,
-    audioSize: r.audioSize, text: r.text === null ? null : r.text.slice(0, textChars), findings: found.length,
-    severity: found[0]?.severity ?? null, kinds: [...new Set(found.map((f) => f.kind))],
+    audioSize: r.audioSize, text: r.text === null ? null : r.text.slice(0, textChars), findings: found.count,
+    severity: found.severity, kinds: found.kinds,
   }
 }
 
-const withAudio = new WeakMap<ExampleIndex, { audio: readonly { finding: Finding }[]; findings: RowFindings }>()
+const withAudio = new WeakMap<RowFindings, { audio: readonly { finding: Finding }[]; findings: RowFindings }>()
 
 /**
- * The index's metadata findings with the audio check's row findings added (`audio`: its items, e.g. an
- * `undecodable-audio` finding each), merged once per (index, audio) pair.
+ * The index's row findings (`base`, default its default config's: `indexRowFindings` for another) with the audio
+ * check's row findings added (`audio`: its items, e.g. an `undecodable-audio` finding each), merged once per
+ * (base, audio) pair.
  */
-export function rowFindingsWithAudio(index: ExampleIndex, audio: readonly { finding: Finding }[] | null): RowFindings {
-  if (audio === null) return index.findings
-  const known = withAudio.get(index)
+export function rowFindingsWithAudio(index: ExampleIndex, audio: readonly { finding: Finding }[] | null, base: RowFindings = index.findings): RowFindings {
+  if (audio === null) return base
+  const known = withAudio.get(base)
   if (known?.audio === audio) return known.findings
   const merged = new Map<string, Finding[]>()
-  for (const [id, list] of index.findings) merged.set(id, [...list])
+  for (const [id, list] of base) merged.set(id, [...list])
   for (const { finding: f } of audio) {
     if (f.row === null) continue
     const id = `${f.path}:${f.row}`
@@ -218,7 +222,7 @@ export function rowFindingsWithAudio(index: ExampleIndex, audio: readonly { find
     if (list) list.push(f)
     else merged.set(id, [f])
   }
-  withAudio.set(index, { audio, findings: merged })
+  withAudio.set(base, { audio, findings: merged })
   return merged
 }
 

@@ -9,17 +9,28 @@
 import type { OpenDataset } from '../dataset/open.ts'
 import { finishedQuickAudioCheck } from '../audit/quick-audio.ts'
 import type { ExampleIndex } from '../examples/example-index.ts'
-import { exampleIndex, finishedExampleIndex } from '../examples/example-index.ts'
+import { exampleIndex, finishedExampleIndex, indexRowFindings } from '../examples/example-index.ts'
+import { resolveConfig, type ConfigSpec } from '../pipeline/config/resolve.ts'
 import { pagesByPartition, partitionNeighbour, partitionPage } from '../examples/partition-pages.ts'
 import { neighbourExample, rowFindingsWithAudio, searchExamples } from '../examples/search.ts'
 import { currentTextScan, streamsRows, textScan } from '../examples/text-scan.ts'
 import type { HandlerTable } from './handler-types.ts'
 import type { ExamplesRequests } from './protocol/examples.ts'
 
-/** The row findings a search uses now: the metadata findings, with the audio check's once it has finished. */
-function rowFindings(dataset: OpenDataset, index: ExampleIndex) {
+/**
+ * The row findings a search uses now (audit/flagged.ts): the metadata audit's with `spec`'s config (the default one
+ * when absent or when it does not resolve: the Audit shows that config's error), with the audio check's once it has
+ * finished.
+ */
+export function rowFindings(dataset: OpenDataset, index: ExampleIndex, spec: ConfigSpec | undefined) {
   const quick = finishedQuickAudioCheck(dataset)
-  return { findings: rowFindingsWithAudio(index, quick ? quick.items : null), audioChecked: quick !== null }
+  let config = null
+  try {
+    config = spec ? resolveConfig(spec).config : null
+  } catch {
+    config = null
+  }
+  return { findings: rowFindingsWithAudio(index, quick ? quick.items : null, indexRowFindings(index, config)), audioChecked: quick !== null }
 }
 
 /** Rows of the dataset's readable files (from the footers). */
@@ -42,7 +53,7 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
       return scan.page(message.offset, message.limit, options)
     }
     const index = await exampleIndex(dataset, options)
-    const { findings, audioChecked } = rowFindings(dataset, index)
+    const { findings, audioChecked } = rowFindings(dataset, index, message.spec)
     return searchExamples(index, message.filter, message.sample, message.offset, message.limit, message.sort, findings, audioChecked)
   },
   'examples-neighbour': async (message, options, context) => {
@@ -54,7 +65,7 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
       return textScan(dataset, message.filter).neighbour(message.exampleId, message.step)
     }
     const index = await exampleIndex(dataset, options)
-    return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step, message.sort, rowFindings(dataset, index).findings)
+    return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step, message.sort, rowFindings(dataset, index, message.spec).findings)
   },  'examples-scan': async (message, _options, context) => {
     const scan = currentTextScan(context.dataset(message.dataset))
     if (!scan) return null

@@ -9,6 +9,6 @@ import type { HandlerTable } from './handler-types.ts'
 import type { ExplorerRequests } from './protocol/explorer.ts'
 
 export const explorerHandlers: HandlerTable<keyof ExplorerRequests> = {
-  'example-facts': async (message, options, context) => (await inspectExample(context.dataset(message.dataset), message.exampleId, options)).facts,
+  'example-facts': async (message, options, context) => (await inspectExample(context.dataset(message.dataset), message.exampleId, { signal: options.signal, config: message.config ?? null })).facts,
   'near-duplicate-members': (message, options, context) => nearDuplicateMembers(context.dataset(message.dataset), message.ids, options.signal),
 }

@@ -7,7 +7,8 @@
 import type { OpenDataset } from '../dataset/open.ts'
 import { playbackOf } from '../audio/playback.ts'
 import { toMono } from '../audio/mono.ts'
-import { inspectExample, lengthFilteredFinding, type InspectedExample } from '../examples/example-facts.ts'
+import { inspectExample, type InspectedExample } from '../examples/example-facts.ts'
+import type { RowFindingConfig } from '../audit/flagged.ts'
 import { exampleTokens } from '../examples/example-tokens.ts'
 import { displaySpectrogram } from '../features/display-spectrogram.ts'
 import { modelInputDetails } from '../features/model-input-details.ts'
@@ -23,15 +24,19 @@ const inspectedCacheSize = 4
 const tokenizers = new Map<number, { name: string; tokenizer: SpmTokenizer }>()
 let nextTokenizer = 1
 
-/** The example decoded, from the cache when it is there. @throws its decode error when it does not decode */
-async function decoded(dataset: OpenDataset, id: string, signal?: AbortSignal): Promise<InspectedExample & { audio: NonNullable<InspectedExample['audio']> }> {
+/**
+ * The example decoded, from the cache when it is there (`config`: the row findings' config; absent, any cached one:
+ * the spectrogram requests need the audio only). @throws its decode error when it does not decode
+ */
+async function decoded(dataset: OpenDataset, id: string, signal?: AbortSignal, config?: RowFindingConfig): Promise<InspectedExample & { audio: NonNullable<InspectedExample['audio']> }> {
   let cache = inspectedCache.get(dataset)
   if (!cache) inspectedCache.set(dataset, cache = new Map())
-  let pending = cache.get(id)
-  if (pending) cache.delete(id)
-  else pending = inspectExample(dataset, id, { signal })
-  cache.set(id, pending)
-  pending.catch(() => cache.delete(id))
+  const key = config ? `${id}\u0000${JSON.stringify([config.split, config.min_audio_len, config.max_audio_len, config.min_samples_per_char])}` : [...cache.keys()].find((k) => k === id || k.startsWith(`${id}\u0000`)) ?? id
+  let pending = cache.get(key)
+  if (pending) cache.delete(key)
+  else pending = inspectExample(dataset, id, { signal, config })
+  cache.set(key, pending)
+  pending.catch(() => cache.delete(key))
   while (cache.size > inspectedCacheSize) cache.delete(cache.keys().next().value as string)
   const inspected = await pending
   if (!inspected.audio) throw inspected.decodeError!
@@ -46,12 +51,10 @@ function spm(handle: number | null | undefined): { name: string; tokenizer: SpmT
 }
 
 async function inspect(params: InspectParams, dataset: OpenDataset, signal?: AbortSignal): Promise<InspectResult> {
-  const { facts, example, audio, decodeMs } = await decoded(dataset, params.exampleId, signal)
+  const { facts, example, audio, decodeMs } = await decoded(dataset, params.exampleId, signal, params.config)
   signal?.throwIfAborted()
   const where = { path: facts.path, row: facts.row, row_group: facts.rowGroup }
   const findings = [...facts.findings]
-  const filtered = lengthFilteredFinding(facts, params.config)
-  if (filtered) findings.push(filtered)
   const target = await featureTarget(params.device)
   let compareWith: Parameters<typeof modelInputDetails>[2]['compareWith']
   if (params.compare) {
@@ -75,6 +78,7 @@ async function inspect(params: InspectParams, dataset: OpenDataset, signal?: Abo
     spectrogram,
     modelInput: input,
     findings: sortFindings(findings),
+    rowFindings: facts.rowFindings,
     gpu: gpuStatus(),
     decodeMs,
   }

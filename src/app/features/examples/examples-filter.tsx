@@ -77,7 +77,7 @@ export function ExamplesFilter() {
       <div className="examples-check">
         <label><input type="checkbox" checked={filter.flaggedOnly ?? false} aria-describedby="examples-flag-source" onChange={(e) => void examplesStore.getState().setFilter({ flaggedOnly: e.target.checked })} /> Only flagged</label>
         <span id="examples-flag-source" className="field-note" data-audio-checked={audioChecked ? 'true' : 'false'}>
-          {audioChecked ? 'transcript checks and the audio check' : 'transcript checks; the Audit’s audio check adds undecodable rows'}
+          {audioChecked ? 'the Audit’s row findings for this config' : 'the Audit’s metadata row findings for this config; its audio check adds undecodable rows'}
         </span>
       </div>
       <div className="examples-sample" role="group" aria-label="Random sample per language">

@@ -2,6 +2,7 @@
 import type { ChangeEvent } from 'react'
 import type { InspectResult } from '../../../engine/worker/protocol/inspect.ts'
 import type { ExampleFacts } from '../../../engine/examples/example-facts.ts'
+import type { RowFindingSummary } from '../../../engine/audit/flagged.ts'
 import { formatBytes, formatCount, formatSamples } from '../../lib/format.ts'
 import { bcp47Tag, languageLabel } from '../../lib/language-names.ts'
 import { inspectorStore, useInspectorStore } from './use-inspector.ts'
@@ -65,10 +66,24 @@ export function MetadataPanel({ result }: { result: InspectResult }) {
   )
 }
 
+/**
+ * The row's findings as the Audit and the Examples list count them (distinct kinds, engine/audit/flagged.ts), and what
+ * else the list holds (its file's findings, decoding it here, its model input).
+ */
+function RowFindingsLine({ row, all }: { row: RowFindingSummary; all: number }) {
+  return (
+    <p className="hint" data-testid="row-findings" data-count={row.count} data-kinds={row.kinds.join(' ')}>
+      {row.count === 0 ? 'No row finding: the Audit and Examples do not flag this row' : <>Flagged row: <strong>{row.count} finding{row.count === 1 ? '' : 's'}</strong> ({row.kinds.join(', ')}), as the Audit and Examples count it</>}
+      {all > row.count ? '; the rest are about its file, decoding it here or its model input.' : '.'}
+    </p>
+  )
+}
+
 export function FindingsPanel({ result }: { result: InspectResult }) {
   return (
     <section aria-labelledby="example-findings-heading">
       <h3 id="example-findings-heading">Findings ({result.findings.length})</h3>
+      <RowFindingsLine row={result.rowFindings} all={result.findings.length} />
       {result.findings.length === 0 ? <p className="hint">No findings for this example.</p> : (
         <ul className="example-findings">
           {result.findings.map((f, i) => (
@@ -111,6 +126,7 @@ export function FactsPanel({ facts }: { facts: ExampleFacts }) {
           {facts.encodedBytes ? <pre className="hexdump" data-testid="header-bytes" aria-label="Header bytes (hex)">{facts.headerHex}</pre> : <p className="hint">No bytes.</p>}
           {facts.encodedBytes ? <pre className="hexdump ascii" aria-label="Header bytes (ASCII)">{facts.headerAscii}</pre> : null}
           <h4>Findings ({facts.findings.length})</h4>
+          <RowFindingsLine row={facts.rowFindings} all={facts.findings.length} />
           <ul className="example-findings">
             {facts.findings.map((f, i) => <li key={i}><span className={`severity ${f.severity}`}>{f.severity}</span> <code>{f.kind}</code> <span dir="auto">{f.message}</span></li>)}
           </ul>

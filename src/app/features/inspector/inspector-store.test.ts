@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { InspectConfig, InspectParams } from '../../../engine/worker/protocol/inspect.ts'
 import { createInspectorStore } from './inspector-store.ts'
 
-const config: InspectConfig = { use_fbank: false, normalize_audio: true, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32', min_audio_len: 1, max_audio_len: 1e6 }
+const config: InspectConfig = { use_fbank: false, normalize_audio: true, spec_aug_p: null, spec_aug_freq_mask_param: 80, dtype: 'float32', split: 'train', min_samples_per_char: 160, min_audio_len: 1, max_audio_len: 1e6 }
 
 function fake() {
   const calls: InspectParams[] = []

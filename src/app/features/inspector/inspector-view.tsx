@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DisplaySpectrogram } from '../../../engine/features/display-spectrogram.ts'
 import { useStore } from 'zustand'
 import type { ExampleFacts } from '../../../engine/examples/example-facts.ts'
+import type { InspectConfig } from '../../../engine/worker/protocol/inspect.ts'
 import { exampleKeysOf } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
 import { formatSeconds } from '../../lib/format.ts'
@@ -45,14 +46,14 @@ function useWindowSpectrogram(dataset: number | null, id: string | null, whole: 
 
 /** The Inspector; `compact` is the panel beside the Examples list (same content, the list stays in view). */
 /** What is known about `id` without decoding it (`example-facts`), fetched only when asked for. */
-function useExampleFacts(dataset: number | null, id: string | null): ExampleFacts | null {
+function useExampleFacts(dataset: number | null, id: string | null, config: InspectConfig | null): ExampleFacts | null {
   const [facts, setFacts] = useState<ExampleFacts | null>(null)
   useEffect(() => {
     if (dataset === null || id === null) return
     const controller = new AbortController()
-    engineClient.request('example-facts', { dataset, exampleId: id }, { signal: controller.signal }).then(setFacts, () => undefined)
+    engineClient.request('example-facts', { dataset, exampleId: id, config }, { signal: controller.signal }).then(setFacts, () => undefined)
     return () => controller.abort()
-  }, [dataset, id])
+  }, [dataset, id, config])
   return facts
 }
 
@@ -67,7 +68,7 @@ export function InspectorView({ compact = false }: { compact?: boolean }) {
   const audioUrl = useInspectorStore((s) => s.audioUrl)
   const error = useInspectorStore((s) => s.error)
   const audio = useRef<HTMLAudioElement>(null)
-  const facts = useExampleFacts(dataset, status === 'error' ? exampleId : null)
+  const facts = useExampleFacts(dataset, status === 'error' ? exampleId : null, config)
   const pendingPlay = useStore(playbackStore, (s) => s.pending)
   const [playhead, setPlayhead] = useState<number | null>(null)
   const [message, setMessage] = useState<string | null>(null)

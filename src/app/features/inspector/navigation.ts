@@ -5,7 +5,7 @@
  */
 import { engineClient } from '../../engine-client.ts'
 import { batchesStore } from '../../stores/use-batches-store.ts'
-import { examplesIndexRowLimit, examplesStore } from '../../stores/use-examples-store.ts'
+import { examplesIndexRowLimit, examplesSpec, examplesStore } from '../../stores/use-examples-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { datasetStore } from '../../stores/use-dataset-store.ts'
 import { usableDataset } from '../../stores/dataset-store.ts'
@@ -38,11 +38,11 @@ export async function stepExample(step: 1 | -1): Promise<string | null> {
   if (dataset === undefined) return 'No dataset open'
   const { filter, sample, sort } = examplesStore.getState()
   if (exampleId === null) {
-    const first = await engineClient.request('examples-search', { dataset, filter, sample, sort, offset: 0, limit: 1, ...examplesIndexRowLimit })
+    const first = await engineClient.request('examples-search', { dataset, filter, sample, sort, offset: 0, limit: 1, ...examplesIndexRowLimit, spec: examplesSpec() })
     if (first.rows[0]) selectionStore.getState().select(first.rows[0].id)
     return first.rows[0] ? null : 'No example matches the Examples filter'
   }
-  const next = await engineClient.request('examples-neighbour', { dataset, filter, sample, sort, exampleId, step, ...examplesIndexRowLimit })
+  const next = await engineClient.request('examples-neighbour', { dataset, filter, sample, sort, exampleId, step, ...examplesIndexRowLimit, spec: examplesSpec() })
   if (next.id === null) return next.total === 0 ? 'No example matches the Examples filter' : `${step > 0 ? 'Last' : 'First'} example of the Examples list (or this example is not in it)`
   selectionStore.getState().select(next.id)
   return null

@@ -52,7 +52,7 @@ export function useInspectConfig(): { config: InspectConfig | null; error: strin
         setState({
           config: {
             use_fbank: c.use_fbank, normalize_audio: c.normalize_audio, spec_aug_p: c.spec_aug_p, spec_aug_freq_mask_param: c.spec_aug_freq_mask_param,
-            dtype: c.dtype, min_audio_len: c.min_audio_len, max_audio_len: c.max_audio_len,
+            dtype: c.dtype, min_audio_len: c.min_audio_len, max_audio_len: c.max_audio_len, split: c.split, min_samples_per_char: c.min_samples_per_char,
           },
           error: null,
         })

@@ -1,7 +1,8 @@
 /**
  * Hours of each language's data the model has seen by every step up to N, log–log, one line per language: the
  * focused languages (the language focus every view shares), else the four most and the four least seen. The
- * "What the model sees" table below lists every language; clicking one there focuses it here.
+ * "What the model sees" table below lists every language without a focus (the focused ones with one); clicking one
+ * there focuses it here.
  */
 import { useMemo } from 'react'
 import type { ExposureCurveRow, ExposureReport } from '../../../engine/mixture/exposure-report.ts'

@@ -3,7 +3,8 @@
  * against the probability the real sampler draws it with: a log-log scatter that holds 1,600 partitions, the top
  * partitions as bars, and the "Find language" table; the first draws of the sampler against expectation; what the
  * model sees in N steps (hours drawn, epochs of each language's data, the chance it is never drawn, curves over
- * steps). Exports the recipe block and the TSV.
+ * steps). Exports the recipe block and the TSV. The language focus narrows the charts and the tables to the focused
+ * languages' partitions; their shares and probabilities stay those of the whole split (what the sampler draws).
  */
 import { useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
@@ -51,7 +52,7 @@ const same = (a: number | null, b: number | null) => a === b || (a !== null && b
  * mount is one React commit React cannot slice (its store's registration dispatches), so the two together were one
  * task of about 0.4 s after the view's first result at 1,600 languages.
  */
-function Charts({ rows, stage }: { rows: MixtureRow[]; stage: number }) {
+function Charts({ rows, stage, scope }: { rows: MixtureRow[]; stage: number; scope: string }) {
   const all = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
     .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows])
   // at most one mark per cell of an 80 × 80 log grid: 2,000 partitions draw a few hundred marks
@@ -73,7 +74,7 @@ function Charts({ rows, stage }: { rows: MixtureRow[]; stage: number }) {
   return (
     <div className="grid-2">
       <section className="panel" aria-labelledby="scatter-heading">
-        <h4 id="scatter-heading">Sampling probability against natural share ({formatCount(all.length)} partitions, log–log)</h4>
+        <h4 id="scatter-heading" data-partitions={all.length}>Sampling probability against natural share ({formatCount(all.length)} partitions{scope}, log–log)</h4>
         <Staged stage={stage} at={1} minHeight={300}>
         <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${all.length} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
           <ResponsiveContainer width="100%" height={300}>
@@ -96,7 +97,7 @@ function Charts({ rows, stage }: { rows: MixtureRow[]; stage: number }) {
         <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(all.length)}{points.length < all.length ? ` (${formatCount(points.length)} marks: nearby partitions share one)` : ''}.</p>
       </section>
       <section className="panel" aria-labelledby="shares-heading">
-        <h4 id="shares-heading">Natural share vs sampling probability, most sampled</h4>
+        <h4 id="shares-heading" data-partitions={top.length}>Natural share vs sampling probability, most sampled{scope}</h4>
         <Staged stage={stage} at={2} minHeight={Math.max(200, top.length * 30 + 60)}>
         <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for the ${top.length} most sampled of ${rows.length} partitions; the table "Mixture weights" lists every value.`}>
           <ResponsiveContainer width="100%" height={Math.max(200, top.length * 30 + 60)}>
@@ -118,7 +119,7 @@ function Charts({ rows, stage }: { rows: MixtureRow[]; stage: number }) {
 }
 
 /** Every partition of the split by sampling probability, ranked, zoomable: the tail a top-N chart never shows. */
-function RankedProbabilities({ rows }: { rows: MixtureRow[] }) {
+function RankedProbabilities({ rows, scope }: { rows: MixtureRow[]; scope: string }) {
   const focus = useFocusSet()
   const items = useMemo(() => rows.filter((r) => r.sampling_probability !== null).map((r) => ({ key: `${r.corpus}/${r.language}`, value: r.sampling_probability as number })), [rows])
   const languageOf = useMemo(() => new Map(rows.map((r) => [`${r.corpus}/${r.language}`, r.language])), [rows])
@@ -126,7 +127,7 @@ function RankedProbabilities({ rows }: { rows: MixtureRow[] }) {
   if (items.length === 0) return null
   return (
     <section className="panel" aria-labelledby="ranked-p-heading">
-      <h4 id="ranked-p-heading">Every partition by sampling probability, ranked: zoom into any rank range</h4>
+      <h4 id="ranked-p-heading" data-partitions={items.length}>Every partition{scope} by sampling probability, ranked: zoom into any rank range</h4>
       <RankedBars items={items} noun={['partition', 'partitions']} format={formatShare} metric="sampling probability"
         label={(key) => { const language = languageOf.get(key) ?? ''; return `${key.slice(0, key.length - language.length - 1)} · ${languageLabel(language)}` }}
         chartLabel="Bar chart of sampling probability per partition" selected={selected}
@@ -183,7 +184,10 @@ export function MixtureView() {
   const tsvUrl = useBlobUrl(tsv, 'text/tab-separated-values')
   const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
-  const languages: ExposureCurveRow[] = result?.exposure?.languages ?? noLanguages
+  const inSplitShown = useMemo(() => (focus.size === 0 ? inSplit : inSplit.filter((r) => focus.has(r.language))), [inSplit, focus])
+  const allLanguages: ExposureCurveRow[] = result?.exposure?.languages ?? noLanguages
+  const languages = useMemo(() => (focus.size === 0 ? allLanguages : allLanguages.filter((l) => focus.has(l.language))), [allLanguages, focus])
+  const scope = focus.size > 0 ? ` of the ${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'}` : ''
   const stage = useStage(5, m.report !== null)
   const splits = report?.overview.splitNames ?? noNames
   const corpora = report?.overview.corpusNames ?? noNames
@@ -214,10 +218,11 @@ export function MixtureView() {
       {result && result.findings.length > 0 && <FindingGroups findings={result.findings} label="Mixture problems" />}
       {result && (
         <div className={stale ? 'stale' : undefined} aria-busy={stale}>
-          <Charts rows={inSplit} stage={stage} />
+          {focus.size > 0 && <p className="hint focus-scope" data-testid="mixture-focus">Charts and tables show the partitions{scope} ({formatCount(inSplitShown.length)} of {formatCount(inSplit.length)} in the split); shares and probabilities are still over the whole split.</p>}
+          <Charts rows={inSplitShown} stage={stage} scope={scope} />
           {/* the sections under the charts mount one per idle period (components/staged.tsx): at 1,600 languages the
               whole view mounted at once was one task of about a second */}
-          <Staged stage={stage} at={3} minHeight={380}><RankedProbabilities rows={inSplit} /></Staged>
+          <Staged stage={stage} at={3} minHeight={380}><RankedProbabilities rows={inSplitShown} scope={scope} /></Staged>
           <Staged stage={stage} at={4} minHeight={420}>
           <section aria-labelledby="weights-heading">
             <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'})` : ''}</h3>
@@ -226,7 +231,7 @@ export function MixtureView() {
           </Staged>
           <Staged stage={stage} at={5} minHeight={360}>
           <section aria-labelledby="hours-steps-heading">
-            <h3 id="hours-steps-heading">What the model sees in {formatCount(result.steps)} training steps</h3>
+            <h3 id="hours-steps-heading">What the model sees in {formatCount(result.steps)} training steps{focus.size > 0 ? ` (${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'})` : ''}</h3>
             {result.exposure === null ? <p>This split is read once (evaluation), or its batching cannot be built: nothing is repeated.</p> : (
               <>
                 <p className="hint">

@@ -2,7 +2,9 @@
  * Hours per language at any scale: the distribution of hours per language on a log axis ("412 languages under
  * 1 h"), the cumulative coverage curve, the top languages with the rest as one bar, every language ranked with a
  * brush to zoom into any rank range, and the "Find language" table
- * with every language. Clicking a bar or a row focuses languages (every view then filters to them).
+ * with every language. Clicking a bar or a row focuses languages (every view then filters to them): the charts then
+ * draw the focused languages only, and the "Find language" table keeps every language (it is where the focus is
+ * picked) and says so.
  */
 import { useDeferredValue, useMemo } from 'react'
 import { usePaced } from '../../components/paced.ts'
@@ -14,14 +16,15 @@ import { NumCell } from '../../components/num.tsx'
 import type { LanguageHours } from '../../../engine/dataset/groupings.ts'
 import { formatCount, formatHours } from '../../lib/format.ts'
 import { languageLabel } from '../../lib/language-names.ts'
-import { focusStore, useFocusSet } from '../../stores/focus-store.ts'
+import { focusStore } from '../../stores/focus-store.ts'
 
 const noun: [string, string] = ['language', 'languages']
 const toggleFocus = (key: string) => focusStore.getState().toggle(key)
 
-export function LanguageSection({ languages, metric }: { languages: LanguageHours[]; metric: 'hours' | 'rows' }) {
-  const focus = useFocusSet()
-  const items = useMemo(() => languages.map((l) => ({ key: l.language, value: metric === 'hours' ? l.hours : l.rows })), [languages, metric])
+export function LanguageSection({ languages, metric, focus }: { languages: LanguageHours[]; metric: 'hours' | 'rows'; focus: ReadonlySet<string> }) {
+  // the charts draw the focused languages (all without a focus); the table lists every one
+  const charted = useMemo(() => (focus.size === 0 ? languages : languages.filter((l) => focus.has(l.language))), [languages, focus])
+  const items = useMemo(() => charted.map((l) => ({ key: l.language, value: metric === 'hours' ? l.hours : l.rows })), [charted, metric])
   const format = metric === 'hours' ? formatHours : formatCount
   // every language ranked (1,600 bars' worth of chart) and the table render in a background pass, after the charts
   // above paint
@@ -38,7 +41,8 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
   const tableShown = usePaced(ranked, 3)
   return (
     <section aria-labelledby="languages-heading">
-      <h3 id="languages-heading">{metric === 'hours' ? 'Hours' : 'Rows'} per language ({formatCount(languages.length)} languages)</h3>
+      <h3 id="languages-heading" data-charted={charted.length}>{metric === 'hours' ? 'Hours' : 'Rows'} per language ({focus.size === 0 ? `${formatCount(languages.length)} languages` : `${formatCount(charted.length)} focused of ${formatCount(languages.length)} languages`})</h3>
+      {focus.size > 0 && <p className="hint focus-scope">The charts draw the focused languages only; the &ldquo;Find language&rdquo; table below lists all {formatCount(languages.length)}, the focused ones marked, to add or remove one.</p>}
       <div className="grid-3">
         <section className="panel" aria-label="Distribution">
           <h4>How many languages have how much</h4>
@@ -73,7 +77,7 @@ export function LanguageSection({ languages, metric }: { languages: LanguageHour
       <div className="language-table-block" aria-busy={ranked !== now || tableShown !== ranked}>
         <Staged stage={stage} at={4} minHeight={420}>
         {tableShown && (
-        <LanguageTable rows={tableShown.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
+        <LanguageTable rows={tableShown.languages} label="Hours per language" toolbar={focus.size > 0 ? <span className="hint" data-testid="table-all-languages">Every language, not only the focused ones: click a row to add it to the focus or remove it.</span> : undefined} initialSort={{ id: 'hours', descending: true }} height={360}
           columns={[
             { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
             { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => l.rows, cell: (l) => <NumCell value={l.rows} kind="count" /> },

@@ -2,7 +2,8 @@
  * The Overview: the errors opening found first (problems-alert.tsx), then totals (hours and rows first), hours per language as pictures that hold 1,600 languages (log
  * histogram, coverage curve, top N + rest) and the "Find language" table, hours per corpus and split, the hours per
  * (corpus, language, split), the stats TSV against the data, the partition folders, and the problems found while
- * opening, grouped by kind. The language focus (header) filters the tables.
+ * opening, grouped by kind. The language focus (header) narrows the tiles, the charts and the tables to the focused
+ * languages; the "Find language" table alone lists every language (it is where the focus is picked), and says so.
  *
  * The summary and the language charts render first; the sections under them (`OverviewDetails`) render from a
  * deferred copy of the same inputs, in a background pass React can interrupt, and mount one per idle period
@@ -69,13 +70,13 @@ export function OverviewView() {
       <RangeIgnoredNotice report={report} request={reportRequest} />
       <ProvisionalNotice report={report} />
       <SaveIndex report={report} request={reportRequest} />
-      <DatasetSummary report={report} />
+      <DatasetSummary report={report} focus={focus} />
       <div className="chart-controls" role="group" aria-label="Chart options">
         <label><input type="radio" name="overview-metric" checked={metric === 'hours'} onChange={() => setMetric('hours')} /> Hours</label>
         <label><input type="radio" name="overview-metric" checked={metric === 'rows'} onChange={() => setMetric('rows')} /> Rows</label>
         <label><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale (corpus and split bars)</label>
       </div>
-      <LanguageSection languages={languages} metric={metric} />
+      <LanguageSection languages={languages} metric={metric} focus={focus} />
       <div className="overview-details" aria-busy={details !== inputs}>
         {details && <OverviewDetails inputs={details} />}
       </div>
@@ -105,7 +106,7 @@ const OverviewDetails = memo(function OverviewDetails({ inputs }: { inputs: Deta
         <GroupSections {...groups} busy={groups !== inputs} />
       </Staged>
       <Staged stage={stage} at={2} minHeight={420}>
-        <TableSections report={tables.report} busy={tables !== inputs} />
+        <TableSections report={tables.report} focus={tables.focus} busy={tables !== inputs} />
       </Staged>
       <Staged stage={stage} at={3} minHeight={420}>
         <PartitionSection report={partitions.report} focus={partitions.focus} busy={partitions !== inputs} />
@@ -154,19 +155,22 @@ function GroupPanel({ id, title, groups, noun, metric, log }: { id: string; titl
   )
 }
 
-/** Hours per (corpus, language, split), and the stats TSV against the data. */
-function TableSections({ report, busy }: { report: OpenResult; busy: boolean }) {
+/** Hours per (corpus, language, split), and the stats TSV against the data (of the focused languages). */
+function TableSections({ report, focus, busy }: { report: OpenResult; focus: ReadonlySet<string>; busy: boolean }) {
   const { overview } = report
+  const pivot = useMemo(() => (focus.size === 0 ? overview.splitPivot : { ...overview.splitPivot, rows: overview.splitPivot.rows.filter((r) => focus.has(r.language)) }), [overview, focus])
+  const coverage = useMemo(() => (focus.size === 0 ? overview.tsvCoverage ?? [] : (overview.tsvCoverage ?? []).filter((r) => focus.has(r.language))), [overview, focus])
+  const scope = scopeOf(focus)
   return (
     <div className="grid-2" aria-busy={busy}>
       <section aria-labelledby="splits-heading">
-        <h3 id="splits-heading">Hours per corpus, language and split</h3>
-        <SplitHoursTable pivot={overview.splitPivot} />
+        <h3 id="splits-heading">Hours per corpus, language and split{scope}</h3>
+        <SplitHoursTable pivot={pivot} />
       </section>
       {report.stats.summary ? (
         <section aria-labelledby="tsv-heading">
-          <h3 id="tsv-heading">Stats TSV vs data</h3>
-          <TsvComparisonTable rows={overview.tsvCoverage ?? []} tsvPath={report.stats.summary.path} />
+          <h3 id="tsv-heading">Stats TSV vs data{scope}</h3>
+          <TsvComparisonTable rows={coverage} tsvPath={report.stats.summary.path} />
         </section>
       ) : (
         <div>
@@ -183,7 +187,7 @@ function PartitionSection({ report, focus, busy }: { report: OpenResult; focus: 
   const focused = useFocused(report, focus)
   return (
     <section aria-labelledby="partitions-heading" aria-busy={busy}>
-      <h3 id="partitions-heading">Partition folders</h3>
+      <h3 id="partitions-heading">Partition folders{scopeOf(focus)}</h3>
       <PartitionsTable partitions={focused} showOther={report.overview.hasOtherKeys} />
     </section>
   )

@@ -1,6 +1,7 @@
 /** The Examples view's kinds: `examples-search` and `examples-neighbour`. Types only (a leaf of protocol.ts). */
 import type { ExampleFilter, ExampleNeighbour, ExamplePage, ExampleSample, ExampleSort } from '../../examples/search.ts'
 import type { TextScanStatus } from '../../examples/text-scan.ts'
+import type { ConfigSpec } from '../../pipeline/config/resolve.ts'
 
 export interface ExamplesSearchParams {
   dataset: number
@@ -17,6 +18,11 @@ export interface ExamplesSearchParams {
    * example index (default `defaultExampleIndexRowLimit`, src/engine/examples/text-scan.ts).
    */
   indexRowLimit?: number
+  /**
+   * The config the row findings use (flags, "only flagged", the findings sort), as the Audit's (`audit`'s `spec`):
+   * its split, length filter and `min_samples_per_char`. Absent, or one that does not resolve: the default config.
+   */
+  spec?: ConfigSpec
 }
 
 /** Parameters of `examples-scan`: stop the dataset's streamed search, or continue it from where it stopped. */
@@ -37,6 +43,8 @@ export interface ExamplesNeighbourParams {
   sort?: ExampleSort | null
   /** As `ExamplesSearchParams.indexRowLimit`. */
   indexRowLimit?: number
+  /** As `ExamplesSearchParams.spec`. */
+  spec?: ConfigSpec
 }
 
 /** Request kinds of the examples group. */

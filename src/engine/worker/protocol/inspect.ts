@@ -8,6 +8,7 @@ import type { DisplaySpectrogram } from '../../features/display-spectrogram.ts'
 import type { ModelInput } from '../../features/model-input-details.ts'
 import type { FeatureDevice, ModelInputConfig } from '../../features/model-input.ts'
 import type { Finding } from '../../core/findings.ts'
+import type { RowFindingSummary } from '../../audit/flagged.ts'
 import type { ExampleIdentity } from '../../dataset/example-id.ts'
 import type { ExampleTokens } from '../../examples/example-tokens.ts'
 import type { IoCounters } from '../../source/source.ts'
@@ -26,8 +27,11 @@ export interface GpuStatus {
   requested: boolean
 }
 
-/** The config fields the Inspector depends on: the model input's, and the length filter's (reference names). */
-export type InspectConfig = ModelInputConfig & Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len'>
+/**
+ * The config fields the Inspector depends on: the model input's, and the row findings' (the training split, the
+ * length filter, `min_samples_per_char`: audit/flagged.ts `RowFindingConfig`; reference names).
+ */
+export type InspectConfig = ModelInputConfig & Pick<PipelineConfig, 'min_audio_len' | 'max_audio_len' | 'split' | 'min_samples_per_char'>
 
 export interface InspectParams {
   dataset: number
@@ -74,7 +78,10 @@ export interface InspectResult {
   display: Float32Array
   spectrogram: DisplaySpectrogram
   modelInput: ModelInput
+  /** Every finding: the row's, its file's, the decoder's and the model input's. */
   findings: Finding[]
+  /** The row findings as the Audit and the Examples list count them (audit/flagged.ts `rowFindingSummary`). */
+  rowFindings: RowFindingSummary
   gpu: GpuStatus
   decodeMs: number
 }

@@ -101,12 +101,7 @@ export class FingerprintSpill {
    * @returns where they lie, and the measures without them (copies: the originals are left as they are)
    */
   async writeMeasures(measures: readonly AudioMeasure[]): Promise<{ locations: FingerprintLocations; measures: AudioMeasure[] }> {
-    const records = measures.map((m) => (m.ok && m.fingerprint ? fromBase64(m.fingerprint) : null))
-    const stripped = measures.map((m) => {
-      if (!m.ok || m.fingerprint === undefined) return m
-      const { fingerprint: _, ...rest } = m
-      return rest
-    })
+    const { records, measures: stripped } = splitFingerprints(measures)
     return { locations: await this.write(records), measures: stripped }
   }
 
@@ -173,6 +168,20 @@ export class FingerprintSpill {
   close(): Promise<void> {
     return this.buckets.close()
   }
+}
+
+/**
+ * The fingerprints measures carry (base64, `AudioMeasure.fingerprint`) as records for {@link FingerprintSpill.write},
+ * and the measures without them (copies; the originals are left as they are).
+ */
+export function splitFingerprints(measures: readonly AudioMeasure[]): { records: (Uint8Array | null)[]; measures: AudioMeasure[] } {
+  const records = measures.map((m) => (m.ok && m.fingerprint ? fromBase64(m.fingerprint) : null))
+  const stripped = measures.map((m) => {
+    if (!m.ok || m.fingerprint === undefined) return m
+    const { fingerprint: _, ...rest } = m
+    return rest
+  })
+  return { records, measures: stripped }
 }
 
 /** Slice `p`'s entries `(band, hash, row)` as three 32-bit words each, in the order they were written (row order). */

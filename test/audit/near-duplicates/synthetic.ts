@@ -1,0 +1,102 @@
+/**
+ * Synthetic speech fingerprints for the near-duplicate search at scale (test/audit/near-duplicate-spill.test.ts,
+ * bench/near-duplicates-scale.ts): row `i`'s fingerprint is made from `i` alone (so 10^7 rows need not be held),
+ * random 32-bit words over `steps` loud steps and random band hashes, except for planted groups of 2 or 3 rows: a
+ * base row and variants of it — its words shifted by 3 steps (96 ms) with 8% of the bits flipped (a bit error rate
+ * ≈ 0.08, well under the 0.30 threshold; unrelated rows are ≈ 0.5 apart) and its first 8 band hashes kept, the
+ * others new. Every 97th row that is not planted has no fingerprint (too short or silent).
+ */
+import { encodeFingerprint, lshBandCount, type Fingerprint } from '../../../src/engine/features/dsp/fingerprint.ts'
+
+/** Options of {@link syntheticFingerprints}. */
+export interface SyntheticOptions {
+  /** Steps of every fingerprint (default 188: a 6 s clip, ≈ 0.9 kB a record). */
+  steps?: number
+  /** Band hashes are drawn from `[0, bandSpace)` (default 2^32; a small space makes many candidate buckets). */
+  bandSpace?: number
+  /** Planted groups (default 20). */
+  groups?: number
+  seed?: number
+}
+
+/** A synthetic set of `count` rows. */
+export interface SyntheticSet {
+  count: number
+  /** Row `i`'s fingerprint, `null` when it has none. */
+  fingerprint(i: number): Fingerprint | null
+  /** Row `i`'s fingerprint as `encodeFingerprint` writes it. */
+  record(i: number): Uint8Array | null
+  /** The planted groups: rows ascending, base first. */
+  groups: number[][]
+}
+
+function mix32(x: number): number {
+  x ^= x >>> 16
+  x = Math.imul(x, 0x85ebca6b)
+  x ^= x >>> 13
+  x = Math.imul(x, 0xc2b2ae35)
+  x ^= x >>> 16
+  return x >>> 0
+}
+
+/** A xorshift32 generator seeded from `seed` and `i`. */
+function generator(seed: number, i: number): () => number {
+  let s = (mix32(Math.imul(seed + 1, 0x9e3779b9) ^ mix32(i + 0x51ed27)) | 1) >>> 0
+  return () => {
+    s ^= s << 13
+    s ^= s >>> 17
+    s ^= s << 5
+    return (s >>>= 0)
+  }
+}
+
+/** The set: deterministic for the same `count` and options. */
+export function syntheticFingerprints(count: number, options: SyntheticOptions = {}): SyntheticSet {
+  const steps = options.steps ?? 188
+  const space = options.bandSpace ?? 2 ** 32
+  const seed = options.seed ?? 1
+  const groupCount = Math.min(options.groups ?? 20, Math.floor(count / 8))
+  const groups: number[][] = []
+  // base row of each planted row
+  const baseOf = new Map<number, number>()
+  for (let k = 0; k < groupCount; k++) {
+    const base = Math.floor(((k + 0.25) * count) / groupCount)
+    const group = [base, base + 1 + (k % 3)]
+    if (k % 4 === 1) group.push(base + 5)
+    for (const r of group) baseOf.set(r, base)
+    groups.push(group)
+  }
+  const random = (i: number): Fingerprint => {
+    const next = generator(seed, i)
+    const words = new Uint32Array(steps)
+    for (let n = 0; n < steps; n++) words[n] = next()
+    const active = new Uint8Array((steps + 7) >> 3)
+    for (let n = 2; n < steps; n++) active[n >> 3] |= 1 << (n & 7)
+    const bands = new Uint32Array(lshBandCount)
+    for (let j = 0; j < lshBandCount; j++) bands[j] = space >= 2 ** 32 ? next() : next() % space
+    return { words, active, bands }
+  }
+  const fingerprint = (i: number): Fingerprint | null => {
+    const base = baseOf.get(i)
+    if (base === undefined) return i % 97 === 96 ? null : random(i)
+    const fp = random(base)
+    if (base === i) return fp
+    const next = generator(seed + 7, i)
+    const words = new Uint32Array(steps)
+    for (let n = 0; n < steps; n++) {
+      let flips = 0
+      for (let b = 0; b < 32; b++) if (next() % 100 < 8) flips |= 1 << b
+      words[n] = (fp.words[Math.min(steps - 1, n + 3)] ^ flips) >>> 0
+    }
+    const bands = fp.bands.slice()
+    for (let j = 8; j < lshBandCount; j++) bands[j] = space >= 2 ** 32 ? next() : next() % space
+    return { words, active: fp.active, bands }
+  }
+  return {
+    count, groups, fingerprint,
+    record: (i) => {
+      const fp = fingerprint(i)
+      return fp && encodeFingerprint(fp)
+    },
+  }
+}

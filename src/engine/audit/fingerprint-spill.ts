@@ -53,9 +53,6 @@ const readSpan = 1 << 20
 /** Reads in flight. */
 const readConcurrency = 4
 
-/** Little-endian platform (the sort keys' 32-bit halves: low word first). */
-const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
-
 /**
  * The fingerprints of an audit's decoded rows, in a spill. Records are written in any order (`write`: a row group's,
  * a part's), then placed in row order (`place`), then searched ({@link searchNearDuplicatesSpilled}).
@@ -192,29 +189,61 @@ function entriesOf(bytes: Uint8Array): Uint32Array {
 
 /**
  * The order of a slice's entries by (band, hash, row): entries are in row order, so a stable order by (band, hash)
- * — here by the entry's position as the last key — is it. Sorted natively as 64-bit keys (band: 8 bits, hash: 32,
- * position: 24) when the slice has under 2^24 entries, else by comparison.
+ * is it — a least-significant-digit radix sort, the hash in three digits of 11, 11 and 10 bits, then the band.
  */
 function sliceOrder(e: Uint32Array, n: number): Uint32Array {
-  const order = new Uint32Array(n)
-  if (n < 1 << 24 && littleEndian) {
-    const keys = new BigUint64Array(n)
-    const halves = new Uint32Array(keys.buffer)
-    let small = true
-    for (let x = 0; x < n && small; x++) {
-      const band = e[3 * x], hash = e[3 * x + 1]
-      if (band > 255) small = false
-      halves[2 * x] = (((hash & 0xff) << 24) | x) >>> 0
-      halves[2 * x + 1] = ((band << 24) | (hash >>> 8)) >>> 0
-    }
-    if (small) {
-      keys.sort()
-      for (let x = 0; x < n; x++) order[x] = halves[2 * x] & 0xffffff
-      return order
-    }
+  let order = new Uint32Array(n), next = new Uint32Array(n)
+  // the hashes in the current order (read in sequence, not through `order`)
+  let hashes = new Uint32Array(n), nextHashes = new Uint32Array(n)
+  let maxBand = 0
+  for (let x = 0; x < n; x++) {
+    order[x] = x
+    hashes[x] = e[3 * x + 1]
+    if (e[3 * x] > maxBand) maxBand = e[3 * x]
   }
-  for (let x = 0; x < n; x++) order[x] = x
-  return order.sort((x, y) => e[3 * x] - e[3 * y] || e[3 * x + 1] - e[3 * y + 1] || e[3 * x + 2] - e[3 * y + 2])
+  const count = new Uint32Array(2049)
+  for (const shift of [0, 11, 22]) {
+    count.fill(0)
+    for (let x = 0; x < n; x++) count[((hashes[x] >>> shift) & 0x7ff) + 1]++
+    for (let d = 1; d < count.length; d++) count[d] += count[d - 1]
+    for (let x = 0; x < n; x++) {
+      const at = count[(hashes[x] >>> shift) & 0x7ff]++
+      next[at] = order[x]
+      nextHashes[at] = hashes[x]
+    }
+    ;[order, next] = [next, order]
+    ;[hashes, nextHashes] = [nextHashes, hashes]
+  }
+  if (maxBand === 0) return order
+  const bands = new Uint32Array(maxBand + 2)
+  for (let x = 0; x < n; x++) bands[e[3 * order[x]] + 1]++
+  for (let d = 1; d < bands.length; d++) bands[d] += bands[d - 1]
+  for (let x = 0; x < n; x++) next[bands[e[3 * order[x]]]++] = order[x]
+  return next
+}
+
+/**
+ * The records of rows `[first, end)` (`bytes` in all): one read when they lie together in the spill (rows written a
+ * row group or a part at a time, in order), else as {@link FingerprintSpill.records} reads them.
+ * @returns row → its record (`null`: none)
+ */
+async function recordsOf(spill: FingerprintSpill, where: FingerprintLocations, first: number, end: number, bytes: number): Promise<(i: number) => Uint8Array | null> {
+  const { offsets, lengths } = where
+  let from = Infinity, to = 0
+  for (let i = first; i < end; i++) {
+    if (lengths[i] === 0) continue
+    if (offsets[i] < from) from = offsets[i]
+    if (offsets[i] + lengths[i] > to) to = offsets[i] + lengths[i]
+  }
+  if (to === 0) return () => null
+  if (to - from <= bytes + readGap) {
+    const all = await spill.buckets.read(recordBucket, from, to - from)
+    return (i) => (lengths[i] === 0 ? null : all.subarray(offsets[i] - from, offsets[i] - from + lengths[i]))
+  }
+  const rows: number[] = []
+  for (let i = first; i < end; i++) if (lengths[i] > 0) rows.push(i)
+  const records = await spill.records(rows)
+  return (i) => records.get(i) ?? null
 }
 
 /**
@@ -236,38 +265,36 @@ export async function searchNearDuplicatesSpilled(spill: FingerprintSpill, exact
 
   // candidates: every row's band hashes, read back in row order a batch at a time, into their slices' buckets
   const bufferEntries = Math.max(16, Math.min(1 << 14, Math.floor(budget / 12 / partitions)))
-  const buffers = new Map<number, { words: Uint32Array; n: number }>()
+  const buffers: (Uint32Array | undefined)[] = new Array(partitions)
+  const filled = new Int32Array(partitions)
   const flush = async (p: number) => {
-    const b = buffers.get(p)
-    if (!b || b.n === 0) return
-    const words = b.words.slice(0, 3 * b.n)
-    b.n = 0
+    if (filled[p] === 0) return
+    const words = buffers[p]!.slice(0, 3 * filled[p])
+    filled[p] = 0
     await buckets.append(1 + p, new Uint8Array(words.buffer))
   }
   for (let first = 0; first < count;) {
     let end = first, bytes = 0
     while (end < count && (end === first || bytes + where.lengths[end] <= budget)) bytes += where.lengths[end++]
-    const rows: number[] = []
-    for (let i = first; i < end; i++) if (where.lengths[i] > 0) rows.push(i)
-    const records = await spill.records(rows)
-    for (const i of rows) {
-      const r = records.get(i)!
-      const view = new DataView(r.buffer, r.byteOffset, r.byteLength)
-      for (let j = 0; j < r[2]; j++) {
-        const hash = view.getUint32(3 + 4 * j, true)
+    const records = await recordsOf(spill, where, first, end, bytes)
+    for (let i = first; i < end; i++) {
+      const r = records(i)
+      if (!r) continue
+      for (let j = 0, at = 3; j < r[2]; j++, at += 4) {
+        const hash = (r[at] | (r[at + 1] << 8) | (r[at + 2] << 16) | (r[at + 3] << 24)) >>> 0
         const p = sliceOf(hash, j, partitions)
-        let b = buffers.get(p)
-        if (!b) buffers.set(p, b = { words: new Uint32Array(3 * bufferEntries), n: 0 })
-        b.words[3 * b.n] = j
-        b.words[3 * b.n + 1] = hash
-        b.words[3 * b.n + 2] = i
-        if (++b.n === bufferEntries) await flush(p)
+        const b = buffers[p] ??= new Uint32Array(3 * bufferEntries)
+        const k = 3 * filled[p]
+        b[k] = j
+        b[k + 1] = hash
+        b[k + 2] = i
+        if (++filled[p] === bufferEntries) await flush(p)
       }
     }
     first = end
   }
-  for (const p of buffers.keys()) await flush(p)
-  buffers.clear()
+  for (let p = 0; p < partitions; p++) await flush(p)
+  buffers.length = 0
 
   // each slice on its own: sorted, grouped by (band, hash), its buckets expanded in order
   for (let p = 0; p < partitions; p++) {
@@ -277,7 +304,7 @@ export async function searchNearDuplicatesSpilled(spill: FingerprintSpill, exact
     const order = sliceOrder(e, n)
     const rows = new Int32Array(n)
     for (let x = 0; x < n; x++) rows[x] = e[3 * order[x] + 2]
-    const same = (x: number, y: number) => e[3 * order[x]] === e[3 * order[y]] && e[3 * order[x] + 1] === e[3 * order[y] + 1]
+    const same = (x: number, y: number) => e[3 * order[x] + 1] === e[3 * order[y] + 1] && e[3 * order[x]] === e[3 * order[y]]
     // the buckets to expand, as [start, end) pairs, verified a batch of fingerprints at a time
     let batch: number[] = []
     let batchRows = new Set<number>()

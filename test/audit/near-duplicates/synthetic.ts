@@ -95,8 +95,23 @@ export function syntheticFingerprints(count: number, options: SyntheticOptions =
   return {
     count, groups, fingerprint,
     record: (i) => {
-      const fp = fingerprint(i)
-      return fp && encodeFingerprint(fp)
+      if (baseOf.has(i)) {
+        const fp = fingerprint(i)
+        return fp && encodeFingerprint(fp)
+      }
+      if (i % 97 === 96) return null
+      // the random row written straight into encodeFingerprint's layout (what `random(i)` makes, without the objects)
+      const next = generator(seed, i)
+      const out = new Uint8Array(3 + 4 * lshBandCount + 4 * steps + ((steps + 7) >> 3))
+      const view = new DataView(out.buffer)
+      view.setUint16(0, steps, true)
+      out[2] = lshBandCount
+      const words = 3 + 4 * lshBandCount
+      for (let n = 0; n < steps; n++) view.setUint32(words + 4 * n, next(), true)
+      for (let j = 0; j < lshBandCount; j++) view.setUint32(3 + 4 * j, space >= 2 ** 32 ? next() : next() % space, true)
+      const mask = words + 4 * steps
+      for (let n = 2; n < steps; n++) out[mask + (n >> 3)] |= 1 << (n & 7)
+      return out
     },
   }
 }

@@ -8,11 +8,7 @@
  * Usage: tsx bench/near-duplicates-scale-run.ts <rows> <spilled|memory> <dir>
  */
 import { statSync, readdirSync } from 'node:fs'
-import { findNearDuplicates } from '../src/engine/audit/checks/near-duplicates.ts'
-import { FingerprintSpill, searchNearDuplicatesSpilled } from '../src/engine/audit/fingerprint-spill.ts'
-import { createFileSpill } from '../src/engine/node/file-spill.ts'
-import type { Fingerprint } from '../src/engine/features/dsp/fingerprint.ts'
-import type { NearDuplicateSearch } from '../src/engine/audit/checks/near-duplicates.ts'
+import { createFileSpill, findNearDuplicates, FingerprintSpill, searchNearDuplicatesSpilled, type Fingerprint, type NearDuplicateSearch } from '../src/engine/node.ts'
 import { syntheticFingerprints } from '../test/audit/near-duplicates/synthetic.ts'
 
 const [rowsArg, mode, dir] = process.argv.slice(2)

@@ -11,9 +11,12 @@
  *
  * Memory: the search runs over `partitions` slices of the band-hash space, one after the other; a slice holds
  * ≈ rows × bands / partitions entries of 12 bytes (band, hash, row) at once (`peakEntries` reports the largest), plus
- * 16 bytes per row (cluster parent, best match). A band hash shared by more than `maxBucket` rows (a key that
+ * 27 bytes per row (cluster parent, best matches). A band hash shared by more than `maxBucket` rows (a key that
  * discriminates nothing) is not expanded into pairs, so the pairs verified are at most
  * Σ bucket² / 2 ≤ entries × maxBucket / 2 whatever the data (`skippedBuckets` counts those left out).
+ * `findNearDuplicates` and `checkNearDuplicates` hold every fingerprint in memory; the audit and the merge run the
+ * same search with the fingerprints in a spill (src/engine/audit/fingerprint-spill.ts, docs/interpretations.md
+ * "Near-duplicate audio"), through `NearDuplicateState` and the builders below, with the same result.
  */
 import { compareUtf8 } from '../../core/findings.ts'
 import { compareFingerprints, decodeFingerprint, fingerprintStepSeconds, fromBase64, type Fingerprint } from '../../features/dsp/fingerprint.ts'

@@ -9,7 +9,9 @@
  * check runs on the parts' measures. Only the script and token checks, which need the characters, ran in the
  * shards: their per-language tables and findings are added up here. Parts are added one at a time and kept as typed
  * arrays (33 bytes of columns per row; 57 bytes kept per row in all, measured on 1,000 parts of 1,000 rows), so
- * memory grows with the rows by that much, never with the parts' text; the peak is the findings and the report.
+ * memory grows with the rows by that much, never with the parts' text; the peak is the findings and the report. The
+ * decoded rows' measures are kept too, but not their near-duplicate fingerprints: each part's go to a spill as it is
+ * added (src/engine/audit/fingerprint-spill.ts, files in the CLI's merge) and the search reads them back from there.
  */
 import { parseSplit } from '../../pipeline/config/split.ts'
 import { compareUtf8, finding, MixscopeError } from '../../core/findings.ts'

@@ -47,9 +47,9 @@ export async function runNearDuplicatesScaleBench(): Promise<BenchRow[]> {
         process.stderr.write(`bench near-duplicates-scale: ${rows} rows, ${mode}...\n`)
         const t = timedRun(rows, mode, dir)
         const r = t.result
-        if (!r) { out.push({ rows, search: mode, error: t.error }); continue }
+        if (!r) { out.push({ benchmark: `${mode} search`, rows, error: t.error }); continue }
         out.push({
-          rows, search: mode, 'wall s': t.seconds, 'write s': Number(r.write_s), 'search s': Number(r.search_s), 'peak RSS MB': t.rssMB,
+          benchmark: `${mode} search`, rows, 'wall s': t.seconds, 'write s': Number(r.write_s), 'search s': Number(r.search_s), 'peak RSS MB': t.rssMB,
           'RSS B/row': (t.rssMB * 1024 * 1024) / rows, slices: Number(r.partitions), 'pairs compared': Number(r.compared),
           'spill GB': mode === 'spilled' ? Number(r.spill_gb) : '–',
           planted: `${r.planted_found}/${r.planted}${Number(r.clusters) === Number(r.planted) ? '' : ` (${r.clusters} clusters)`}`,

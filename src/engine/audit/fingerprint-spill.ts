@@ -14,9 +14,10 @@
  *   their place in the spill with neighbouring records read at once.
  *
  * So the buckets are expanded in the same order and the pairs compared are the same as `findNearDuplicates`'s: the
- * result is identical. Memory, whatever the row count: one slice's entries (12 bytes each, plus 8 of sort key;
- * ⌈entries / 2^22⌉ slices by default, so ≈ 84 MB), the slices' write buffers and one batch of fingerprints
- * (`fingerprintBytes`, 32 MB by default), plus 12 bytes per row of locations and the search's 27 bytes per row.
+ * result is identical. Memory, whatever the row count: one slice's entries (12 bytes each, plus 20 of sort and row
+ * arrays; ⌈entries / 2^22⌉ slices by default, so about 2^22 entries, ≈ 130 MB), the slices' write buffers and one
+ * batch of fingerprints (`fingerprintBytes`, 32 MB by default each), plus 12 bytes per row of locations and the
+ * search's 27 bytes per row.
  */
 import type { RandomAccessBuckets } from '../core/byte-buckets.ts'
 import { mapLimit } from '../core/map-limit.ts'

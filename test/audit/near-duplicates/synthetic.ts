@@ -1,7 +1,8 @@
 /**
  * Synthetic speech fingerprints for the near-duplicate search at scale (test/audit/near-duplicate-spill.test.ts,
  * bench/near-duplicates-scale.ts): row `i`'s fingerprint is made from `i` alone (so 10^7 rows need not be held),
- * random 32-bit words over `steps` loud steps and random band hashes, except for planted groups of 2 or 3 rows: a
+ * random 32-bit words over `steps` loud steps and random band hashes (hashes of the row and the band: two rows
+ * share one by chance as 32-bit hashes do, ≈ 3.7·10^5 candidate pairs at 10^7 rows), except for planted groups of 2 or 3 rows: a
  * base row and variants of it — its words shifted by 3 steps (96 ms) with 8% of the bits flipped (a bit error rate
  * ≈ 0.08, well under the 0.30 threshold; unrelated rows are ≈ 0.5 apart) and its first 8 band hashes kept, the
  * others new. Every 97th row that is not planted has no fingerprint (too short or silent).
@@ -69,6 +70,14 @@ export function syntheticFingerprints(count: number, options: SyntheticOptions =
     for (const r of group) baseOf.set(r, base)
     groups.push(group)
   }
+  // band hashes from a hash of (row, band), not from the xorshift stream: every xorshift32 stream is a stretch of one
+  // cycle, so two streams never agree at one place and random rows would never share a band hash by chance; the XOR
+  // of two bijections of the row is not one, so two rows share a band's hash as often as random 32-bit values do
+  const bandHash = (i: number, j: number, salt: number) => {
+    const m = mix32((i ^ Math.imul(seed, 0x27d4eb2f) ^ salt) >>> 0)
+    const h = (mix32((m + Math.imul(j + 1, 0x9e3779b9)) >>> 0) ^ mix32((m ^ Math.imul(j + 1, 0x85ebca6b)) >>> 0)) >>> 0
+    return space >= 2 ** 32 ? h : h % space
+  }
   const random = (i: number): Fingerprint => {
     const next = generator(seed, i)
     const words = new Uint32Array(steps)
@@ -76,7 +85,7 @@ export function syntheticFingerprints(count: number, options: SyntheticOptions =
     const active = new Uint8Array((steps + 7) >> 3)
     for (let n = 2; n < steps; n++) active[n >> 3] |= 1 << (n & 7)
     const bands = new Uint32Array(lshBandCount)
-    for (let j = 0; j < lshBandCount; j++) bands[j] = space >= 2 ** 32 ? next() : next() % space
+    for (let j = 0; j < lshBandCount; j++) bands[j] = bandHash(i, j, 0)
     return { words, active, bands }
   }
   const fingerprint = (i: number): Fingerprint | null => {
@@ -92,7 +101,7 @@ export function syntheticFingerprints(count: number, options: SyntheticOptions =
       words[n] = (fp.words[Math.min(steps - 1, n + 3)] ^ flips) >>> 0
     }
     const bands = fp.bands.slice()
-    for (let j = 8; j < lshBandCount; j++) bands[j] = space >= 2 ** 32 ? next() : next() % space
+    for (let j = 8; j < lshBandCount; j++) bands[j] = bandHash(i, j, 0x5bd1e995)
     return { words, active: fp.active, bands }
   }
   return {
@@ -111,7 +120,7 @@ export function syntheticFingerprints(count: number, options: SyntheticOptions =
       out[2] = lshBandCount
       const words = 3 + 4 * lshBandCount
       for (let n = 0; n < steps; n++) view.setUint32(words + 4 * n, next(), true)
-      for (let j = 0; j < lshBandCount; j++) view.setUint32(3 + 4 * j, space >= 2 ** 32 ? next() : next() % space, true)
+      for (let j = 0; j < lshBandCount; j++) view.setUint32(3 + 4 * j, bandHash(i, j, 0), true)
       const mask = words + 4 * steps
       for (let n = 2; n < steps; n++) out[mask + (n >> 3)] |= 1 << (n & 7)
       return out

@@ -19,6 +19,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   shard: async () => (await import('./shard.bench.ts')).runShardBench(),
   rows: async () => (await import('./rows.bench.ts')).runRowsBench(),
   'near-duplicates': async () => (await import('./near-duplicates.bench.ts')).runNearDuplicatesBench(),
+  'near-duplicates-scale': async () => (await import('./near-duplicates-scale.bench.ts')).runNearDuplicatesScaleBench(),
 }
 
 const wanted = process.argv.slice(2)

@@ -12,7 +12,7 @@ export {
   capFindings, collectFindings, defaultMaxFindingsPerKind, FindingsCollector,
   type CollectedFindings, type CollectorOptions, type FindingCount, type FindingItem, type FinishOptions,
 } from './core/findings-sink.ts'
-export { type ByteBuckets, memoryBuckets } from './core/byte-buckets.ts'
+export { type ByteBuckets, memoryBuckets, type RandomAccessBuckets } from './core/byte-buckets.ts'
 export {
   type BoundedCount, type KindProblems, type ProblemCounts, problemCounts, type ProblemInput, type ProblemSource,
 } from './core/problem-counts.ts'
@@ -111,7 +111,11 @@ export { nearDuplicateMembers, type NearDuplicateMember } from './audit/near-dup
 export {
   checkNearDuplicates, findNearDuplicates, measureFingerprint, nearDuplicateMaxBer, type NearDuplicateOptions, type NearDuplicateSearch,
 } from './audit/checks/near-duplicates.ts'
-export { AuditMerger } from './audit/partial/merge.ts'
+export {
+  checkNearDuplicatesSpilled, FingerprintSpill, type FingerprintLocations, nearDuplicateFingerprintBytes, searchNearDuplicatesSpilled,
+  type SpilledNearDuplicateOptions,
+} from './audit/fingerprint-spill.ts'
+export { AuditMerger, type AuditMergerOptions } from './audit/partial/merge.ts'
 export { auditShard, shardCutFromIndex } from './audit/partial/shard.ts'
 export { auditReportHtml, auditReportMarkdown } from './audit/report.ts'
 export { createAuditState } from './audit/state.ts'

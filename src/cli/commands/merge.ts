@@ -12,10 +12,12 @@ import {
   auditHasErrors,
   auditReportHtml,
   auditReportMarkdown,
+  createFileSpill,
   createFsSink,
   type MergedIndex,
   MixscopeError,
   type PartBytes,
+  type PartSet,
   type PrepareReport,
   readPartSet,
   SKIP_REASONS,
@@ -119,9 +121,11 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
   const files = await partFiles(positionals)
 
   const handles = new PartFiles()
+  let parts: PartSet | null = null
   try {
     const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size))
-    const parts = await readPartSet(files.map((file, i) => handles.bytes(file, sizes[i])))
+    // an audit's fingerprints wait on disk for the near-duplicate search: the merge holds none of them
+    parts = await readPartSet(files.map((file, i) => handles.bytes(file, sizes[i])), { spill: () => createFileSpill() })
     if (parts.kind !== 'audit' && (values.report || values.flagged || values.findings || values['max-findings-per-kind'])) {
       throw new UsageError(`merge: --report, --flagged, --findings and --max-findings-per-kind are for audit parts; these are ${parts.kind} parts`)
     }
@@ -152,6 +156,7 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`mixscope merge: ${files.length} audit parts → ${values.out} in ${timing.merge_seconds.toFixed(1)} s\n`)
     return auditHasErrors(report) ? exitCodes.findings : exitCodes.ok
   } finally {
+    await parts?.close()
     await handles.close()
   }
 }

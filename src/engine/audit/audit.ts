@@ -18,6 +18,7 @@ import { checkRanks } from './checks/ranks.ts'
 import type { AuditTokenizer } from './checks/tokens.ts'
 import { metadataPass, rowChecks, type MetadataPass, type RowChecks } from './metadata-pass.ts'
 import { measureAudioTask } from './measure.ts'
+import { checkNearDuplicatesSpilled, FingerprintSpill, type FingerprintLocations, type SpilledNearDuplicateOptions } from './fingerprint-spill.ts'
 import { quickAudioCheckOnce } from './quick-audio.ts'
 import { memorySpill, type RowSpillFactory } from './rows/spill.ts'
 import { assembleReport } from './assemble-report.ts'
@@ -78,6 +79,11 @@ export interface AuditOptions extends RunOptions {
   maxFindingsPerKind?: number
   /** Every finding of the report in order, without the cap, a path's at a time (`audit --findings`, `--flagged`). */
   onFindings?: FinishOptions['onFindings']
+  /**
+   * The near-duplicate search's slices and the bytes of fingerprints it holds at once (src/engine/audit/fingerprint-spill.ts;
+   * the fingerprints wait in a spill from `spill`, in memory without it). Defaults: ⌈band entries / 2^22⌉ slices, 32 MB.
+   */
+  nearDuplicates?: SpilledNearDuplicateOptions
 }
 
 const inThread: AudioMeasurer = (task, signal) => measureAudioTask(task, {}, signal)
@@ -141,8 +147,14 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
     })
     if (sample > 0) {
       const rows = audioRows(dataset, pass, sample, seed)
-      measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i) })
-      results.push(checkAudio(measured))
+      // the fingerprints wait in a spill of their own (on disk in Node) for the near-duplicate search
+      const fingerprints = new FingerprintSpill(await (options.spill ?? (async () => memorySpill()))())
+      try {
+        measured = await audioPass(dataset, rows, { ...options, sample, seed, progress, selected: rows.map((_, i) => i), fingerprints })
+        results.push(checkAudio(measured, await checkNearDuplicatesSpilled(measured, fingerprints, options.nearDuplicates)))
+      } finally {
+        await fingerprints.close()
+      }
     } else if (options.quick) {
       if (options.onRowsReport) {
         // the rows' report before the audio check reads: capped like the final one, from a copy of the collector's counts
@@ -208,6 +220,11 @@ export interface AudioPassOptions extends AuditOptions {
   progress: (phase: 'deep', done: number, total: number) => void
   /** Indices into `rows` to decode, ascending (a shard's share of the whole dataset's selection); default `selectAudioRows`. */
   selected?: readonly number[]
+  /**
+   * Where the fingerprints go (placed in row order): the measures returned do not carry them (those in `state` do).
+   * Without it, the measures keep them (a shard's part carries them).
+   */
+  fingerprints?: FingerprintSpill
 }
 
 /** Decodes the selected rows per row group (resuming from `state`), returns them with their measures in row order. */
@@ -228,12 +245,21 @@ export async function audioPass(dataset: OpenDataset, rows: readonly AuditRow[],
   const total = selected.length
   let done = 0
   const entries = [...groups]
-  const results = await mapLimit(entries, options.concurrency ?? 2, async ([key, list]): Promise<AudioMeasure[]> => {
+  const fingerprints = options.fingerprints
+  // with `fingerprints`, each group's go to the spill as it finishes: the measures kept here are copies without them
+  const spilled: FingerprintLocations[] = []
+  const keep = async (g: number, measures: AudioMeasure[]): Promise<AudioMeasure[]> => {
+    if (!fingerprints) return measures
+    const written = await fingerprints.writeMeasures(measures)
+    spilled[g] = written.locations
+    return written.measures
+  }
+  const results = await mapLimit(entries, options.concurrency ?? 2, async ([key, list], g): Promise<AudioMeasure[]> => {
     const saved = state?.groups[key]
     if (saved && saved.length === list.length && saved.every((m, i) => m.row === list[i].row)) {
       done += list.length
       options.progress('deep', done, total)
-      return saved
+      return keep(g, saved)
     }
     if (signal?.aborted) throw signal.reason ?? new Error('audit: aborted')
     const file = dataset.files[list[0].file]
@@ -246,8 +272,9 @@ export async function audioPass(dataset: OpenDataset, rows: readonly AuditRow[],
     if (state) state.groups[key] = measures
     done += list.length
     options.progress('deep', done, total)
-    return measures
+    return keep(g, measures)
   })
+  if (fingerprints) for (const locations of spilled) fingerprints.place(locations)
   const out: MeasuredRow[] = []
   entries.forEach(([, list], g) => list.forEach((row, i) => out.push({ row, measure: results[g][i] })))
   return out

@@ -3,7 +3,7 @@
  * one kind, and merged by that kind's own merge (the audit's `AuditMerger`, the index's `mergeIndexParts`, the
  * dataprep's `mergePrepareParts`). This folder comes after every job whose parts it merges (scripts/engine-layers.cjs).
  */
-import { AuditMerger, type MergeOptions as AuditMergeOptions } from '../audit/partial/merge.ts'
+import { AuditMerger, type AuditMergerOptions, type MergeOptions as AuditMergeOptions } from '../audit/partial/merge.ts'
 import type { AuditPart } from '../audit/partial/types.ts'
 import type { AuditReport } from '../audit/rows/types.ts'
 import { MixscopeError } from '../core/findings.ts'
@@ -38,6 +38,8 @@ export interface PartSet {
    * @throws MixscopeError `bad-parts` (exit 2) for parts that are missing, repeated or do not belong together
    */
   merge(options?: MergeOptions): Promise<MergeOutcome>
+  /** Drops what waits for the merge (an audit's fingerprint spill) when `merge` is not called; `merge` does it itself. */
+  close(): Promise<void>
 }
 
 /** A part's header: a binary part's JSON (the trailer says so), else the whole file as JSON. */
@@ -49,12 +51,22 @@ async function readHeader(file: PartBytes): Promise<unknown> {
 }
 
 /**
- * Reads the parts' headers, in order (an audit's parts are merged as they are read, so only one is held at a time).
+ * Reads the parts' headers, in order (an audit's parts are merged as they are read, so only one is held at a time;
+ * their fingerprints wait in a spill from `options.spill`, in memory without it).
  * @throws MixscopeError `bad-parts` naming a file that is not a part, or the first two files of different kinds
  */
-export async function readPartSet(files: readonly PartBytes[]): Promise<PartSet> {
+export async function readPartSet(files: readonly PartBytes[], options: AuditMergerOptions = {}): Promise<PartSet> {
   if (files.length === 0) throw new MixscopeError('merge: no part files given', 'bad-parts', 'usage')
-  const audit = new AuditMerger()
+  const audit = new AuditMerger(options)
+  try {
+    return await readParts(files, audit)
+  } catch (error) {
+    await audit.close()
+    throw error
+  }
+}
+
+async function readParts(files: readonly PartBytes[], audit: AuditMerger): Promise<PartSet> {
   const prepare: { bytes: PartBytes; part: PreparePart }[] = []
   const index: NamedPart<IndexPart>[] = []
   let first: { name: string; kind: PartKind } | null = null
@@ -62,7 +74,8 @@ export async function readPartSet(files: readonly PartBytes[]): Promise<PartSet>
     const header = checkHeader(file.name, await readHeader(file))
     if (first && header.kind !== first.kind) throw new MixscopeError(`merge: parts of different kinds: ${first.name} is ${first.kind}, but ${file.name} is ${header.kind}`, 'bad-parts', 'usage')
     first ??= { name: file.name, kind: header.kind }
-    if (header.kind === 'audit') audit.add(file.name, header as AuditPart)
+    // an audit part's fingerprints are in the merge's spill before the next part is read
+    if (header.kind === 'audit') await audit.add(file.name, header as AuditPart)
     else if (header.kind === 'prepare') prepare.push({ bytes: file, part: header as PreparePart })
     else index.push({ name: file.name, header: header as IndexPart })
   }
@@ -84,5 +97,6 @@ export async function readPartSet(files: readonly PartBytes[]): Promise<PartSet>
       const shardSeconds = [...prepare].sort((a, b) => a.part.shard.index - b.part.shard.index).map((p) => p.part.timing.seconds)
       return { kind, report, shardSeconds }
     },
+    close: () => audit.close(),
   }
 }

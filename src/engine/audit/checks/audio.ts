@@ -37,9 +37,11 @@ function loudnessBin(db: number | null): string {
 
 /**
  * @param measured audited rows in dataset order
- * @returns items per row problem; tables `audio_census`, `loudness`, `audio_per_language`
+ * @param near the near-duplicate check already run on them (the audit and the merge run it with the fingerprints
+ *   spilled: src/engine/audit/fingerprint-spill.ts); default: `checkNearDuplicates` on the fingerprints the measures carry
+ * @returns items per row problem; tables `audio_census`, `loudness`, `audio_per_language`, `near_duplicates`
  */
-export function checkAudio(measured: readonly MeasuredRow[]): CheckResult {
+export function checkAudio(measured: readonly MeasuredRow[], near?: CheckResult): CheckResult {
   const items: AuditItem[] = []
   for (const { row, measure: m } of measured) {
     const id = exampleId(row)
@@ -64,9 +66,9 @@ export function checkAudio(measured: readonly MeasuredRow[]): CheckResult {
     }
   }
   for (const item of duplicateItems(measured)) items.push(item)
-  const near = checkNearDuplicates(measured)
-  for (const item of near.items) items.push(item)
-  return { items, tables: { audio_census: census(measured), loudness: loudness(measured), audio_per_language: perLanguage(measured), ...near.tables } }
+  const nearDuplicates = near ?? checkNearDuplicates(measured)
+  for (const item of nearDuplicates.items) items.push(item)
+  return { items, tables: { audio_census: census(measured), loudness: loudness(measured), audio_per_language: perLanguage(measured), ...nearDuplicates.tables } }
 }
 
 /** Rows sharing encoded bytes or decoded samples with an earlier row (union of both hashes). */

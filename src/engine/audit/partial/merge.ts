@@ -9,7 +9,9 @@
  * check runs on the parts' measures. Only the script and token checks, which need the characters, ran in the
  * shards: their per-language tables and findings are added up here. Parts are added one at a time and kept as typed
  * arrays (33 bytes of columns per row; 57 bytes kept per row in all, measured on 1,000 parts of 1,000 rows), so
- * memory grows with the rows by that much, never with the parts' text; the peak is the findings and the report.
+ * memory grows with the rows by that much, never with the parts' text; the peak is the findings and the report. The
+ * decoded rows' measures are kept too, but not their near-duplicate fingerprints: each part's go to a spill as it is
+ * added (src/engine/audit/fingerprint-spill.ts, files in the CLI's merge) and the search reads them back from there.
  */
 import { parseSplit } from '../../pipeline/config/split.ts'
 import { compareUtf8, finding, MixscopeError } from '../../core/findings.ts'
@@ -28,6 +30,8 @@ import { FindingsCollector, type CollectorOptions, type FinishOptions } from '..
 import { auditRowAt, tableSamples, type RowTable, type TableFile } from '../rows/row-table.ts'
 import type { AudioMeasure, AuditItem, AuditReport, CheckResult, TableRow } from '../rows/types.ts'
 import type { AuditPart, AuditPartGlobal } from './types.ts'
+import { memoryBuckets, type RandomAccessBuckets } from '../../core/byte-buckets.ts'
+import { checkNearDuplicatesSpilled, FingerprintSpill, splitFingerprints, type FingerprintLocations, type SpilledNearDuplicateOptions } from '../fingerprint-spill.ts'
 
 /** One added part in the form the merge keeps. */
 interface Kept {
@@ -38,6 +42,8 @@ interface Kept {
   chars: Int32Array
   transcripts: TranscriptKeys
   measured: MeasuredRow[]
+  /** Where the measured rows' fingerprints lie in the merge's spill, once written. */
+  fingerprints: Promise<FingerprintLocations> | null
   unread: number
 }
 
@@ -262,13 +268,44 @@ function mergeQuick(parts: readonly Kept[]): { result: CheckResult; rows: number
   }
 }
 
-/** Collects audit parts (in any order) and merges them into the whole dataset's report. */
+/** How an `AuditMerger` keeps the parts' fingerprints. */
+export interface AuditMergerOptions {
+  /**
+   * Where the parts' fingerprints wait for the near-duplicate search (src/engine/audit/fingerprint-spill.ts): each
+   * part's go there as it is added, so the merge holds none of them; default in memory. Node's `createFileSpill`.
+   */
+  spill?: () => Promise<RandomAccessBuckets>
+}
+
+/**
+ * Collects audit parts (in any order) and merges them into the whole dataset's report. The parts' fingerprints go
+ * to a spill as each part is added; `finish` (or `close`, when the merge is given up) drops it.
+ */
 export class AuditMerger {
   private kept: Kept[] = []
   private seconds: number[] | null = null
+  private spill: Promise<FingerprintSpill> | null = null
+  private failure: unknown = null
 
-  /** Adds one part (`name`: where it was read from, for messages). */
-  add(name: string, part: AuditPart): void {
+  constructor(private readonly options: AuditMergerOptions = {}) {}
+
+  private fingerprintSpill(): Promise<FingerprintSpill> {
+    return this.spill ??= (this.options.spill ?? (async () => memoryBuckets()))().then((buckets) => new FingerprintSpill(buckets))
+  }
+
+  /** Drops the fingerprints' spill (its temporary files); the merger is not used again. */
+  async close(): Promise<void> {
+    const spill = this.spill
+    this.spill = null
+    if (spill) await (await spill.catch(() => null))?.close()
+  }
+
+  /**
+   * Adds one part (`name`: where it was read from, for messages).
+   * @returns when the part's fingerprints are in the spill (a failure to write them is thrown by `finish`)
+   * @throws MixscopeError (`bad-parts`) when the part is damaged
+   */
+  add(name: string, part: AuditPart): Promise<void> {
     if (part.kind !== 'audit') throw mergeError(`${name} is a ${String(part.kind)} part, not an audit part`)
     if (this.seconds) throw mergeError('the merge is finished: parts can no longer be added')
     const rows = rowsOf(name, part)
@@ -288,9 +325,17 @@ export class AuditMerger {
       })
     }
     const unread = part.units.filter((u) => !u[4]).length
+    // the fingerprints go to the spill; the measures kept are copies without them
+    let fingerprints: Promise<FingerprintLocations> | null = null
+    if (part.audio) {
+      const split = splitFingerprints(measured.map((m) => m.measure))
+      split.measures.forEach((measure, i) => { measured[i] = { row: measured[i].row, measure } })
+      fingerprints = this.fingerprintSpill().then((spill) => spill.write(split.records))
+    }
     // the rows' columns, files, units and measures now live in `rows`/`measured`; drop them from the kept header
     const header: AuditPart = { ...part, files: [], units: [], rows: { audio_size: [], chars: [], transcript: [] }, audio: null }
-    this.kept.push({ name, header, rows, chars: Int32Array.from(part.rows.chars), transcripts: TranscriptKeys.of(part.rows.transcript), measured, unread })
+    this.kept.push({ name, header, rows, chars: Int32Array.from(part.rows.chars), transcripts: TranscriptKeys.of(part.rows.transcript), measured, fingerprints, unread })
+    return fingerprints ? fingerprints.then(() => undefined, (error) => { this.failure ??= error }) : Promise.resolve()
   }
 
   /**
@@ -298,6 +343,14 @@ export class AuditMerger {
    * @throws MixscopeError (`bad-parts`, exit class usage) when the parts are not exactly shards 0…N−1 of one audit
    */
   async finish(merge: MergeOptions = {}): Promise<AuditReport> {
+    try {
+      return await this.merge(merge)
+    } finally {
+      await this.close()
+    }
+  }
+
+  private async merge(merge: MergeOptions): Promise<AuditReport> {
     const ordered = checkPartSet(this.kept.map((k) => ({ name: k.name, header: k.header })) as NamedPart<AuditPart>[])
     const byName = new Map(this.kept.map((k) => [k.name, k]))
     const parts = ordered.map((p) => byName.get(p.name)!)
@@ -316,6 +369,10 @@ export class AuditMerger {
     let chars: Int32Array | null = concatInt32(parts.map((p) => p.chars))
     let transcripts: TranscriptKeys | null = TranscriptKeys.concat(parts.map((p) => p.transcripts))
     const measured = parts.flatMap((p) => p.measured)
+    // the fingerprints' rows in the order of `measured`
+    const fingerprints = await this.fingerprintSpill()
+    for (const p of parts) if (p.fingerprints) fingerprints.place(await p.fingerprints)
+    if (this.failure !== null) throw this.failure
     const readItems = parts.flatMap((p) => p.header.items)
     const script = mergeScript(parts)
     const tokens = global.tokenizer ? mergeTokens(parts) : null
@@ -344,7 +401,7 @@ export class AuditMerger {
       global.ranks,
     ]
     if (tokens) results.push(tokens)
-    if (options.sample > 0) results.push(checkAudio(measured))
+    if (options.sample > 0) results.push(checkAudio(measured, await checkNearDuplicatesSpilled(measured, fingerprints, merge.nearDuplicates)))
     else if (quick) results.push(quick.result)
 
     return assembleReport({
@@ -368,11 +425,18 @@ export interface MergeOptions {
   buckets?: CollectorOptions['buckets']
   /** Every finding of the report in order, without the cap (`merge --findings`, `--flagged`). */
   onFindings?: FinishOptions['onFindings']
+  /** The near-duplicate search's slices and the bytes of fingerprints it holds at once (as `AuditOptions.nearDuplicates`). */
+  nearDuplicates?: SpilledNearDuplicateOptions
 }
 
 /** Merges parts given at once. */
-export function mergeAuditParts(parts: readonly NamedPart<AuditPart>[], options: MergeOptions = {}): Promise<AuditReport> {
-  const merger = new AuditMerger()
-  for (const p of parts) merger.add(p.name, p.header)
+export async function mergeAuditParts(parts: readonly NamedPart<AuditPart>[], options: MergeOptions & AuditMergerOptions = {}): Promise<AuditReport> {
+  const merger = new AuditMerger({ spill: options.spill })
+  try {
+    for (const p of parts) await merger.add(p.name, p.header)
+  } catch (error) {
+    await merger.close()
+    throw error
+  }
   return merger.finish(options)
 }

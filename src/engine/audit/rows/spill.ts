@@ -5,10 +5,13 @@
  * temporary files, so the pass holds one partition at a time whatever the row count. An OPFS store fits the same
  * interface.
  */
-import { concatBytes, memoryBuckets, type ByteBuckets } from '../../core/byte-buckets.ts'
+import { concatBytes, memoryBuckets, type RandomAccessBuckets } from '../../core/byte-buckets.ts'
 
-/** Buckets of bytes, appended to in any order and taken back once each. */
-export type RowSpill = ByteBuckets
+/**
+ * Buckets of bytes, appended to in any order and taken back once each, or read in place (the deep audit's
+ * near-duplicate search keeps its fingerprints in a spill from the same factory: src/engine/audit/fingerprint-spill.ts).
+ */
+export type RowSpill = RandomAccessBuckets
 
 /** Makes the spill of one audit. */
 export type RowSpillFactory = () => Promise<RowSpill>

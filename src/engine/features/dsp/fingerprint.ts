@@ -262,14 +262,23 @@ export function encodeFingerprint(fp: Fingerprint): Uint8Array {
 }
 
 /**
+ * Checks that `bytes` have the layout {@link encodeFingerprint} writes (their length agrees with their header).
+ * @throws when they do not
+ */
+export function checkFingerprintBytes(bytes: Uint8Array): void {
+  const n = bytes.length >= 3 ? bytes[0] | (bytes[1] << 8) : -1
+  if (n < 0 || bytes.length !== 3 + 4 * bytes[2] + 4 * n + ((n + 7) >> 3)) throw new Error(`fingerprint: ${bytes.length} bytes are not a fingerprint`)
+}
+
+/**
  * The inverse of {@link encodeFingerprint}.
  * @throws when the bytes are not a fingerprint's
  */
 export function decodeFingerprint(bytes: Uint8Array): Fingerprint {
+  checkFingerprintBytes(bytes)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const n = bytes.length >= 3 ? view.getUint16(0, true) : -1
+  const n = view.getUint16(0, true)
   const b = bytes[2]
-  if (n < 0 || bytes.length !== 3 + 4 * b + 4 * n + ((n + 7) >> 3)) throw new Error(`fingerprint: ${bytes.length} bytes are not a fingerprint`)
   const bands = new Uint32Array(b)
   for (let i = 0; i < b; i++) bands[i] = view.getUint32(3 + 4 * i, true)
   const words = new Uint32Array(n)

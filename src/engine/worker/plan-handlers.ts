@@ -118,6 +118,8 @@ export const planHandlers: HandlerTable<Exclude<keyof PlanRequests, 'config-reso
     const dataset = context.dataset(message.dataset)
     const resolved = resolveConfig(message.spec)
     const report = await mixtureReport(dataset, resolved.config, { ...options, draws: message.draws, steps: message.steps, stats: cachedStats(dataset, options) })
+    // the basis of the next slider step, ready before it comes
+    if (!resolutionErrors(resolved)) void cachedBasis(dataset, message.spec, options).basis.catch(() => undefined)
     return { ...report, findings: sortFindings([...resolved.findings, ...report.findings]) }
   },
   'plan-start': planStart,

@@ -28,6 +28,8 @@ export async function mixtureStep(page: Page, slider: string, language: string, 
     return document.querySelector('.mixture-view [aria-busy="true"]') === null && !status.startsWith('Updating') && !status.startsWith('Weights updated')
   }, undefined, { timeout: 120_000, polling: 50 })
   await page.getByRole('slider', { name: slider }).focus()
+  // tsx (esbuild keepNames) wraps the named functions below in `__name(…)`, which the page does not have
+  await page.evaluate('globalThis.__name ??= (f) => f')
   await page.evaluate(({ language }) => {
     const isBusy = () => {
       const status = document.querySelector('.mixture-view p[role="status"]')?.textContent ?? ''

@@ -82,7 +82,7 @@ const Charts = memo(function Charts({ rows, stage }: { rows: MixtureRow[]; stage
               <XAxis type="number" dataKey="x" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick}
                 label={{ value: 'natural share of hours (log)', position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
               <YAxis type="number" dataKey="y" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick} width={60}
-                label={{ value: 'sampling probability (log)', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12 }} />
+                label={{ value: 'sampling probability (log)', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12, style: { textAnchor: 'middle' } }} />
               <ZAxis range={[18, 18]} />
               <ReferenceLine segment={[{ x: domain[0], y: domain[0] }, { x: 1, y: 1 }]} stroke="var(--border-strong)" strokeDasharray="4 3" />
               <Tooltip {...tooltipProps} cursor={{ strokeDasharray: '3 3' }}

@@ -12,6 +12,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   plan: async () => (await import('./plan.bench.ts')).runPlanBench(),
   audit: async () => (await import('./audit.bench.ts')).runAuditBench(),
   explorer: async () => (await import('./explorer.bench.ts')).runExplorerBench(),
+  'mixture-tuning': async () => (await import('./mixture-tuning.bench.ts')).runMixtureTuningBench(),
   'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
   prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
   'prepare-plan': async () => (await import('./prepare-plan.bench.ts')).runPreparePlanBench(),

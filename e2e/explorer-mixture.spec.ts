@@ -47,6 +47,16 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   const draws = Number(await page.getByLabel('Sampler draws').inputValue())
   expect(before.filter((r) => r.sampled !== '—').reduce((n, r) => n + Number(r.sampled.replace(/,/g, '')), 0)).toBe(draws)
   await page.screenshot({ path: testInfo.outputPath('mixture.png'), fullPage: true })
+  // the scatter's axis labels lie inside its svg (a rotated label anchored at its start was cut off at the top)
+  const outside = await page.locator('.recharts-label').evaluateAll((labels) => labels.map((l) => {
+    const r = l.getBoundingClientRect(); const svg = l.closest('svg')!.getBoundingClientRect()
+    return r.top < svg.top - 0.5 || r.bottom > svg.bottom + 0.5 || r.left < svg.left - 0.5 || r.right > svg.right + 0.5 ? l.textContent : null
+  }).filter((t) => t !== null))
+  expect(await page.locator('.recharts-label').count()).toBeGreaterThan(1)
+  expect(outside).toEqual([])
+  // no header of the weights table is clipped at 1280 px
+  const clipped = await page.getByRole('table', { name: 'Mixture weights' }).locator('th').evaluateAll((ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent))
+  expect(clipped).toEqual([])
 
   // keyboard on the slider: End = 1
   const slider = page.getByRole('slider', { name: 'beta_language' })

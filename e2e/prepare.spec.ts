@@ -111,11 +111,20 @@ test('asks for a decision on an ambiguous language code', async ({ page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'mixscope-e2e-mn-'))
   mkdirSync(join(dir, 'audio'))
   writeFileSync(join(dir, 'audio', 'a.wav'), readFileSync(join(small, 'audio', 'clip-0.wav')))
-  writeFileSync(join(dir, 'm.jsonl'), JSON.stringify({ audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'mn', corpus: 'nemo', split: 'train' }) + '\n')
+  writeFileSync(join(dir, 'm.jsonl'), [
+    { audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'mn', corpus: 'nemo', split: 'train' },
+    { audio_filepath: 'audio/a.wav', text: 'сайн байна уу', lang: 'khk_Cyrl', corpus: 'nemo', split: 'extra' },
+  ].map((r) => JSON.stringify(r)).join('\n') + '\n')
   await openPrepare(page, dir)
   await expect(page.getByRole('button', { name: 'Convert into browser storage' })).toBeDisabled()
+  // the skipped rows say what is wrong and what in this view writes them; no CLI option (--language, --split-map)
+  const skipped = page.locator('.prepare-skipped')
+  await expect(skipped).toContainText('choose a language for “mn” under Language codes')
+  await expect(page.locator('.prepare-recognized')).toContainText('split “extra”: 1 row not written (not train, dev or test); set “Split” above')
   await page.getByLabel('Language for "mn"').selectOption('khk_Cyrl')
   await expect(page.getByRole('table', { name: 'Partitions to write' }).getByText('khk_Cyrl')).toBeVisible()
+  await expect(page.getByRole('table', { name: 'Language codes' }).locator('tr', { hasText: 'mn' }).first()).toContainText('your choice')
+  expect(await page.locator('.prepare-view, main').first().textContent()).not.toMatch(/--(language|split-map|split)\b/)
   await expect(page.getByRole('button', { name: 'Convert into browser storage' })).toBeEnabled()
 })
 

@@ -179,7 +179,7 @@ export {
   STATE_FILE,
 } from './prepare/run.ts'
 export { type PlanPartitionSummary, preparePlanSummary, type PreparePlanSummary } from './prepare/summary.ts'
-export { type PreparePlan, type PrepareReport } from './prepare/types.ts'
+export { type PrepareFix, type PreparePlan, type PrepareReport, type SkippedRow } from './prepare/types.ts'
 
 // Jobs: merging a sharded run's parts, by their kind
 export { type MergeOutcome, type PartSet, readPartSet } from './merge/merge.ts'

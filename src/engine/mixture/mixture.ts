@@ -89,7 +89,10 @@ export async function mixtureReport(dataset: OpenDataset, config: PipelineConfig
     acc.samples += p.samples
     lengthOf.set(key, acc)
   }
+  // between the phases the worker takes its next message: a newer request's abort stops this one there
+  await nextTask(options.signal)
   const counts = samplerDraws(dataset, config, weights.source, draws)
+  await nextTask(options.signal)
   const inSplitHours = weights.weights.filter((w) => w.in_split && Number.isFinite(w.hours)).reduce((s, w) => s + w.hours, 0)
   const meanSeconds = (w: WeightsRow) => {
     const l = lengthOf.get(partitionKey(w.corpus, w.language))
@@ -123,6 +126,17 @@ export async function mixtureReport(dataset: OpenDataset, config: PipelineConfig
     samples_per_batch: batchesPerStep > 0 ? stepSeconds * 16_000 / batchesPerStep : 0,
     basis: exposure?.basis ?? (config.batching_strategy === 'STATIC' ? 'batch_size' : 'length-buckets'), exposure,
   }
+}
+
+/**
+ * Resolves on a later task (a macrotask, so messages queued meanwhile are handled first: an `abort` among them);
+ * rejects with an `AbortError` when `signal` is aborted by then.
+ */
+export function nextTask(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => setTimeout(() => {
+    if (signal?.aborted) reject(signal.reason instanceof Error ? signal.reason : new DOMException('mixture: aborted', 'AbortError'))
+    else resolve()
+  }, 0))
 }
 
 /** The exposure model, or `null` when the config cannot build its bucket table (the config checks say why). */

@@ -2,11 +2,12 @@
  * The `weights --json` document: the reference's two-level mixture weights per summary TSV row
  * (docs/reference-pipeline.md §4) next to the probability the sampler really draws each partition with for one split (§5).
  */
-import { compareUtf8, finding, MixscopeError, sortFindings, uniqueFindings, type Finding } from '../core/findings.ts'
+import { finding, MixscopeError, sortFindings, uniqueFindings, type Finding } from '../core/findings.ts'
 import type { OpenDataset } from '../dataset/open.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { checkMixture, checkSplitSelection } from '../pipeline/config/validate-storage.ts'
-import { computeStats, hoursOf } from '../dataset/stats.ts'
+import { computeStats } from '../dataset/stats.ts'
+import { dataRows } from './mixture-weights.ts'
 import { partitionKey, partitionWeightsFromBetas, samplingDistribution, type HoursRow } from '../pipeline/weights.ts'
 import { configCheckContext } from '../pipeline/config/dataset-context.ts'
 import { selectPartitions, type Selection } from '../pipeline/config/select.ts'
@@ -116,16 +117,5 @@ function samplerProbabilities(selection: Selection, entryOf: Map<string, { weigh
 
 /** Hours per (corpus, language) over all splits from `audio_size` (what the dataprep's TSV would say), sorted. */
 async function dataHours(dataset: OpenDataset, options: RunOptions): Promise<HoursRow[]> {
-  const report = await computeStats(dataset, options)
-  const byKey = new Map<string, { corpus: string; language: string; samples: number }>()
-  for (const p of report.partitions) {
-    if (p.corpus === null || p.language === null) continue
-    const key = partitionKey(p.corpus, p.language)
-    const row = byKey.get(key)
-    if (row) row.samples += p.samples
-    else byKey.set(key, { corpus: p.corpus, language: p.language, samples: p.samples })
-  }
-  return [...byKey.values()]
-    .sort((a, b) => compareUtf8(a.corpus, b.corpus) || compareUtf8(a.language, b.language))
-    .map((r) => ({ corpus: r.corpus, language: r.language, hours: hoursOf(r.samples) }))
+  return dataRows(await computeStats(dataset, options))
 }

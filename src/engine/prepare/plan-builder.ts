@@ -19,7 +19,7 @@ import { audioRefName, SKIP_REASONS, type AudioRef, type InputFormat, type Input
 import { corpusValue, maxPartitionValueLength, parseLanguageOptions, parseSplitMap, partitionValue } from './plan-options.ts'
 import { IntColumn, RecordStore, type PlanBudget } from './plan-store.ts'
 import { bufferShuffleOrder } from './shuffle/buffer-shuffle.ts'
-import type { LanguageDecision, PlannedPartition, PlannedRow, PlannedRows, PrepareOptions, PreparePlan, SkippedRow, SkippedRows } from './types.ts'
+import type { LanguageDecision, PlannedPartition, PlannedRow, PlannedRows, PrepareFix, PrepareOptions, PreparePlan, SkippedRow, SkippedRows } from './types.ts'
 
 /** How a plan is built. */
 export interface PlanBuildOptions {
@@ -116,9 +116,10 @@ export class PlanBuilder {
     return m
   }
 
-  private skip(row: Pick<InputRow, 'index' | 'where' | 'audio'>, reason: SkipReason, message: string): void {
+  /** Skips a row: `message` for the CLI, `problem` the same without a CLI option, `fix` what would write it. */
+  private skip(row: Pick<InputRow, 'index' | 'where' | 'audio'>, reason: SkipReason, message: string, problem = message, fix: PrepareFix | null = null): void {
     this.counts[reason]++
-    const s: SkippedRow = { index: row.index, where: row.where, reason, message, audio: row.audio ? audioRefName(row.audio) : null }
+    const s: SkippedRow = { index: row.index, where: row.where, reason, message, problem, fix, audio: row.audio ? audioRefName(row.audio) : null }
     this.skipped.append(JSON.stringify(s))
   }
 
@@ -140,11 +141,11 @@ export class PlanBuilder {
       return
     }
     const code = this.all ?? row.language
-    if (!code) { this.skip(row, 'no-language', `${row.where}: no language code in the input; pass --language`); return }
+    if (!code) { this.skip(row, 'no-language', `${row.where}: no language code in the input; pass --language`, `${row.where}: no language code in the input`, { option: 'language', code: null }); return }
     this.decisionRows.set(code, (this.decisionRows.get(code) ?? 0) + 1)
     const m = this.mapCode(code)
-    if (m.kind === 'unknown') { this.skip(row, 'unknown-language', `${row.where}: ${m.reason}; pass --language ${code}=xxx_Script`); return }
-    if (m.kind === 'ambiguous') { this.skip(row, 'ambiguous-language', `${row.where}: ${m.reason}; pass --language ${code}=<one of them>`); return }
+    if (m.kind === 'unknown') { this.skip(row, 'unknown-language', `${row.where}: ${m.reason}; pass --language ${code}=xxx_Script`, `${row.where}: ${m.reason}`, { option: 'language', code }); return }
+    if (m.kind === 'ambiguous') { this.skip(row, 'ambiguous-language', `${row.where}: ${m.reason}; pass --language ${code}=<one of them>`, `${row.where}: ${m.reason}`, { option: 'language', code }); return }
     const rawSplit = row.split?.trim() || null
     const split = this.forcedSplit ?? (rawSplit ? this.splitMap.get(rawSplit.toLowerCase()) ?? recognizeSplit(rawSplit) : null)
     if (!split) {
@@ -152,7 +153,9 @@ export class PlanBuilder {
       this.unknownSplits.set(key, (this.unknownSplits.get(key) ?? 0) + 1)
       this.skip(row, 'unknown-split', rawSplit
         ? `${row.where}: split "${rawSplit}" is not train, dev or test; pass --split-map ${rawSplit}=train (or dev, test) to write it`
-        : `${row.where}: the input names no split for this row; pass --split train (or dev, test)`)
+        : `${row.where}: the input names no split for this row; pass --split train (or dev, test)`,
+      rawSplit ? `${row.where}: split "${rawSplit}" is not train, dev or test` : `${row.where}: the input names no split for this row`,
+      rawSplit ? { option: 'split-map', split: rawSplit } : { option: 'split' })
       return
     }
     const corpus = this.corpusOption ?? corpusValue(row.corpus)!
@@ -270,10 +273,12 @@ export class PlanBuilder {
         note: m.kind === 'mapped' ? m.note : m.reason,
         candidates: m.kind === 'ambiguous' ? m.candidates : [],
         listed: m.kind === 'mapped' ? m.listed : false,
+        decided: this.decisions.has(input),
       }
     }).sort((a, b) => byPath(a.input, b.input))
     this.scanNotes = [...scanNotes]
     const notes = [...scanNotes]
+    const facts = [...scanNotes]
     for (const [name, rows] of this.unknownSplits) {
       notes.push(name
         ? `split "${name}": ${rows} rows not written (not train, dev or test); --split-map ${name}=train (or dev, test) writes them`
@@ -281,6 +286,7 @@ export class PlanBuilder {
     }
     const rewritten = new Map(this.rewritten)
     if (this.options.corpus && this.corpusOption !== this.options.corpus.trim()) rewritten.set(`corpus ${JSON.stringify(this.options.corpus)}`, this.corpusOption!)
+    const firstFact = notes.length
     for (const [what, written] of rewritten) notes.push(`${what} is written as ${JSON.stringify(written)} (a partition value cannot hold /, \\, =, control characters or a leading . or _, and has at most ${maxPartitionValueLength} characters)`)
     for (const l of languages) {
       if (l.output && !l.listed) notes.push(`language ${l.output} (from "${l.input}") is not among the languages Omnilingual ASR lists`)
@@ -297,7 +303,8 @@ export class PlanBuilder {
     }
     return {
       format: this.format, version: this.options.version ?? '0', audioFormat: this.options.audioFormat ?? 'flac',
-      partitions, skipped, languages, notes, inputRows: this.inputRows, range,
+      partitions, skipped, languages, notes, facts: [...facts, ...notes.slice(firstFact)],
+      unknownSplits: [...this.unknownSplits].map(([split, rows]) => ({ split: split === '' ? null : split, rows })), inputRows: this.inputRows, range,
       close: () => this.close(),
     }
   }

@@ -257,7 +257,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
         progress.rowsDone++
         if (!result.ok) {
           progress.rowsFailed++
-          open.failed.push({ index: row.index, where: row.where, reason: result.reason ?? 'unreadable-audio', message: result.error, audio: audioRefName(row.audio) })
+          open.failed.push({ index: row.index, where: row.where, reason: result.reason ?? 'unreadable-audio', message: result.error, problem: result.error, fix: null, audio: audioRefName(row.audio) })
         } else {
           group.push({ text: row.text, audio: result.audio, audioSize: result.audioSize })
           open.samples += result.audioSize

@@ -27,7 +27,12 @@ export interface PreparePlanSummary {
   /** The skipped rows with their reasons: all of them, or the first `skippedRowsShown`. */
   skipped_rows: SkippedRow[]
   languages: LanguageDecision[]
+  /** For the CLI (may name its options). */
   notes: string[]
+  /** The notes that name no CLI option (`PreparePlan.facts`). */
+  facts: string[]
+  /** Rows not written for their split (`PreparePlan.unknownSplits`). */
+  unknown_splits: PreparePlan['unknownSplits']
 }
 
 /**
@@ -40,6 +45,6 @@ export async function preparePlanSummary(plan: PreparePlan, skippedRowsShown = I
     format: plan.format, version: plan.version, audio_format: plan.audioFormat, input_rows: plan.inputRows,
     partitions: plan.partitions.map((p) => ({ corpus: p.corpus, split: p.split, language: p.language, rows: p.rows.length, declared_seconds: p.declaredSeconds })),
     skipped, skipped_rows: await plan.skipped.read(0, Math.min(plan.skipped.length, skippedRowsShown)),
-    languages: plan.languages, notes: plan.notes,
+    languages: plan.languages, notes: plan.notes, facts: plan.facts, unknown_splits: plan.unknownSplits,
   }
 }

@@ -10,10 +10,22 @@ export interface SkippedRow {
   index: number
   where: string
   reason: SkipReason
+  /** What is wrong and how the CLI fixes it (names its options, e.g. `--language`). */
   message: string
+  /** What is wrong, naming no CLI option (the Prepare view words the fix itself, from `fix`). */
+  problem: string
+  /** What would write the row, when an option would: a language code to decide, a split to map or to set. */
+  fix: PrepareFix | null
   /** The audio file or `<file>:<row>`, when known. */
   audio: string | null
 }
+
+/**
+ * What would write a skipped row: `language`: a language for input code `code` (`null`: the row has none; the CLI's
+ * `--language`); `split-map`: a split for input split `split` (`--split-map`); `split`: a split for rows that name
+ * none (`--split`).
+ */
+export type PrepareFix = { option: 'language'; code: string | null } | { option: 'split-map'; split: string } | { option: 'split' }
 
 /** Options of `prepare` (docs/conventions.md "Dataprep"). */
 export interface PrepareOptions {
@@ -94,6 +106,8 @@ export interface LanguageDecision {
   candidates: string[]
   /** Whether Omnilingual ASR lists the output code. */
   listed: boolean
+  /** Decided by the user (the CLI's `--language FROM=TO`, the Prepare view's choice), not by the code's mapping. */
+  decided: boolean
 }
 
 /** Everything decided before converting: shown by the Prepare view and `prepare --dry-run`. */
@@ -104,7 +118,12 @@ export interface PreparePlan {
   partitions: PlannedPartition[]
   skipped: SkippedRows
   languages: LanguageDecision[]
+  /** Notes for the CLI (they may name its options). */
   notes: string[]
+  /** The notes that name no CLI option (the Prepare view shows these, and words `unknownSplits` itself). */
+  facts: string[]
+  /** Rows not written because their split is not train, dev or test (`split` `null`: the row names none). */
+  unknownSplits: { split: string | null; rows: number }[]
   /** Input rows planned (a shard's: the rows of its range). */
   inputRows: number
   /** The cut of the input a shard's plan covers (its rows unshuffled, in reading order), of `of` rows; null: all. */

@@ -15,6 +15,9 @@ import { resolutionErrors, resolveConfig } from '../pipeline/config/resolve.ts'
 import { examplesTable, planIpcFile, tableToTransfer } from '../batches/arrow.ts'
 import { batchJsonLine } from '../batches/jsonl.ts'
 import { mixtureReport } from '../mixture/mixture.ts'
+import { mixtureBasis, mixtureWeightsAt, type MixtureBasis } from '../mixture/mixture-weights.ts'
+import type { ConfigSpec } from '../pipeline/config/resolve.ts'
+import type { PipelineConfig } from '../pipeline/config/types.ts'
 import { applyBatchLimit, planDataset } from '../batches/plan-dataset.ts'
 import { taskBucketSizes } from '../pipeline/buckets.ts'
 import { computeStats } from '../dataset/stats.ts'
@@ -83,11 +86,40 @@ async function planFeaturize(message: RequestMessage<'plan-featurize'>, options:
   return featurizePlannedBatches(session.dataset, batches, session.plan.config, message.device, options.signal)
 }
 
+const basisCache = new WeakMap<OpenDataset, { key: string; basis: Promise<MixtureBasis> }>()
+
+/**
+ * `mixtureBasis` of the config without its betas, the latest one kept per open dataset (a slider's moves all reuse
+ * it). @throws MixscopeError `mixture-refused` when resolving the spec has `error` findings
+ */
+function cachedBasis(dataset: OpenDataset, spec: ConfigSpec, options: RunOptions): { config: PipelineConfig; basis: Promise<MixtureBasis> } {
+  const resolved = resolveConfig(spec)
+  const errors = resolutionErrors(resolved)
+  if (errors) throw new MixscopeError(`mixture: ${errors}`, 'mixture-refused', 'usage')
+  const config = resolved.config
+  const key = JSON.stringify({ ...config, beta_corpus: null, beta_language: null })
+  const cached = basisCache.get(dataset)
+  if (cached?.key === key) return { config, basis: cached.basis }
+  const basis = cachedStats(dataset, options).then((stats) => mixtureBasis(dataset, config, stats))
+  basis.catch(() => { if (basisCache.get(dataset)?.basis === basis) basisCache.delete(dataset) })
+  basisCache.set(dataset, { key, basis })
+  return { config, basis }
+}
+
 export const planHandlers: HandlerTable<Exclude<keyof PlanRequests, 'config-resolve'>> = {
+  'mixture-weights': async (message, options, context) => {
+    const { config, basis } = cachedBasis(context.dataset(message.dataset), message.spec, options)
+    if (config.beta_corpus === null || config.beta_language === null) {
+      throw new MixscopeError(`mixture: beta_corpus = ${config.beta_corpus}, beta_language = ${config.beta_language}: both must be set`, 'mixture-betas', 'usage')
+    }
+    return mixtureWeightsAt(await basis, config.beta_corpus, config.beta_language)
+  },
   'mixture': async (message, options, context) => {
     const dataset = context.dataset(message.dataset)
     const resolved = resolveConfig(message.spec)
     const report = await mixtureReport(dataset, resolved.config, { ...options, draws: message.draws, steps: message.steps, stats: cachedStats(dataset, options) })
+    // the basis of the next slider step, ready before it comes
+    if (!resolutionErrors(resolved)) void cachedBasis(dataset, message.spec, options).basis.catch(() => undefined)
     return { ...report, findings: sortFindings([...resolved.findings, ...report.findings]) }
   },
   'plan-start': planStart,

@@ -6,10 +6,10 @@
  * steps). Exports the recipe block and the TSV. The language focus narrows the charts and the tables to the focused
  * languages' partitions; their shares and probabilities stay those of the whole split (what the sampler draws).
  */
-import { useEffect, useMemo } from 'react'
+import { memo, useDeferredValue, useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
-import type { MixtureRow } from '../../../engine/mixture/mixture.ts'
+import type { MixtureReport, MixtureRow } from '../../../engine/mixture/mixture.ts'
 import type { ExposureCurveRow } from '../../../engine/mixture/exposure-report.ts'
 import { resolveConfig } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
@@ -52,7 +52,7 @@ const same = (a: number | null, b: number | null) => a === b || (a !== null && b
  * mount is one React commit React cannot slice (its store's registration dispatches), so the two together were one
  * task of about 0.4 s after the view's first result at 1,600 languages.
  */
-function Charts({ rows, stage, scope }: { rows: MixtureRow[]; stage: number; scope: string }) {
+const Charts = memo(function Charts({ rows, stage, scope }: { rows: MixtureRow[]; stage: number; scope: string }) {
   const all = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
     .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows])
   // at most one mark per cell of an 80 × 80 log grid: 2,000 partitions draw a few hundred marks
@@ -83,7 +83,7 @@ function Charts({ rows, stage, scope }: { rows: MixtureRow[]; stage: number; sco
               <XAxis type="number" dataKey="x" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick}
                 label={{ value: 'natural share of hours (log)', position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
               <YAxis type="number" dataKey="y" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick} width={60}
-                label={{ value: 'sampling probability (log)', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12 }} />
+                label={{ value: 'sampling probability (log)', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12, style: { textAnchor: 'middle' } }} />
               <ZAxis range={[18, 18]} />
               <ReferenceLine segment={[{ x: domain[0], y: domain[0] }, { x: 1, y: 1 }]} stroke="var(--border-strong)" strokeDasharray="4 3" />
               <Tooltip {...tooltipProps} cursor={{ strokeDasharray: '3 3' }}
@@ -116,10 +116,10 @@ function Charts({ rows, stage, scope }: { rows: MixtureRow[]; stage: number; sco
       </section>
     </div>
   )
-}
+})
 
 /** Every partition of the split by sampling probability, ranked, zoomable: the tail a top-N chart never shows. */
-function RankedProbabilities({ rows, scope }: { rows: MixtureRow[]; scope: string }) {
+const RankedProbabilities = memo(function RankedProbabilities({ rows, scope }: { rows: MixtureRow[]; scope: string }) {
   const focus = useFocusSet()
   const items = useMemo(() => rows.filter((r) => r.sampling_probability !== null).map((r) => ({ key: `${r.corpus}/${r.language}`, value: r.sampling_probability as number })), [rows])
   const languageOf = useMemo(() => new Map(rows.map((r) => [`${r.corpus}/${r.language}`, r.language])), [rows])
@@ -134,9 +134,9 @@ function RankedProbabilities({ rows, scope }: { rows: MixtureRow[]; scope: strin
         onSelect={(key) => { const language = languageOf.get(key); if (language) focusStore.getState().toggle(language) }} />
     </section>
   )
-}
+})
 
-function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: number; steps: number }) {
+const WeightsTable = memo(function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: number; steps: number }) {
   const showWeight = rows.some((r) => !same(r.weight, r.sampling_probability))
   return (
     <>
@@ -158,17 +158,52 @@ function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: numbe
         ]} />
     </>
   )
-}
+})
+
+/** What the model sees in N steps: the exposure model's numbers, curves and table (the expensive half of an update). */
+const Exposure = memo(function Exposure({ exposure, steps, batchesPerStep, stepSeconds, focus }: {
+  exposure: MixtureReport['exposure']; steps: number; batchesPerStep: number; stepSeconds: number; focus: ReadonlySet<string>
+}) {
+  const allLanguages: ExposureCurveRow[] = exposure?.languages ?? noLanguages
+  const languages = useMemo(() => (focus.size === 0 ? allLanguages : allLanguages.filter((l) => focus.has(l.language))), [allLanguages, focus])
+  return (
+          <section aria-labelledby="hours-steps-heading">
+            <h3 id="hours-steps-heading">What the model sees in {formatCount(steps)} training steps{focus.size > 0 ? ` (${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'})` : ''}</h3>
+            {exposure === null ? <p>This split is read once (evaluation), or its batching cannot be built: nothing is repeated.</p> : (
+              <>
+                <p className="hint">
+                  {exposure.draws === 'sampler' ? 'The sampler' : 'One shuffled stream (no mixture)'} draws {exposure.draws_per_step === null ? 'no example that the length filter keeps' : `${formatCount(Math.round(exposure.draws_per_step))} examples per step on every rank, the same partitions on each`};
+                  {' '}a batch holds {exposure.examples_per_batch === null ? '—' : formatProbability(exposure.examples_per_batch)} examples on average ({exposure.basis === 'length-buckets' ? 'the length buckets of max_num_elements' : 'batch_size'}),
+                  {' '}a step is {batchesPerStep} batches (num_accumulate × world_size) = {formatSeconds(stepSeconds)} of audio.
+                  {' '}Epochs = hours seen ÷ the hours the length filter keeps; lengths come from each row group's audio_size facts, no row is read.
+                </p>
+                <ExposureCurves exposure={exposure} focus={focus} />
+                <LanguageTable rows={languages} label="What the model sees in N steps" height={300} initialSort={{ id: 'epochs', descending: true }}
+                  columns={[
+                    { id: 'hours', header: `Hours seen by step ${formatCount(steps)}`, numeric: true, sortValue: (l) => l.hours_drawn, cell: (l) => <NumCell value={l.hours_drawn} kind="hours" /> },
+                    { id: 'available', header: 'Hours available', numeric: true, sortValue: (l) => l.hours_available, cell: (l) => <NumCell value={l.hours_available} kind="hours" /> },
+                    { id: 'epochs', header: 'Epochs of its data', numeric: true, title: 'hours seen ÷ hours available: how many times the model sees each example', sortValue: (l) => l.expected_epochs,
+                      cell: (l) => <td className="num" data-value={l.expected_epochs ?? ''}>{l.expected_epochs === null ? '—' : formatProbability(l.expected_epochs)}</td> },
+                    { id: 'never', header: 'P(never drawn)', numeric: true, title: 'probability that no draw on any rank picked the language by this step', sortValue: (l) => l.p_not_drawn,
+                      cell: (l) => <td className="num" data-value={l.p_not_drawn ?? ''}>{l.p_not_drawn === null ? '—' : formatNever(l.p_not_drawn)}</td> },
+                  ]} />
+              </>
+            )}
+          </section>
+  )
+})
 
 export function MixtureView() {
   const report = useDatasetStore(usableReport)
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
   // the betas the config gives without the view's own beta overrides: what "Use config" goes back to
+  // (resolved again only when something other than the view's betas changes: a slider step does not)
+  const withoutBetas = useMemo(() => JSON.stringify(configSpec({ ...configState, betaCorpus: null, betaLanguage: null })), [configState])
   const configBetas = useMemo(() => {
-    const { config } = resolveConfig(configSpec({ ...configState, betaCorpus: null, betaLanguage: null }))
+    const { config } = resolveConfig(JSON.parse(withoutBetas) as ReturnType<typeof configSpec>)
     return { corpus: config.beta_corpus, language: config.beta_language }
-  }, [configState])
+  }, [withoutBetas])
   const m = useStore(mixtureStore)
   const focus = useFocusSet()
   const dataset = report?.dataset ?? null
@@ -178,22 +213,25 @@ export function MixtureView() {
   }, [dataset, spec, m.draws, m.steps])
 
   const result = m.report
-  const yaml = useMemo(() => (result ? mixtureRecipeYaml(result) : ''), [result])
-  const tsv = useMemo(() => (result ? languageDistributionTsv(result) : ''), [result])
+  // the weights table and the status line follow every update at once; the charts, the exposure and the exports
+  // follow a deferred copy, which React renders after the fresh numbers are on screen (and drops for a newer one)
+  const later = useDeferredValue(result)
+  const yaml = useMemo(() => (later ? mixtureRecipeYaml(later) : ''), [later])
+  const tsv = useMemo(() => (later ? languageDistributionTsv(later) : ''), [later])
   const yamlUrl = useBlobUrl(yaml, 'application/yaml')
   const tsvUrl = useBlobUrl(tsv, 'text/tab-separated-values')
-  const inSplit = useMemo(() => (result ? result.rows.filter((r) => r.in_split) : []), [result])
+  const inSplit = useMemo(() => (later ? later.rows.filter((r) => r.in_split) : []), [later])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
   const inSplitShown = useMemo(() => (focus.size === 0 ? inSplit : inSplit.filter((r) => focus.has(r.language))), [inSplit, focus])
-  const allLanguages: ExposureCurveRow[] = result?.exposure?.languages ?? noLanguages
-  const languages = useMemo(() => (focus.size === 0 ? allLanguages : allLanguages.filter((l) => focus.has(l.language))), [allLanguages, focus])
   const scope = focus.size > 0 ? ` of the ${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'}` : ''
   const stage = useStage(5, m.report !== null)
   const splits = report?.overview.splitNames ?? noNames
   const corpora = report?.overview.corpusNames ?? noNames
 
   if (!report) return <div className="empty-state"><h3>No dataset open</h3><p>Open a dataset with a <code>language_distribution_*.tsv</code> to tune its mixture; without one, training reads one stream.</p></div>
-  const stale = m.status === 'loading' && result !== null
+  // 'all': nothing shown is for the latest config yet; 'details': the weights are, the draws and exposure not yet
+  const staleAll = m.status === 'loading' && result !== null && m.stale === 'all'
+  const staleDetails = (m.status === 'loading' && result !== null) || later !== result
   return (
     <section className="mixture-view" aria-labelledby="mixture-heading">
       <h2 id="mixture-heading" className="visually-hidden">Mixture</h2>
@@ -212,17 +250,19 @@ export function MixtureView() {
         </label>
       </div>
       <p role="status" aria-live="polite" className="hint">
-        {m.status === 'loading' ? 'Updating…' : m.status === 'error' ? '' : result ? `Weights from ${result.source === 'tsv' ? `the stats TSV (${result.summary_path})` : 'the data (no TSV: training has no mixture)'}; preset ${configState.preset ?? 'reference defaults'}, split ${result.config.split}; ${formatCount(inSplit.length)} of ${formatCount(result.rows.length)} partitions in the split.` : ''}
+        {m.status === 'loading' ? (m.stale === 'details' ? 'Weights updated; updating the sampler draws and what the model sees…' : 'Updating…') : m.status === 'error' ? '' : result ? `Weights from ${result.source === 'tsv' ? `the stats TSV (${result.summary_path})` : 'the data (no TSV: training has no mixture)'}; preset ${configState.preset ?? 'reference defaults'}, split ${result.config.split}; ${formatCount(inSplit.length)} of ${formatCount(result.rows.length)} partitions in the split.` : ''}
       </p>
       {m.error && <p className="field-problem" role="alert">{m.error}{result ? ' The numbers below are from the last config that worked.' : ''}</p>}
       {result && result.findings.length > 0 && <FindingGroups findings={result.findings} label="Mixture problems" />}
       {result && (
-        <div className={stale ? 'stale' : undefined} aria-busy={stale}>
+        <div className={staleAll ? 'stale' : undefined} aria-busy={staleAll}>
+          <div className={staleDetails && !staleAll ? 'stale' : undefined} aria-busy={staleDetails && !staleAll}>
           {focus.size > 0 && <p className="hint focus-scope" data-testid="mixture-focus">Charts and tables show the partitions{scope} ({formatCount(inSplitShown.length)} of {formatCount(inSplit.length)} in the split); shares and probabilities are still over the whole split.</p>}
           <Charts rows={inSplitShown} stage={stage} scope={scope} />
           {/* the sections under the charts mount one per idle period (components/staged.tsx): at 1,600 languages the
               whole view mounted at once was one task of about a second */}
           <Staged stage={stage} at={3} minHeight={380}><RankedProbabilities rows={inSplitShown} scope={scope} /></Staged>
+          </div>
           <Staged stage={stage} at={4} minHeight={420}>
           <section aria-labelledby="weights-heading">
             <h3 id="weights-heading">Mixture weights{focus.size > 0 ? ` (${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'})` : ''}</h3>
@@ -230,29 +270,9 @@ export function MixtureView() {
           </section>
           </Staged>
           <Staged stage={stage} at={5} minHeight={360}>
-          <section aria-labelledby="hours-steps-heading">
-            <h3 id="hours-steps-heading">What the model sees in {formatCount(result.steps)} training steps{focus.size > 0 ? ` (${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'})` : ''}</h3>
-            {result.exposure === null ? <p>This split is read once (evaluation), or its batching cannot be built: nothing is repeated.</p> : (
-              <>
-                <p className="hint">
-                  {result.exposure.draws === 'sampler' ? 'The sampler' : 'One shuffled stream (no mixture)'} draws {result.exposure.draws_per_step === null ? 'no example that the length filter keeps' : `${formatCount(Math.round(result.exposure.draws_per_step))} examples per step on every rank, the same partitions on each`};
-                  {' '}a batch holds {result.exposure.examples_per_batch === null ? '—' : formatProbability(result.exposure.examples_per_batch)} examples on average ({result.exposure.basis === 'length-buckets' ? 'the length buckets of max_num_elements' : 'batch_size'}),
-                  {' '}a step is {result.batches_per_step} batches (num_accumulate × world_size) = {formatSeconds(result.step_seconds)} of audio.
-                  {' '}Epochs = hours seen ÷ the hours the length filter keeps; lengths come from each row group's audio_size facts, no row is read.
-                </p>
-                <ExposureCurves exposure={result.exposure} focus={focus} />
-                <LanguageTable rows={languages} label="What the model sees in N steps" height={300} initialSort={{ id: 'epochs', descending: true }}
-                  columns={[
-                    { id: 'hours', header: `Hours seen by step ${formatCount(result.steps)}`, numeric: true, sortValue: (l) => l.hours_drawn, cell: (l) => <NumCell value={l.hours_drawn} kind="hours" /> },
-                    { id: 'available', header: 'Hours available', numeric: true, sortValue: (l) => l.hours_available, cell: (l) => <NumCell value={l.hours_available} kind="hours" /> },
-                    { id: 'epochs', header: 'Epochs of its data', numeric: true, title: 'hours seen ÷ hours available: how many times the model sees each example', sortValue: (l) => l.expected_epochs,
-                      cell: (l) => <td className="num" data-value={l.expected_epochs ?? ''}>{l.expected_epochs === null ? '—' : formatProbability(l.expected_epochs)}</td> },
-                    { id: 'never', header: 'P(never drawn)', numeric: true, title: 'probability that no draw on any rank picked the language by this step', sortValue: (l) => l.p_not_drawn,
-                      cell: (l) => <td className="num" data-value={l.p_not_drawn ?? ''}>{l.p_not_drawn === null ? '—' : formatNever(l.p_not_drawn)}</td> },
-                  ]} />
-              </>
-            )}
-          </section>
+            <div className={staleDetails && !staleAll ? 'stale' : undefined} aria-busy={staleDetails && !staleAll}>
+              {later && <Exposure exposure={later.exposure} steps={later.steps} batchesPerStep={later.batches_per_step} stepSeconds={later.step_seconds} focus={focus} />}
+            </div>
           </Staged>
           <section aria-labelledby="export-heading">
             <h3 id="export-heading">Export</h3>

@@ -4,6 +4,7 @@
  */
 import { useMemo } from 'react'
 import type { PrepareScanResult } from '../../../engine/worker/protocol/prepare.ts'
+import type { SkippedRow } from '../../../engine/index.ts'
 import { SKIP_REASONS } from '../../../engine/index.ts'
 import { LanguageCell } from '../../components/language-cell.tsx'
 import { formatCount, formatHours } from '../../lib/format.ts'
@@ -12,6 +13,17 @@ const reasonLabel: Record<string, string> = {
   'bad-input-row': 'malformed input row', 'missing-audio': 'audio file missing', 'unreadable-audio': 'unreadable audio',
   'no-text': 'no transcript', 'empty-text': 'empty after normalization', 'no-language': 'no language code',
   'unknown-language': 'unknown language code', 'ambiguous-language': 'ambiguous language code',
+}
+
+/** What would write a skipped row, in this view's controls (the engine's `fix`; its `message` names CLI options). */
+function fixText(fix: SkippedRow['fix'], scan: PrepareScanResult): string {
+  if (fix === null) return ''
+  if (fix.option === 'language') {
+    const code = fix.code
+    const choice = code !== null && scan.languages.some((l) => l.input === code && l.candidates.length > 0)
+    return choice ? `: choose a language for “${code}” under Language codes` : ': set “Language” above for every row'
+  }
+  return ': set “Split” above to write every row to one split'
 }
 
 export function RecognizedInput({ scan, onDecide, disabled }: { scan: PrepareScanResult; onDecide: (code: string, language: string) => void; disabled: boolean }) {
@@ -50,7 +62,7 @@ export function RecognizedInput({ scan, onDecide, disabled }: { scan: PrepareSca
                     </select>
                   ) : 'skipped'}
                 </td>
-                <td className="hint">{l.note}{l.output && !l.listed ? ' (not among the languages Omnilingual ASR lists)' : ''}</td>
+                <td className="hint">{l.decided ? 'your choice' : l.note}{l.output && !l.listed ? ' (not among the languages Omnilingual ASR lists)' : ''}</td>
               </tr>
             ))}
           </tbody>
@@ -60,12 +72,15 @@ export function RecognizedInput({ scan, onDecide, disabled }: { scan: PrepareSca
         <details className="prepare-skipped" open={scan.skipped_rows.length <= 20}>
           <summary>Skipped: {skipped.map((r) => `${formatCount(scan.skipped[r])} ${reasonLabel[r]}`).join(', ')}</summary>
           <ul>
-            {scan.skipped_rows.map((s) => <li key={s.index}><code>{s.reason}</code> {s.message}</li>)}
+            {scan.skipped_rows.map((s) => <li key={s.index}><code>{s.reason}</code> {s.problem}{fixText(s.fix, scan)}</li>)}
           </ul>
           {scan.skipped_rows.length < scan.input_rows - total && <p className="hint">The full list is written to <code>_prepare_skipped.jsonl</code>.</p>}
         </details>
       )}
-      {scan.notes.map((n) => <p key={n} className="hint">{n}</p>)}
+      {scan.unknown_splits.map((u) => (
+        <p key={u.split ?? ''} className="hint">{u.split === null ? `${formatCount(u.rows)} ${u.rows === 1 ? 'row names' : 'rows name'} no split and ${u.rows === 1 ? 'is' : 'are'} not written` : `split “${u.split}”: ${formatCount(u.rows)} ${u.rows === 1 ? 'row' : 'rows'} not written (not train, dev or test)`}; set “Split” above to write every row to one split.</p>
+      ))}
+      {scan.facts.map((n) => <p key={n} className="hint">{n}</p>)}
       <p className="hint">Audio that cannot be decoded shows only while converting; those rows are counted and listed too.</p>
     </div>
   )

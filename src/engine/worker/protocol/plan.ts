@@ -8,6 +8,7 @@ import type { FeatureDevice } from '../../features/model-input.ts'
 import type { Finding } from '../../core/findings.ts'
 import type { BatchSummary } from '../../batches/batch-summary.ts'
 import type { MixtureReport } from '../../mixture/mixture.ts'
+import type { MixtureWeights } from '../../mixture/mixture-weights.ts'
 import type { BucketSize } from '../../pipeline/buckets.ts'
 import type { DropCount } from '../../pipeline/drops.ts'
 import type { MixtureStream, RankDiagnostic } from '../../pipeline/plan-batches.ts'
@@ -88,6 +89,12 @@ export interface PlanRequests {
   'config-resolve': { params: { spec: ConfigSpec }; result: ResolvedConfig }
   /** `mixtureReport` of the spec's split; `findings` holds the resolution's and the report's. */
   'mixture': { params: { dataset: number; spec: ConfigSpec; draws: number; steps: number }; result: MixtureReport }
+  /**
+   * The cheap half of a beta move (mixture-weights.ts): every row's weights, sampling probability and audio share
+   * at the spec's betas, aligned with the rows of `mixture` for the same spec; O(rows) once the basis of the spec
+   * without its betas is built (kept per dataset).
+   */
+  'mixture-weights': { params: { dataset: number; spec: ConfigSpec }; result: MixtureWeights }
   /**
    * Starts a session. `maxBatches` caps train (infinite) streams as the CLI's `--max-batches` (`null`: the config's
    * `max_num_batches`, else 20 for train streams). Refused (`plan-refused`) when resolving the spec has errors.

@@ -55,6 +55,8 @@ test('languages, text and sort; the Inspector beside the list keeps the list in 
   // sort by length, longest first: the shown lengths fall
   await list(page).getByRole('button', { name: 'Length' }).click()
   await expect(list(page).getByRole('columnheader', { name: /Length/ })).toHaveAttribute('aria-sort', 'descending')
+  // the sorted page arrives after the header changes
+  await expect.poll(() => rows(page).locator('.examples-length').count()).toBeGreaterThan(5)
   const lengths = await rows(page).locator('.examples-length').evaluateAll((els) => els.map((e) => Number(/^(\d+)/.exec(e.getAttribute('title') ?? '')?.[1])))
   expect(lengths.length).toBeGreaterThan(5)
   expect(lengths).toEqual([...lengths].sort((a, b) => b - a))

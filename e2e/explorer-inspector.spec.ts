@@ -85,7 +85,14 @@ test('GPU and CPU model inputs agree (waveform and fbank)', async ({ page }, tes
 
 test('reference SpecAugment: masks over the hop-200 STFT with the seed shown', async ({ page }) => {
   await openInspector(page, flacId, '&sa_seed=3')
+  // the two SpecAugment controls say what each is (the config's reference SpecAugment; a what-if over fbank)
+  const help = page.getByTestId('spec-augment-help')
+  await page.getByLabel('use_fbank', { exact: true }).check()
+  await expect(help).toContainText('spec_aug_p is the training config')
+  await expect(help).toContainText('features SpecAugment p is not in the reference')
   await page.getByLabel('use_fbank', { exact: true }).uncheck()
+  await expect(help).toContainText('only when use_fbank is off')
+  await expect(help).not.toContainText('features SpecAugment p')
   await page.getByLabel('spec_aug_p', { exact: true }).fill('1')
   const figure = page.locator('figure', { has: page.getByTestId('spec-augment-canvas') })
   await expect(figure).toContainText('seed 3, p 1: applied')

@@ -6,6 +6,7 @@ import { clampRange, countBelow, coverageCurve, itemsForShare, logHistogram, pan
 import { bcp47Tag, languageLabel, languageName } from './language-names.ts'
 import { countBySeverity, mergeFindings } from './merge-findings.ts'
 import { datasetParam, withDatasetParam, withRedirectOrigins } from './url-state.ts'
+import { findingsInFocus, languageOf } from './finding-language.ts'
 
 function partition(corpus: string, language: string, split: string, hours: number, rows = 10): PartitionStats {
   return { corpus, language, split, files: 1, row_groups: 1, rows, samples: hours * 16000 * 3600, hours }
@@ -146,5 +147,21 @@ describe('distributions at 1,600 items', () => {
     expect(panRange({ start: 0, end: 39 }, 1, 1600)).toEqual({ start: 40, end: 79 })
     expect(panRange({ start: 1570, end: 1589 }, 1, 1600)).toEqual({ start: 1580, end: 1599 })
     expect(panRange({ start: 20, end: 59 }, -1, 1600)).toEqual({ start: 0, end: 39 })
+  })
+})
+
+describe('findings under a language focus', () => {
+  test('keeps findings of focused languages and those about no single language; all without a focus', () => {
+    const fs = [
+      { path: 'corpus=a/language=eng_Latn', kind: 'over-repeated-partition' },
+      { path: 'corpus=a/language=swh_Latn', kind: 'unseen-partition' },
+      { path: 'corpus=b/split=train/language=d%C3%A9u_Latn/part-0.parquet', kind: 'x' },
+      { path: '', kind: 'fragment-epoch-replay' },
+    ]
+    expect(languageOf(fs[2])).toBe('déu_Latn')
+    expect(languageOf(fs[3])).toBeNull()
+    expect(findingsInFocus(fs, new Set()).map((f) => f.kind)).toEqual(['over-repeated-partition', 'unseen-partition', 'x', 'fragment-epoch-replay'])
+    expect(findingsInFocus(fs, new Set(['swh_Latn'])).map((f) => f.kind)).toEqual(['unseen-partition', 'fragment-epoch-replay'])
+    expect(findingsInFocus(fs, new Set(['déu_Latn', 'eng_Latn'])).map((f) => f.kind)).toEqual(['over-repeated-partition', 'x', 'fragment-epoch-replay'])
   })
 })

@@ -98,9 +98,4 @@ export function triageOf(f: SourcedFinding): Triage {
   return f.row !== null ? 'row' : 'data'
 }
 
-/** The `language=` key of a finding's path (`null` for findings about the dataset or the TSV). */
-export function languageOf(f: Finding): string | null {
-  const m = /(?:^|\/)language=([^/]+)/.exec(f.path)
-  if (!m) return null
-  try { return decodeURIComponent(m[1]) } catch { return m[1] }
-}
+export { languageOf } from '../../lib/finding-language.ts'

@@ -59,6 +59,15 @@ function Controls({ config: resolved }: { config: InspectConfig }) {
       <label>SpecAugment seed <input type="number" value={settings.seed} onChange={(e) => update({ seed: Math.trunc(Number(e.target.value) || 0) })} /></label>
       {config.use_fbank && <label>features SpecAugment p <input type="number" min="0" max="1" step="0.1" value={settings.featureP}
         onChange={(e) => update({ featureP: Math.min(1, Math.max(0, Number(e.target.value) || 0)) })} /></label>}
+      <p className="hint spec-augment-help" data-testid="spec-augment-help">
+        <strong>spec_aug_p</strong> is the training config's: the chance the reference applies its SpecAugment to an
+        example, masking the waveform through its STFT before the cast, only when use_fbank is off (it never touches fbank
+        features; docs/reference-pipeline.md §12). Training never seeds it, so <strong>SpecAugment seed</strong> picks
+        one possible draw to look at. {config.use_fbank
+          ? <><strong>features SpecAugment p</strong> is not in the reference: a what-if that outlines where
+            time and frequency masks on the fbank would fall, without changing the values.</>
+          : 'Turn use_fbank on to see fbank features instead.'}
+      </p>
     </div>
   )
 }

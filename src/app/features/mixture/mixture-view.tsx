@@ -15,6 +15,7 @@ import { resolveConfig } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
 import { categorical, noGridLines, legendProps, tickStyle, tooltipProps } from '../../components/charts/theme.ts'
 import { FindingGroups } from '../../components/finding-groups.tsx'
+import { findingsInFocus } from '../../lib/finding-language.ts'
 import { LanguageTable } from '../../components/language-table.tsx'
 import { NumberField } from '../../components/number-field.tsx'
 import { NumCell } from '../../components/num.tsx'
@@ -222,6 +223,7 @@ export function MixtureView() {
   const tsvUrl = useBlobUrl(tsv, 'text/tab-separated-values')
   const inSplit = useMemo(() => (later ? later.rows.filter((r) => r.in_split) : []), [later])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
+  const focusedFindings = useMemo(() => findingsInFocus(result?.findings ?? [], focus), [result, focus])
   const inSplitShown = useMemo(() => (focus.size === 0 ? inSplit : inSplit.filter((r) => focus.has(r.language))), [inSplit, focus])
   const scope = focus.size > 0 ? ` of the ${formatCount(focus.size)} focused language${focus.size === 1 ? '' : 's'}` : ''
   const stage = useStage(5, m.report !== null)
@@ -253,7 +255,14 @@ export function MixtureView() {
         {m.status === 'loading' ? (m.stale === 'details' ? 'Weights updated; updating the sampler draws and what the model sees…' : 'Updating…') : m.status === 'error' ? '' : result ? `Weights from ${result.source === 'tsv' ? `the stats TSV (${result.summary_path})` : 'the data (no TSV: training has no mixture)'}; preset ${configState.preset ?? 'reference defaults'}, split ${result.config.split}; ${formatCount(inSplit.length)} of ${formatCount(result.rows.length)} partitions in the split.` : ''}
       </p>
       {m.error && <p className="field-problem" role="alert">{m.error}{result ? ' The numbers below are from the last config that worked.' : ''}</p>}
-      {result && result.findings.length > 0 && <FindingGroups findings={result.findings} label="Mixture problems" />}
+      {result && result.findings.length > 0 && (
+        focusedFindings.length > 0
+          ? <FindingGroups findings={focusedFindings} label="Mixture problems" />
+          : <p className="hint" data-testid="mixture-findings-focus">None of the {formatCount(result.findings.length)} mixture findings is about the focused languages.</p>
+      )}
+      {result && focus.size > 0 && focusedFindings.length > 0 && focusedFindings.length < result.findings.length && (
+        <p className="hint" data-testid="mixture-findings-focus">Mixture findings of the focused languages (and of the whole split): {formatCount(focusedFindings.length)} of {formatCount(result.findings.length)}.</p>
+      )}
       {result && (
         <div className={staleAll ? 'stale' : undefined} aria-busy={staleAll}>
           <div className={staleDetails && !staleAll ? 'stale' : undefined} aria-busy={staleDetails && !staleAll}>

@@ -57,6 +57,9 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   // no header of the weights table is clipped at 1280 px
   const clipped = await page.getByRole('table', { name: 'Mixture weights' }).locator('th').evaluateAll((ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent))
   expect(clipped).toEqual([])
+  // and every column fits: the table does not run past its box (headers wrap instead)
+  const box = page.getByRole('table', { name: 'Mixture weights' }).locator('xpath=..')
+  expect(await box.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(1)
 
   // keyboard on the slider: End = 1
   const slider = page.getByRole('slider', { name: 'beta_language' })

@@ -65,6 +65,7 @@ test('recognizes a NeMo corpus, converts it into OPFS, downloads the zip and ope
 })
 
 test('converts into a picked folder, pauses, cancels and resumes after the finished files', async ({ page }) => {
+  test.setTimeout(180_000) // the resume alone may take its 90 s on a loaded machine
   await page.addInitScript(() => {
     (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker =
       async () => (await navigator.storage.getDirectory()).getDirectoryHandle('picked-out', { create: true })

@@ -67,15 +67,7 @@ export function mixtureBasis(dataset: OpenDataset, config: PipelineConfig, stats
   let sampled: string[] | null = null
   if (summary && selection?.trainStreaming) sampled = selected.length === 1 ? selected : selected.filter((k) => rowKeys.has(k))
   const split = config.split.split('_')[0]
-  const lengthOf = new Map<string, { rows: number; samples: number }>()
-  for (const p of stats.partitions) {
-    if (p.split !== split || p.corpus === null || p.language === null) continue
-    const key = partitionKey(p.corpus, p.language)
-    const acc = lengthOf.get(key) ?? { rows: 0, samples: 0 }
-    acc.rows += p.rows
-    acc.samples += p.samples
-    lengthOf.set(key, acc)
-  }
+  const lengthOf = splitLengths(stats, split)
   return {
     source: summary ? 'tsv' : 'data', rows,
     inSplit: rows.map((r) => inSplitKeys.has(partitionKey(r.corpus, r.language))),
@@ -127,4 +119,18 @@ export function dataRows(stats: StatsReport): HoursRow[] {
   return [...byKey.values()]
     .sort((a, b) => compareUtf8(a.corpus, b.corpus) || compareUtf8(a.language, b.language))
     .map((r) => ({ corpus: r.corpus, language: r.language, hours: hoursOf(r.samples) }))
+}
+
+/** Rows and samples (16 kHz) per (corpus, language) partition of one split, from the stats' partitions. */
+export function splitLengths(stats: StatsReport, split: string): Map<string, { rows: number; samples: number }> {
+  const lengthOf = new Map<string, { rows: number; samples: number }>()
+  for (const p of stats.partitions) {
+    if (p.split !== split || p.corpus === null || p.language === null) continue
+    const key = partitionKey(p.corpus, p.language)
+    const acc = lengthOf.get(key) ?? { rows: 0, samples: 0 }
+    acc.rows += p.rows
+    acc.samples += p.samples
+    lengthOf.set(key, acc)
+  }
+  return lengthOf
 }

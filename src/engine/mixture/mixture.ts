@@ -13,6 +13,7 @@ import { computeStats } from '../dataset/stats.ts'
 import type { StatsReport } from '../dataset/stats-types.ts'
 import { selectPartitions } from '../pipeline/config/select.ts'
 import { weightsReport, type WeightsRow } from './weights-report.ts'
+import { splitLengths } from './mixture-weights.ts'
 import { exposureReport, type ExposureReport } from './exposure-report.ts'
 
 /** One (corpus, language) row of the mixture: `weights --json`'s row plus shares, draws and hours per N steps. */
@@ -80,15 +81,7 @@ export async function mixtureReport(dataset: OpenDataset, config: PipelineConfig
   const weights = await weightsReport(dataset, config, options)
   const stats = await (options.stats ?? computeStats(dataset, { signal: options.signal }))
   const split = config.split.split('_')[0]
-  const lengthOf = new Map<string, { rows: number; samples: number }>()
-  for (const p of stats.partitions) {
-    if (p.split !== split || p.corpus === null || p.language === null) continue
-    const key = partitionKey(p.corpus, p.language)
-    const acc = lengthOf.get(key) ?? { rows: 0, samples: 0 }
-    acc.rows += p.rows
-    acc.samples += p.samples
-    lengthOf.set(key, acc)
-  }
+  const lengthOf = splitLengths(stats, split)
   // between the phases the worker takes its next message: a newer request's abort stops this one there
   await nextTask(options.signal)
   const counts = samplerDraws(dataset, config, weights.source, draws)

@@ -136,13 +136,7 @@ export function resampleTorchaudio(samples: Float32Array, origFreq: number, newF
       const t0 = start[i]
       const len = length[i]
       const base = frameBase + offset[i]
-      let sum = 0
-      let k = 0
-      for (; k + 3 < len; k += 4) {
-        sum += padded[base + k] * taps[t0 + k] + padded[base + k + 1] * taps[t0 + k + 1] + padded[base + k + 2] * taps[t0 + k + 2] + padded[base + k + 3] * taps[t0 + k + 3]
-      }
-      for (; k < len; k++) sum += padded[base + k] * taps[t0 + k]
-      out[o] = sum
+      out[o] = tapSum(padded, base, taps, t0, len)
     }
   }
   return out
@@ -229,13 +223,7 @@ export class TorchaudioResampleStream {
         const t0 = start[i]
         const len = length[i]
         const base = frameBase + offset[i]
-        let sum = 0
-        let k = 0
-        for (; k + 3 < len; k += 4) {
-          sum += buf[base + k] * taps[t0 + k] + buf[base + k + 1] * taps[t0 + k + 1] + buf[base + k + 2] * taps[t0 + k + 2] + buf[base + k + 3] * taps[t0 + k + 3]
-        }
-        for (; k < len; k++) sum += buf[base + k] * taps[t0 + k]
-        out[o - firstOut] = sum
+        out[o - firstOut] = tapSum(buf, base, taps, t0, len)
       }
     }
     this.produced = endOut
@@ -254,4 +242,18 @@ export class TorchaudioResampleStream {
   get done(): boolean {
     return this.produced === this.outLength && this.received === this.frames
   }
+}
+
+/**
+ * One output sample: Σ `data[base + k] · taps[t0 + k]` over `k < len`, four terms at a time then the rest (the order
+ * the one-shot and the streamed resampler share, so their outputs are bit-identical).
+ */
+function tapSum(data: Float64Array, base: number, taps: Float64Array, t0: number, len: number): number {
+  let sum = 0
+  let k = 0
+  for (; k + 3 < len; k += 4) {
+    sum += data[base + k] * taps[t0 + k] + data[base + k + 1] * taps[t0 + k + 1] + data[base + k + 2] * taps[t0 + k + 2] + data[base + k + 3] * taps[t0 + k + 3]
+  }
+  for (; k < len; k++) sum += data[base + k] * taps[t0 + k]
+  return sum
 }

@@ -7,7 +7,7 @@
  * ≈ 0.08, well under the 0.30 threshold; unrelated rows are ≈ 0.5 apart) and its first 8 band hashes kept, the
  * others new. Every 97th row that is not planted has no fingerprint (too short or silent).
  */
-import { encodeFingerprint, lshBandCount, type Fingerprint } from '../../../src/engine/features/dsp/fingerprint.ts'
+import { encodeFingerprint, lshBandCount, mix32, type Fingerprint } from '../../../src/engine/features/dsp/fingerprint.ts'
 
 /** Options of {@link syntheticFingerprints}. */
 export interface SyntheticOptions {
@@ -29,15 +29,6 @@ export interface SyntheticSet {
   record(i: number): Uint8Array | null
   /** The planted groups: rows ascending, base first. */
   groups: number[][]
-}
-
-function mix32(x: number): number {
-  x ^= x >>> 16
-  x = Math.imul(x, 0x85ebca6b)
-  x ^= x >>> 13
-  x = Math.imul(x, 0xc2b2ae35)
-  x ^= x >>> 16
-  return x >>> 0
 }
 
 /**

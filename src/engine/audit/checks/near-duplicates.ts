@@ -19,7 +19,7 @@
  * "Near-duplicate audio"), through `NearDuplicateState` and the builders below, with the same result.
  */
 import { compareUtf8 } from '../../core/findings.ts'
-import { compareFingerprints, decodeFingerprint, fingerprintStepSeconds, fromBase64, type Fingerprint } from '../../features/dsp/fingerprint.ts'
+import { compareFingerprints, decodeFingerprint, fingerprintStepSeconds, fromBase64, mix32, type Fingerprint } from '../../features/dsp/fingerprint.ts'
 import { exampleId, rowItem } from '../rows/rows.ts'
 import type { AudioMeasure, AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
@@ -67,16 +67,6 @@ export interface NearDuplicateSearch {
   peakEntries: number
   /** Buckets larger than `maxBucket`, not expanded. */
   skippedBuckets: number
-}
-
-/** murmur3's 32-bit finalizer (which slice a band hash falls in). */
-export function mix32(x: number): number {
-  x ^= x >>> 16
-  x = Math.imul(x, 0x85ebca6b)
-  x ^= x >>> 13
-  x = Math.imul(x, 0xc2b2ae35)
-  x ^= x >>> 16
-  return x >>> 0
 }
 
 /** The slice of the band-hash space band `band`'s hash `hash` falls in, of `partitions`. */

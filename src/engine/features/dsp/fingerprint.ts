@@ -146,8 +146,8 @@ export function speechFingerprint(signal: Float32Array): Fingerprint | null {
 /** LSH bands per fingerprint (each of two MinHash rows). */
 export const lshBandCount = 32
 
-/** murmur3's 32-bit finalizer. */
-function mix32(x: number): number {
+/** murmur3's 32-bit finalizer (band hashes, and which slice of the near-duplicate search a band hash falls in). */
+export function mix32(x: number): number {
   x ^= x >>> 16
   x = Math.imul(x, 0x85ebca6b)
   x ^= x >>> 13

@@ -78,10 +78,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
  * @throws Error `<path>: not a readable gzip file (…)` when a `.gz` file does not decompress
  */
 export async function* readLineBytes(input: InputFiles, path: string, options: LineOptions = {}): AsyncGenerator<{ bytes: Uint8Array; number: number }> {
-  const { signal } = options
-  let stream = fileStream(input, path, Math.max(1, options.pieceSize ?? LINE_PIECE), signal)
-  if (isGzip(path)) stream = stream.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
-  const reader = stream.getReader()
   let carry: Uint8Array | null = null
   let number = 0
   let head = true
@@ -103,35 +99,22 @@ export async function* readLineBytes(input: InputFiles, path: string, options: L
     }
     if (start < piece.length) carry = carry ? concat(carry, piece.subarray(start)) : piece.slice(start)
   }
-  try {
-    for (;;) {
-      let step: ReadableStreamReadResult<Uint8Array>
-      try {
-        step = await reader.read()
-      } catch (error) {
-        signal?.throwIfAborted()
-        throw new Error(`${path}: ${isGzip(path) ? 'not a readable gzip file' : 'cannot be read'} (${(error as Error).message})`)
-      }
-      if (step.done) break
-      let piece = step.value
-      if (head) {
-        // the BOM may arrive split over pieces: wait for three bytes before deciding
-        if (carry) { piece = concat(carry, piece); carry = null }
-        if (piece.length < 3) { carry = piece; continue }
-        piece = bom(piece)
-        head = false
-      }
-      yield* cut(piece)
+  for await (let piece of readPieces(input, path, options)) {
+    if (head) {
+      // the BOM may arrive split over pieces: wait for three bytes before deciding
+      if (carry) { piece = concat(carry, piece); carry = null }
+      if (piece.length < 3) { carry = piece; continue }
+      piece = bom(piece)
+      head = false
     }
-    if (head && carry) {
-      const piece: Uint8Array = bom(carry)
-      carry = null
-      yield* cut(piece)
-    }
-    if (carry && carry.length) yield { bytes: trimmed(carry), number: number + 1 }
-  } finally {
-    reader.releaseLock()
+    yield* cut(piece)
   }
+  if (head && carry) {
+    const piece: Uint8Array = bom(carry)
+    carry = null
+    yield* cut(piece)
+  }
+  if (carry && carry.length) yield { bytes: trimmed(carry), number: number + 1 }
 }
 
 /** One decoder for every line: a U+FEFF that starts a line inside the file is text, not a BOM. */

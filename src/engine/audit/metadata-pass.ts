@@ -13,7 +13,7 @@ import { mapLimit } from '../core/map-limit.ts'
 import type { SummaryTsv } from '../dataset/dataset.ts'
 import type { OpenDataset } from '../dataset/open.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
-import { codePointLength } from '../text/unicode.ts'
+import { textMeasure } from '../text/unicode.ts'
 import { checkLeakageHashes } from './checks/leakage.ts'
 import { BucketOccupancy, checkLengthTable, type LengthCheckConfig } from './checks/length.ts'
 import { checkMixtureCells, checkMixtureTable } from './checks/mixture.ts'
@@ -158,7 +158,7 @@ export async function metadataPass(dataset: OpenDataset, options: MetadataPassOp
           if (integers && !Number.isInteger(size)) integers = false
         }
         if (sizes && size !== null) sizes[at] = size
-        writer.add(partition, index, row, group.index, size ?? NaN, text === null ? -1 : codePointLength(text), text)
+        writer.add(partition, index, row, group.index, size ?? NaN, textMeasure(text), text)
       }
       rowsRead[index] += group.rows
       if (firstRead[index] === Infinity) firstRead[index] = fileStart[index] + group.firstRow

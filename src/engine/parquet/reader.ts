@@ -11,6 +11,7 @@ import { sourceAsyncBuffer } from './async-buffer.ts'
 import { ChunkCache } from './chunk-cache.ts'
 import { FooterSizer, readFooter } from './footer.ts'
 import { FooterStore } from './footer-store.ts'
+import { fastStringParsers } from './strings.ts'
 import { decodeTextChunk, flatByteArrayLevels, TextCells } from './text-column.ts'
 import { chunkRange, decodeByteListChunk, decodeFlatIntChunk, flatIntLevels, listLevels, UnsupportedPageError } from './byte-list-column.ts'
 
@@ -118,6 +119,8 @@ export class ParquetReader {
         rowEnd,
         compressors,
         utf8: false,
+        // a STRING column is decoded whatever `utf8` says: with the parsers that keep a leading U+FEFF
+        parsers: fastStringParsers,
         onChunk: (chunk) => parts[chunk.columnName]?.push({ start: chunk.rowStart, data: chunk.columnData }),
       })
     } catch (error) {
@@ -261,4 +264,5 @@ export function toText(value: unknown): string | null {
   return String(value)
 }
 
-const utf8 = new TextDecoder()
+// ignoreBOM: a value's leading U+FEFF is a character of it, as pyarrow reads it
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })

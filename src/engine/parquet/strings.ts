@@ -6,7 +6,8 @@
  * turns every byte into exactly one character (windows-1252, as the WHATWG Encoding standard defines it), so that
  * character offsets are byte offsets. Anything else goes to `TextDecoder`, so the result is the same string either way.
  */
-const decoder = new TextDecoder()
+// ignoreBOM: a value's leading U+FEFF is a character of it, as pyarrow reads it (the default would drop it)
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
 /** One character per byte (ASCII bytes stay themselves). */
 const bytewise = new TextDecoder('windows-1252')
 

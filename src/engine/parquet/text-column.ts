@@ -8,7 +8,8 @@ import type { ColumnChunk, DataReader, FileMetaData } from 'hyparquet'
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js'
 import { chunkPages, findTopLevel, readerOf, UnsupportedPageError } from './byte-list-column.ts'
 
-const utf8 = new TextDecoder()
+// ignoreBOM: a value's leading U+FEFF is a character of it, as pyarrow reads it
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
 
 /** One row group of a string column: each row's UTF-8 bytes, decoded on demand. */
 export class TextCells {

@@ -1,11 +1,12 @@
 /**
- * Text checks that need only `text` and `audio_size`: empty transcripts (docs/reference-pipeline.md §8 stage 3), rows the
+ * Text checks that need only `text` and `audio_size`: empty transcripts (docs/reference-pipeline.md §8 stage 3), blank
+ * (whitespace-only) transcripts that stage keeps, rows the
  * `min_samples_per_char` filter drops (stage 4, code points as Python's `len`), and speaking-rate outliers per
  * language by a robust z-score (median / MAD).
  */
 import { compareUtf8 } from '../../core/findings.ts'
 import { storedSampleRate } from '../../dataset/stats.ts'
-import { codePointLength } from '../../text/unicode.ts'
+import { measuredBlank, measuredChars, textMeasure } from '../../text/unicode.ts'
 import { exampleIdAt, groupRowsOf, groupTable, rowItemAt, rowTableOf, type RowTable } from '../rows/row-table.ts'
 import type { AuditItem, AuditRow, CheckResult, TableRow } from '../rows/types.ts'
 
@@ -41,37 +42,50 @@ export function robustZ(x: number, median: number, mad: number): number {
 
 /**
  * @param minSamplesPerChar the task's `min_samples_per_char`
- * @returns `empty-text` and `fast-speech` (warning: training drops the row), `speaking-rate-outlier` (warning);
+ * @returns `empty-text` and `fast-speech` (warning: training drops the row), `blank-text` (warning: training keeps
+ *   a transcript of only whitespace), `speaking-rate-outlier` (warning; blank rows are not rated);
  *   table `speaking_rate` per language (characters per second of the stored length)
  */
 export function checkText(rows: readonly AuditRow[], minSamplesPerChar: number): CheckResult {
   const chars = new Int32Array(rows.length)
-  rows.forEach((r, i) => { chars[i] = r.text === null ? -1 : codePointLength(r.text) })
+  rows.forEach((r, i) => { chars[i] = textMeasure(r.text) })
   return checkTextTable(rowTableOf(rows), chars, minSamplesPerChar)
 }
 
 /**
  * `checkText` over a row table.
- * @param chars per row: the transcript's length in code points (Python's `len`), `-1` when it has none
+ * @param chars per row: the transcript's `textMeasure` (code points as Python's `len`, `-1` when it has none, blank
+ *   transcripts marked)
  */
 export function checkTextTable(t: RowTable, chars: Int32Array, minSamplesPerChar: number): CheckResult {
   const items: AuditItem[] = []
   // per row: its speaking rate (characters per second), NaN when it is not rated
   const rates = new Float64Array(t.length).fill(NaN)
   for (let i = 0; i < t.length; i++) {
-    const n = chars[i]
+    const n = measuredChars(chars[i])
     if (n < 0) continue
+    const blank = measuredBlank(chars[i])
     if (n === 0) {
       items.push(rowItemAt(t, i, 'warning', 'empty-text', `${exampleIdAt(t, i)} has an empty transcript: the empty-text filter drops it`))
       continue
     }
     const size = t.audioSize[i]
-    if (Number.isNaN(size) || size <= 0) continue
+    const sized = !Number.isNaN(size) && size > 0
     const perChar = size / n
-    if (perChar < minSamplesPerChar) {
+    const fast = sized && perChar < minSamplesPerChar
+    if (fast) {
       items.push(rowItemAt(t, i, 'warning', 'fast-speech',
         `${exampleIdAt(t, i)} has ${perChar.toFixed(1)} samples per character (${size} samples, ${n} characters), below min_samples_per_char ${minSamplesPerChar}: the fast-speech filter drops it`))
     }
+    // a blank transcript is not rated: its rate says nothing about the speech; the fast-speech filter drops it first
+    if (blank) {
+      if (fast) continue
+      const audio = sized ? `${(size / storedSampleRate).toFixed(2)} s of audio` : 'its audio'
+      items.push(rowItemAt(t, i, 'warning', 'blank-text',
+        `${exampleIdAt(t, i)} has a transcript of only whitespace (${n} character${n > 1 ? 's' : ''}): the empty-text filter keeps it (it drops length 0 only), so training learns ${audio} as no words`))
+      continue
+    }
+    if (!sized) continue
     rates[i] = n / (size / storedSampleRate)
   }
   const table: TableRow[] = []

@@ -11,7 +11,7 @@ import type { OpenDataset } from '../../dataset/open.ts'
 import type { Finding } from '../../core/findings.ts'
 import { rowGroupUnits, shardRange } from '../../shard/balance.ts'
 import type { ShardSpec } from '../../shard/select.ts'
-import { codePointLength } from '../../text/unicode.ts'
+import { textMeasure } from '../../text/unicode.ts'
 import { audioPass, type AuditOptions } from '../audit.ts'
 import { normalizeTranscript } from '../rows/transcript-hashes.ts'
 import { checkRanks } from '../checks/ranks.ts'
@@ -200,7 +200,7 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
     units: partUnits,
     rows: {
       audio_size: rows.map((r) => r.audioSize),
-      chars: rows.map((r) => (r.text === null ? -1 : codePointLength(r.text))),
+      chars: rows.map((r) => textMeasure(r.text)),
       transcript: rows.map((r) => transcriptKey(r.text)),
     },
     items: read.items,

@@ -50,7 +50,7 @@ export interface AuditPart extends PartHeader {
   rows: {
     /** Stored `audio_size`, `null` when null or missing. */
     audio_size: (number | null)[]
-    /** Code points of the transcript, `-1` when null. */
+    /** The transcript's `textMeasure` (src/engine/text/unicode.ts): code points, `-1` when null, `-2 - n` when blank. */
     chars: number[]
     /**
      * The transcript as the leakage check compares it: `null` (no text), `''` (empty), `' '` (empty once

@@ -73,7 +73,7 @@ function newChunk(): { u32: Uint32Array; f64: Float64Array; count: number } {
 /** One partition's rows, in dataset order. */
 export interface PartitionRows {
   table: RowTable
-  /** Code points of each row's transcript, −1 for none. */
+  /** Each row's transcript `textMeasure`: code points, −1 for none, −2 − n for a blank one of n. */
   chars: Int32Array
   hashes: TranscriptHashes
 }

@@ -7,6 +7,7 @@ import type { InputRow } from './types.ts'
 import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
+import { fastStringParsers } from '../../parquet/strings.ts'
 import { readCsv } from './delimited.ts'
 import { readLines } from './lines.ts'
 import { dirOf, hfSplit, resolveAudioPath, type InputFiles } from './input-files.ts'
@@ -57,7 +58,7 @@ async function readMetadata(input: InputFiles, path: string, signal?: AbortSigna
     const file = sourceAsyncBuffer(input.source, path, input.sizes.get(path) ?? 0, undefined, { signal })
     const metadata = await parquetMetadataAsync(file)
     const columns = metadata.schema.slice(1).filter((e, i, all) => isTopLevel(all, i)).map((e) => e.name)
-    const values = await parquetReadObjects({ file, metadata, compressors })
+    const values = await parquetReadObjects({ file, metadata, compressors, parsers: fastStringParsers })
     return { records: values.map((cells, row) => ({ where: `${path}:${row}`, cells: cells as Record<string, unknown> })), columns }
   }
   const records: MetadataRecord[] = []

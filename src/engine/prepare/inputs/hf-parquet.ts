@@ -7,6 +7,7 @@
 import { parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyparquet'
 import { boundedCompressors as compressors } from '../../parquet/bounded-compressors.ts'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
+import { fastStringParsers } from '../../parquet/strings.ts'
 import type { InputRow } from './types.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'
 import { hfSplit, type InputFiles } from './input-files.ts'
@@ -57,7 +58,7 @@ export async function readHfParquet(input: InputFiles, textColumn: string | unde
     }
     const languageName = LANGUAGE_COLUMNS.find((c) => names.includes(c))
     const wanted = [textName, ...(languageName ? [languageName] : []), ...(names.includes('split') ? ['split'] : []), ...(names.includes('corpus') ? ['corpus'] : [])]
-    const values = await parquetReadObjects({ file, metadata, columns: wanted, compressors })
+    const values = await parquetReadObjects({ file, metadata, columns: wanted, compressors, parsers: fastStringParsers })
     const split = hfSplit(path, all)
     let row = 0
     metadata.row_groups.forEach((group, rowGroup) => {
@@ -118,7 +119,7 @@ export class HfAudioReader {
     for (let g = 0; g < rowGroup; g++) firstRow += Number(metadata.row_groups[g].num_rows)
     const rowEnd = firstRow + Number(metadata.row_groups[rowGroup].num_rows)
     // utf8: false, or hyparquet decodes binary cells (no UTF8 annotation, as datasets writes them) as text
-    const values = await parquetReadObjects({ file, metadata, columns: ['audio'], rowStart: firstRow, rowEnd, compressors, utf8: false })
+    const values = await parquetReadObjects({ file, metadata, columns: ['audio'], rowStart: firstRow, rowEnd, compressors, utf8: false, parsers: fastStringParsers })
     let size = 0
     const paths: (string | null)[] = []
     const bytes = values.map((v) => {

@@ -15,6 +15,7 @@ import type { RequestMessage } from './protocol.ts'
 import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
+import { browserSpillFactory } from './browser-spill.ts'
 
 /** Latest deep-audit state per dataset handle, per handler context. */
 const statesOf = new WeakMap<HandlerContext, Map<number, AuditState>>()
@@ -43,14 +44,14 @@ async function audit(message: RequestMessage<'audit'>, options: HandlerRunOption
     reusedGroups = state.fingerprint === auditFingerprint(dataset.files, { sample: 1, seed: 0 }) ? Object.keys(state.groups).length : 0
     const pool = createAuditPool()
     try {
-      return finish(await auditWithConfig(dataset, resolved, { ...options, deep: true, state, ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : {}) }))
+      return finish(await auditWithConfig(dataset, resolved, { ...options, deep: true, state, spill: browserSpillFactory(), ...(pool ? { measure: pool.measure, concurrency: pool.lanes } : {}) }))
     } finally {
       pool?.close()
     }
   }
   // the footers' result is on screen already: the rows are read behind the views' reads
   return finish(await auditWithConfig(dataset, resolved, {
-    ...options, quick: message.quick === true, background: true, onRowsReport: (report) => options.onPartial?.(finish(report)),
+    ...options, quick: message.quick === true, background: true, spill: browserSpillFactory(), onRowsReport: (report) => options.onPartial?.(finish(report)),
   }))
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {

@@ -1,0 +1,21 @@
+/**
+ * The explorer worker's spill for audits: the browser's origin-private file system (src/engine/core/opfs-spill.ts)
+ * where this worker has synchronous access handles, so that the rows of a 10⁷–10⁸-row audit wait on disk as they do
+ * in Node (docs/browser-notes.md "Storage"); in memory where it has none or the storage refuses (a private window,
+ * a full quota): the audit still runs, bounded by the worker's memory.
+ */
+import { createOpfsSpill, opfsSpillSupported, type SpillDirectory } from '../core/opfs-spill.ts'
+import { memorySpill, type RowSpillFactory } from '../audit/rows/spill.ts'
+
+/** Spills for one audit: each call a new folder in OPFS, or memory. */
+export function browserSpillFactory(): RowSpillFactory {
+  return async () => {
+    const storage = (globalThis as { navigator?: { storage?: { getDirectory?: () => Promise<unknown> } } }).navigator?.storage
+    if (!opfsSpillSupported() || !storage?.getDirectory) return memorySpill()
+    try {
+      return await createOpfsSpill(await storage.getDirectory() as SpillDirectory)
+    } catch {
+      return memorySpill()
+    }
+  }
+}

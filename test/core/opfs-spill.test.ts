@@ -1,0 +1,157 @@
+/**
+ * The OPFS spill against the in-memory buckets, on a model of the origin-private file system's directory and
+ * synchronous access handles (WHATWG File System: one open access handle per file, reads past the end return fewer
+ * bytes, writes past the end extend the file). The real OPFS path runs in Chromium in e2e/audit-opfs-spill.spec.ts.
+ */
+import { describe, expect, it } from 'vitest'
+import { memoryBuckets, type RandomAccessBuckets } from '../../src/engine/core/byte-buckets.ts'
+import { createOpfsSpill, type SpillDirectory } from '../../src/engine/core/opfs-spill.ts'
+
+/** A model OPFS directory; `open` counts the access handles open at once, `maxOpenSeen` the most ever. */
+class ModelDirectory implements SpillDirectory {
+  readonly dirs = new Map<string, ModelDirectory>()
+  readonly files = new Map<string, { bytes: Uint8Array; locked: boolean }>()
+  constructor(private readonly stats = { open: 0, maxOpenSeen: 0 }) {}
+  get counters() { return this.stats }
+
+  async getDirectoryHandle(name: string, options?: { create?: boolean }): Promise<ModelDirectory> {
+    let d = this.dirs.get(name)
+    if (!d) {
+      if (!options?.create) throw new DOMException(`${name} not found`, 'NotFoundError')
+      this.dirs.set(name, d = new ModelDirectory(this.stats))
+    }
+    return d
+  }
+
+  async getFileHandle(name: string, options?: { create?: boolean }) {
+    if (!this.files.has(name)) {
+      if (!options?.create) throw new DOMException(`${name} not found`, 'NotFoundError')
+      this.files.set(name, { bytes: new Uint8Array(0), locked: false })
+    }
+    const file = this.files.get(name)!
+    const stats = this.stats
+    return {
+      async createSyncAccessHandle() {
+        if (file.locked) throw new DOMException(`${name} is locked`, 'NoModificationAllowedError')
+        file.locked = true
+        stats.maxOpenSeen = Math.max(stats.maxOpenSeen, ++stats.open)
+        let open = true
+        const live = () => { if (!open) throw new DOMException('closed handle', 'InvalidStateError') }
+        return {
+          read(buffer: Uint8Array, { at }: { at: number }) {
+            live()
+            // a read hands back at most 1,000 bytes, as a real one may return fewer than asked
+            const piece = file.bytes.subarray(at, at + Math.min(buffer.byteLength, 1000))
+            buffer.set(piece)
+            return piece.byteLength
+          },
+          write(buffer: Uint8Array, { at }: { at: number }) {
+            live()
+            const n = Math.min(buffer.byteLength, 700)
+            if (at + n > file.bytes.byteLength) {
+              const grown = new Uint8Array(at + n)
+              grown.set(file.bytes)
+              file.bytes = grown
+            }
+            file.bytes.set(buffer.subarray(0, n), at)
+            return n
+          },
+          getSize() { live(); return file.bytes.byteLength },
+          flush() { live() },
+          close() { if (open) { open = false; file.locked = false; stats.open-- } },
+        }
+      },
+    }
+  }
+
+  async removeEntry(name: string, options?: { recursive?: boolean }): Promise<void> {
+    const d = this.dirs.get(name)
+    if (d) {
+      if (!options?.recursive && (d.dirs.size || d.files.size)) throw new DOMException(`${name} is not empty`, 'InvalidModificationError')
+      if ([...d.files.values()].some((f) => f.locked)) throw new DOMException(`${name} holds a locked file`, 'NoModificationAllowedError')
+      this.dirs.delete(name)
+      return
+    }
+    const f = this.files.get(name)
+    if (!f) throw new DOMException(`${name} not found`, 'NotFoundError')
+    if (f.locked) throw new DOMException(`${name} is locked`, 'NoModificationAllowedError')
+    this.files.delete(name)
+  }
+
+  async *keys(): AsyncIterableIterator<string> {
+    yield* this.dirs.keys()
+    yield* this.files.keys()
+  }
+}
+
+/** A deterministic pseudo-random sequence (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('OPFS spill', () => {
+  it('gives back what the in-memory buckets give back, over many buckets and few handles', async () => {
+    const root = new ModelDirectory()
+    const spill = await createOpfsSpill(root, { maxOpen: 3, now: 1_000_000 })
+    const reference = memoryBuckets()
+    const next = random(7)
+    const sizes = new Map<number, number>()
+    const pending: Promise<unknown>[] = []
+    const both = async <T>(f: (b: RandomAccessBuckets) => Promise<T>) => {
+      const [a, b] = await Promise.all([f(spill), f(reference)])
+      return { a, b }
+    }
+    for (let step = 0; step < 600; step++) {
+      const bucket = Math.floor(next() * 12)
+      const roll = next()
+      if (roll < 0.7) {
+        const bytes = Uint8Array.from({ length: Math.floor(next() * 3000) }, () => Math.floor(next() * 256))
+        // appends are not awaited one by one: their order must still hold
+        pending.push(spill.append(bucket, bytes.slice()), reference.append(bucket, bytes.slice()))
+        sizes.set(bucket, (sizes.get(bucket) ?? 0) + bytes.byteLength)
+      } else if (roll < 0.85) {
+        const size = sizes.get(bucket) ?? 0
+        const offset = Math.floor(next() * size)
+        const length = Math.floor(next() * (size - offset))
+        const { a, b } = await both((s) => s.read(bucket, offset, length))
+        expect(Array.from(a), `read ${bucket} ${offset}+${length}`).toEqual(Array.from(b))
+      } else {
+        const { a, b } = await both((s) => s.take(bucket))
+        expect(a.byteLength).toBe(b.byteLength)
+        expect(Buffer.from(a).equals(Buffer.from(b)), `take ${bucket}`).toBe(true)
+        sizes.delete(bucket)
+      }
+    }
+    await Promise.all(pending)
+    expect(root.counters.maxOpenSeen).toBeLessThanOrEqual(3)
+    await expect(spill.read(0, (sizes.get(0) ?? 0), 1)).rejects.toThrow(/past the end of bucket 0/)
+    expect([...root.dirs.keys()]).toHaveLength(1)
+    await spill.close()
+    expect([...root.dirs.keys()]).toEqual([])
+    expect(root.counters.open).toBe(0)
+  })
+
+  it('removes the folders of spills a day old, never a newer one', async () => {
+    const root = new ModelDirectory()
+    const day = 24 * 3600 * 1000
+    const old = await createOpfsSpill(root, { now: 5 * day })
+    await old.append(1, new Uint8Array([1, 2, 3]))
+    await old.take(1) // (no handle left open, as after a tab closed)
+    const recent = await createOpfsSpill(root, { now: 5.5 * day })
+    await root.getDirectoryHandle('prepared-keep', { create: true })
+    expect([...root.dirs.keys()]).toHaveLength(3)
+    await createOpfsSpill(root, { now: 6 * day + 1 })
+    const left = [...root.dirs.keys()]
+    expect(left).toHaveLength(3)
+    expect(left.filter((n) => n.startsWith(`mixscope-spill-${5 * day}-`))).toEqual([])
+    expect(left).toContain('prepared-keep')
+    await recent.close()
+  })
+})

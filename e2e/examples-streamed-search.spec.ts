@@ -64,6 +64,42 @@ for (const scheme of ['light', 'dark'] as const) {
   })
 }
 
+/** `path:row` of every row finding in the Audit's triage sections (every group opened). */
+async function auditFlaggedRows(page: Page): Promise<Set<string>> {
+  const expand = page.locator('.triage-section').getByRole('button', { name: 'Expand all' })
+  while (await expand.count() > 0) await expand.first().click()
+  const wheres = await page.locator('.triage-section table.findings tbody tr td.where').allInnerTexts()
+  return new Set(wheres.filter((w) => /:\d+$/.test(w)))
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`"Only flagged" past the row limit asks for the Audit, then lists the rows it flagged (${scheme})`, async ({ page }, testInfo) => {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto('/?view=examples&examples_index_rows=0')
+    await waitForDataset(page, 'Demo dataset')
+    await page.getByLabel('Only flagged').check()
+    const status = page.getByTestId('examples-scan-status')
+    await expect(status).toContainText('“Only flagged” lists the rows the Audit flags')
+    await expect(rows(page)).toHaveCount(0)
+    await page.screenshot({ path: testInfo.outputPath(`examples-flagged-needs-audit-${scheme}.png`) })
+    await status.getByRole('button', { name: 'Open the Audit' }).click()
+    await expect(page.getByText(/^Audio check: [\d,]+ rows read/)).toBeVisible({ timeout: 60_000 })
+    const flagged = Number((await page.getByText(/rows are flagged/).locator('strong').innerText()).replace(/,/g, ''))
+    const want = await auditFlaggedRows(page)
+    expect(want.size).toBe(flagged)
+
+    await page.getByRole('tab', { name: 'Examples' }).click()
+    await expect(page.getByLabel('Only flagged')).toBeChecked()
+    await expect(status).toHaveText(new RegExp(`^${flagged.toLocaleString('en-US')} match(es)? \\(all [\\d,]+ rows searched\\)$`), { timeout: 30_000 })
+    await expect(page.getByTestId('examples-streamed')).toBeVisible()
+    const ids = await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-example-id')!))
+    expect(ids.length).toBeGreaterThan(5)
+    for (const id of ids) expect(want.has(id), id).toBe(true)
+    await page.screenshot({ path: testInfo.outputPath(`examples-flagged-streamed-${scheme}.png`), fullPage: true })
+  })
+}
+
 test.describe('behind a slow server', () => {
   let demo: SlowDemo | undefined
   test.beforeAll(async () => { demo = await serveSlowDemo(400) })

@@ -17,6 +17,7 @@ import { createRequestHandler } from '../../src/engine/worker/handlers.ts'
 import type { OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
 import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
 import { query, writeParquet } from '../helpers/duckdb.ts'
+import type { ConfigSpec } from '../../src/engine/pipeline/config/resolve.ts'
 
 /** Runs a scan to its end and returns every kept match's id, through pages of 37. */
 async function scanAll(dataset: OpenDataset, filter: ExampleFilter): Promise<{ ids: string[]; scan: TextScan }> {
@@ -119,7 +120,9 @@ describe('streamed transcript search on the demo', () => {
     expect(streamsRows({ minSamples: 1 }, null, null, 11, 10)).toBe(true)
     expect(streamsRows({ text: 'x' }, null, null, 10, 10)).toBe(false)
     expect(streamsRows({ text: '  ', languages: ['a'] }, null, null, 11, 10)).toBe(false)
-    expect(streamsRows({ text: 'x', flaggedOnly: true }, null, null, 11, 10)).toBe(false)
+    expect(streamsRows({ text: 'x', flaggedOnly: true }, null, null, 11, 10)).toBe(true)
+    expect(streamsRows({ flaggedOnly: true }, null, null, 11, 10)).toBe(true)
+    expect(streamsRows({ flaggedOnly: true }, null, null, 10, 10)).toBe(false)
     expect(streamsRows({ text: 'x' }, { perLanguage: 1, seed: 0 }, null, 11, 10)).toBe(false)
     expect(streamsRows({ text: 'x' }, null, { key: 'length', descending: false }, 11, 10)).toBe(false)
   })
@@ -149,5 +152,44 @@ describe('streamed transcript search on the demo', () => {
     expect(streamed.scan).toBeUndefined()
     expect(streamed.rows.map((r) => r.id)).toEqual(indexed.rows.map((r) => r.id))
     expect(page.total).toBe(indexed.total)
+  })
+
+  test('"only flagged" above the row limit: the audit is asked for, then its flagged rows are listed, as the example index lists them', async () => {
+    const source = await createFsSource('public/demo/version=0')
+    const handle = createRequestHandler({ makeSource: () => source })
+    let id = 1
+    const request = <K extends RequestKind>(kind: K, params: Requests[K]['params']) =>
+      handle({ kind, id: id++, ...params } as never, {}) as Promise<Requests[K]['result']>
+    const dataset = (await request('open', { source: { type: 'url', url: 'unused' } }) as OpenResult).dataset
+    const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
+    const other: ConfigSpec = { preset: null, recipe: null, overrides: {} }
+    const search = async (filter: ExampleFilter, s: ConfigSpec = spec) => {
+      let page = await request('examples-search', { dataset, filter, offset: 0, limit: 1000, indexRowLimit: 0, spec: s })
+      while (page.scan?.state === 'running') page = await request('examples-search', { dataset, filter, offset: 0, limit: 1000, indexRowLimit: 0, spec: s })
+      return page
+    }
+    const before = await search({ flaggedOnly: true })
+    expect(before.scan).toMatchObject({ state: 'needs-audit', matches: 0 })
+    expect(before.rows).toEqual([])
+    const audit = await request('audit', { dataset, spec, deep: false, state: null, quick: true })
+    // under another config the list still asks, and says why
+    expect((await search({ flaggedOnly: true }, other)).scan).toMatchObject({ state: 'needs-audit', otherConfig: true })
+    const flagged = await search({ flaggedOnly: true })
+    expect(flagged.scan?.state).toBe('done')
+    const auditRows = new Set(audit.report.findings.filter((f) => f.row !== undefined && f.row !== null).map((f) => `${f.path}:${f.row}`))
+    expect(audit.report.findings_omitted).toBe(0)
+    expect(flagged.total).toBe(audit.report.totals.flagged_rows)
+    expect(new Set(flagged.rows.map((r) => r.id))).toEqual(auditRows)
+    const withText = await search({ flaggedOnly: true, text: 'the', minSamples: 20_000 })
+    expect(withText.scan?.state).toBe('done')
+    expect(withText.total).toBeGreaterThan(0)
+    expect(withText.total).toBeLessThan(flagged.total)
+    // the example index (built by a search under the default limit) lists the same rows, in the same order
+    for (const filter of [{ flaggedOnly: true }, { flaggedOnly: true, text: 'the', minSamples: 20_000 }] as ExampleFilter[]) {
+      const streamed = filter.text ? withText : flagged
+      const indexed = await request('examples-search', { dataset, filter, offset: 0, limit: 1000, spec })
+      expect(indexed.scan).toBeUndefined()
+      expect(streamed.rows.map((r) => r.id), JSON.stringify(filter)).toEqual(indexed.rows.map((r) => r.id))
+    }
   })
 })

@@ -89,7 +89,11 @@ export interface ExamplePage {
 
 /** Where a streamed search stands (`ExamplePage.scan`; src/engine/examples/text-scan.ts). */
 export interface TextScanStatus {
-  state: 'running' | 'done' | 'stopped' | 'error'
+  /**
+   * `needs-audit`: "only flagged" past the example index's row limit lists the rows an audit flagged, and no audit
+   * under the list's config ran yet in this session (`otherConfig`: one ran under another config)
+   */
+  state: 'running' | 'done' | 'stopped' | 'error' | 'needs-audit'
   /** Rows read of the rows the filter's partitions hold. */
   rowsRead: number
   rowsTotal: number
@@ -99,6 +103,8 @@ export interface TextScanStatus {
   unreadableRowGroups: number
   /** Why the scan stopped early (`state: 'error'`). */
   error?: string
+  /** With `needs-audit`: the latest audit ran under another config than the list's. */
+  otherConfig?: boolean
 }
 
 /** The neighbour's id and its position, or `null` at either end (or when the id does not match the filter). */

@@ -3,8 +3,9 @@
  * dataset order, and each match's position (file, row: 8 bytes) is kept; pages read only the row groups of the
  * matches they show. Memory is the positions (at most `maxHeldMatches`, then matches are counted, not kept) plus a
  * few row groups in flight, whatever the row count: at 10⁷ rows the example index (example-index.ts), which holds
- * every transcript, is what this replaces for a text search or a length range (docs/architecture.md "Views while
- * the rows are read").
+ * every transcript, is what this replaces for a text search, a length range, and "only flagged" once an audit ran
+ * (it then looks only at the rows the audit flagged, flagged-positions.ts: row groups without one are not read)
+ * (docs/architecture.md "Views while the rows are read").
  *
  * One scan per dataset runs at a time: a scan for another filter stops the previous one. A stopped scan keeps its
  * matches and continues from where it stopped.
@@ -14,6 +15,7 @@ import type { OpenDataset } from '../dataset/open.ts'
 import { toNumber, toText } from '../parquet/reader.ts'
 import { TextCells } from '../parquet/text-column.ts'
 import { foldText } from './example-index.ts'
+import type { FlaggedPositions } from './flagged-positions.ts'
 import { facetsOfFiles, matchingFiles } from './partition-pages.ts'
 import { valuePasses, type ExampleFilter, type ExampleNeighbour, type ExamplePage, type ExampleSample, type ExampleSort, type ExampleSummary, type TextScanStatus } from './search.ts'
 
@@ -30,20 +32,21 @@ const MAX_PAGE = 1000
 const textChars = 300
 
 /**
- * Whether `filter` (with no sample, sort or "only flagged") is answered by a streamed scan on a dataset of `rows`
- * rows: it searches transcripts or bounds the length, and the rows are more than `indexRowLimit`.
+ * Whether `filter` (with no sample or sort) is answered by a streamed scan on a dataset of `rows` rows: it searches
+ * transcripts, bounds the length or keeps only flagged rows (from the audit's positions, flagged-positions.ts), and
+ * the rows are more than `indexRowLimit`.
  */
 export function streamsRows(filter: ExampleFilter, sample: ExampleSample | null | undefined, sort: ExampleSort | null | undefined, rows: number,
   indexRowLimit = defaultExampleIndexRowLimit): boolean {
-  if (sample || sort || filter.flaggedOnly) return false
-  const searches = (filter.text?.trim() ?? '') !== '' || (filter.minSamples ?? null) !== null || (filter.maxSamples ?? null) !== null
+  if (sample || sort) return false
+  const searches = (filter.text?.trim() ?? '') !== '' || (filter.minSamples ?? null) !== null || (filter.maxSamples ?? null) !== null || !!filter.flaggedOnly
   return searches && rows > indexRowLimit
 }
 
 /** The key of the rows a filter keeps (two filters with one key share a scan). */
-function scanKey(filter: ExampleFilter): string {
+function scanKey(filter: ExampleFilter, flagged: FlaggedPositions | null): string {
   return JSON.stringify([filter.languages ?? [], filter.corpora ?? [], filter.splits ?? [], filter.minSamples ?? null, filter.maxSamples ?? null,
-    foldText(filter.text?.trim() ?? '')])
+    foldText(filter.text?.trim() ?? ''), filter.flaggedOnly ? flagged?.id ?? null : null])
 }
 
 /** One streamed search over one dataset (see the module's comment). */
@@ -66,8 +69,13 @@ export class TextScan {
   private controller: AbortController | null = null
   private waiters: (() => void)[] = []
 
-  constructor(private readonly dataset: OpenDataset, readonly filter: ExampleFilter) {
-    this.key = scanKey(filter)
+  /**
+   * @param flagged with `filter.flaggedOnly`: the audit's flagged rows, the only rows the scan looks at (row groups
+   *   without one are not read; with no text or length condition, none is read)
+   */
+  constructor(private readonly dataset: OpenDataset, readonly filter: ExampleFilter, private readonly flagged: FlaggedPositions | null = null) {
+    if (filter.flaggedOnly && !flagged) throw new Error('examples: "only flagged" streams over an audit\'s flagged rows, and none were given')
+    this.key = scanKey(filter, filter.flaggedOnly ? flagged : null)
     const { files, total } = matchingFiles(dataset, filter)
     this.files = files
     this.rowsTotal = total
@@ -139,6 +147,9 @@ export class TextScan {
   private async run(signal: AbortSignal): Promise<void> {
     const wantText = this.needle !== ''
     const wantSize = (this.filter.minSamples ?? null) !== null || (this.filter.maxSamples ?? null) !== null
+    const flagged = this.filter.flaggedOnly ? this.flagged : null
+    const hitsOf = (file: DatasetFile, group: number) => flagged?.rowsIn(file.path, file.rowGroups[group].firstRow, file.rowGroups[group].rows) ?? null
+    const EMPTY: Promise<Values | null> = Promise.resolve({ text: null, size: null })
     const queue: { at: number; group: number; read: Promise<Values | null> }[] = []
     const next = { ...this.resume }
     const enqueue = () => {
@@ -150,7 +161,10 @@ export class TextScan {
           continue
         }
         const group = next.group++
-        queue.push({ at: next.file, group, read: readValues(this.dataset, file, group, wantText, wantSize, signal) })
+        // with only flagged rows wanted: a row group without one, or any when nothing else is asked, is not read
+        const hits = hitsOf(file, group)
+        const skip = hits !== null && (hits.length === 0 || (!wantText && !wantSize))
+        queue.push({ at: next.file, group, read: skip ? EMPTY : readValues(this.dataset, file, group, wantText, wantSize, signal) })
       }
     }
     enqueue()
@@ -161,8 +175,20 @@ export class TextScan {
       queue.shift()
       const { file } = this.files[fileAt]
       const meta = file.rowGroups[group]
+      const hits = hitsOf(file, group)
       if (values === null) this.unreadable++
-      else {
+      else if (hits !== null) {
+        for (const row of hits) {
+          const i = row - meta.firstRow
+          if (wantText || wantSize) {
+            const text = values.text === null ? null : textOf(values.text, i)
+            const folded = wantText && text !== null ? foldText(text) : ''
+            const size = values.size === null ? null : toNumber(values.size[i])
+            if (!valuePasses(size !== null && Number.isFinite(size) ? size : null, folded, this.filter, this.needle)) continue
+          }
+          this.keep(fileAt, row)
+        }
+      } else {
         for (let i = 0; i < meta.rows; i++) {
           const text = values.text === null ? null : textOf(values.text, i)
           const folded = wantText && text !== null ? foldText(text) : ''
@@ -288,12 +314,12 @@ async function readValues(dataset: OpenDataset, file: DatasetFile, group: number
 const scans = new WeakMap<OpenDataset, TextScan>()
 
 /** The dataset's scan for `filter`, started (or continued); a scan for another filter is stopped and dropped. */
-export function textScan(dataset: OpenDataset, filter: ExampleFilter): TextScan {
-  const key = scanKey(filter)
+export function textScan(dataset: OpenDataset, filter: ExampleFilter, flagged: FlaggedPositions | null = null): TextScan {
+  const key = scanKey(filter, filter.flaggedOnly ? flagged : null)
   let scan = scans.get(dataset)
   if (scan?.key !== key) {
     scan?.stop()
-    scan = new TextScan(dataset, filter)
+    scan = new TextScan(dataset, filter, flagged)
     scans.set(dataset, scan)
     scan.start()
   }

@@ -37,6 +37,8 @@ export function spmWhitespace(text: string): string {
  * CPython `Objects/unicodectype.c` `_PyUnicode_IsWhitespace`): what `re`'s `\s` and `str.strip()` remove, so what
  * the reference dataprep's whitespace collapsing (docs/reference-pipeline.md §17, text normalization step 9) turns into nothing.
  */
+// (\x1c–\x1f, the information separators, are whitespace to Python: bidirectional class B and S)
+// eslint-disable-next-line no-control-regex
 const PYTHON_WHITESPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/
 
 /** Whether `text` is non-empty and holds only whitespace, as Python's `text.isspace()`. */

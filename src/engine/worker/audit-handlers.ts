@@ -16,6 +16,7 @@ import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/a
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
 import { browserSpillFactory } from './browser-spill.ts'
+import { configKey, FlaggedPositions, rememberFlagged } from '../examples/flagged-positions.ts'
 
 /** Latest deep-audit state per dataset handle, per handler context. */
 const statesOf = new WeakMap<HandlerContext, Map<number, AuditState>>()
@@ -49,10 +50,15 @@ async function audit(message: RequestMessage<'audit'>, options: HandlerRunOption
       pool?.close()
     }
   }
-  // the footers' result is on screen already: the rows are read behind the views' reads
-  return finish(await auditWithConfig(dataset, resolved, {
-    ...options, quick: message.quick === true, background: true, spill: browserSpillFactory(), onRowsReport: (report) => options.onPartial?.(finish(report)),
-  }))
+  // the footers' result is on screen already: the rows are read behind the views' reads; every row finding of the
+  // report is kept as a position, for the Examples list's "Only flagged" past the example index's row limit
+  const flagged = FlaggedPositions.builder()
+  const report = await auditWithConfig(dataset, resolved, {
+    ...options, quick: message.quick === true, background: true, spill: browserSpillFactory(), onRowsReport: (r) => options.onPartial?.(finish(r)),
+    onFindings: (findings) => flagged.add(findings),
+  })
+  rememberFlagged(dataset, configKey(resolved.config), flagged.finish())
+  return finish(report)
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {
     return { report, configFindings: report.config_findings, ...flaggedOf(report), state, reusedGroups, level }

@@ -11,9 +11,11 @@ import { finishedQuickAudioCheck } from '../audit/quick-audio.ts'
 import type { ExampleIndex } from '../examples/example-index.ts'
 import { exampleIndex, finishedExampleIndex, indexRowFindings } from '../examples/example-index.ts'
 import { resolveConfig, type ConfigSpec } from '../pipeline/config/resolve.ts'
-import { pagesByPartition, partitionNeighbour, partitionPage } from '../examples/partition-pages.ts'
 import { neighbourExample, rowFindingsWithAudio, searchExamples } from '../examples/search.ts'
-import { currentTextScan, streamsRows, textScan } from '../examples/text-scan.ts'
+import { currentTextScan, streamsRows, textScan, type TextScanStatus } from '../examples/text-scan.ts'
+import { configKey, flaggedUnder, flaggedUnderOtherConfig, type FlaggedPositions } from '../examples/flagged-positions.ts'
+import { facetsOfFiles, pagesByPartition, partitionNeighbour, partitionPage } from '../examples/partition-pages.ts'
+import type { ExamplePage } from '../examples/search.ts'
 import type { HandlerTable } from './handler-types.ts'
 import type { ExamplesRequests } from './protocol/examples.ts'
 
@@ -33,6 +35,36 @@ export function rowFindings(dataset: OpenDataset, index: ExampleIndex, spec: Con
   return { findings: rowFindingsWithAudio(index, quick ? quick.items : null, indexRowFindings(index, config)), audioChecked: quick !== null }
 }
 
+/** The flagged rows the dataset's latest audit kept under `spec`'s config (the default config without one). */
+function flaggedOf(dataset: OpenDataset, spec: ConfigSpec | undefined): FlaggedPositions | null {
+  try {
+    return spec ? flaggedUnder(dataset, configKey(resolveConfig(spec).config)) : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The answer to "only flagged" past the example index's row limit before an audit under the list's config ran:
+ * no rows, and a scan status that says so (the audit is where every row is read and judged).
+ */
+function needsAudit(dataset: OpenDataset, spec: ConfigSpec | undefined): ExamplePage & { scan: TextScanStatus } {
+  const readable = dataset.files.filter((f) => f.readable)
+  let otherConfig = false
+  try {
+    otherConfig = !!spec && flaggedUnderOtherConfig(dataset, configKey(resolveConfig(spec).config))
+  } catch {
+    otherConfig = false
+  }
+  const rows = readable.reduce((n, f) => n + f.rows, 0)
+  return {
+    total: 0, offset: 0, rows: [], facets: facetsOfFiles(dataset.files),
+    indexed: { rows, rowGroups: readable.reduce((n, f) => n + f.rowGroups.length, 0) },
+    audioChecked: false, rowFindings: false,
+    scan: { state: 'needs-audit', rowsRead: 0, rowsTotal: rows, matches: 0, unreadableRowGroups: 0, ...(otherConfig ? { otherConfig: true } : {}) },
+  }
+}
+
 /** Rows of the dataset's readable files (from the footers). */
 function rowsOf(dataset: OpenDataset): number {
   let rows = 0
@@ -47,7 +79,9 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
       return partitionPage(dataset, message.filter, message.offset, message.limit, options)
     }
     if (!finishedExampleIndex(dataset) && streamsRows(message.filter, message.sample, message.sort, rowsOf(dataset), message.indexRowLimit)) {
-      const scan = textScan(dataset, message.filter)
+      const flagged = message.filter.flaggedOnly ? flaggedOf(dataset, message.spec) : null
+      if (message.filter.flaggedOnly && !flagged) return needsAudit(dataset, message.spec)
+      const scan = textScan(dataset, message.filter, flagged)
       // a page answers once its matches are found or within a quarter second, with the scan's progress
       await scan.waitFor(message.offset + message.limit, 250, options.signal)
       return scan.page(message.offset, message.limit, options)
@@ -62,7 +96,9 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
       return partitionNeighbour(dataset, message.filter, message.exampleId, message.step)
     }
     if (!finishedExampleIndex(dataset) && streamsRows(message.filter, message.sample, message.sort, rowsOf(dataset), message.indexRowLimit)) {
-      return textScan(dataset, message.filter).neighbour(message.exampleId, message.step)
+      const flagged = message.filter.flaggedOnly ? flaggedOf(dataset, message.spec) : null
+      if (message.filter.flaggedOnly && !flagged) return { id: null, index: null, total: 0 }
+      return textScan(dataset, message.filter, flagged).neighbour(message.exampleId, message.step)
     }
     const index = await exampleIndex(dataset, options)
     return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step, message.sort, rowFindings(dataset, index, message.spec).findings)

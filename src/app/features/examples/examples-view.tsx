@@ -16,6 +16,7 @@ import { selectionStore, useSelectionStore } from '../../stores/selection-store.
 import { useDatasetStore } from '../../stores/use-dataset-store.ts'
 import { usableDataset } from '../../stores/dataset-store.ts'
 import { examplesStore, useExamplesStore } from '../../stores/use-examples-store.ts'
+import { showAudit } from '../../stores/audit-link-store.ts'
 import { ExamplesFilter } from './examples-filter.tsx'
 import './examples.css'
 
@@ -151,6 +152,17 @@ function NothingMatches() {
 
 /** A streamed search's count: matches so far, rows searched of all, Stop / Continue. */
 function ScanStatusLine({ scan, listed }: { scan: TextScanStatus; listed: number }) {
+  if (scan.state === 'needs-audit') {
+    return (
+      <div className="examples-count examples-scan" role="status" data-testid="examples-scan-status">
+        <p>
+          At {formatCount(scan.rowsTotal)} rows, “Only flagged” lists the rows the Audit flags: it reads and judges every row once.{' '}
+          {scan.otherConfig ? 'The Audit ran under another config than this list’s: run it again with this config.' : 'Run the Audit, and they are listed here.'}
+        </p>
+        <button type="button" onClick={showAudit}>Open the Audit</button>
+      </div>
+    )
+  }
   const running = scan.state === 'running'
   const matches = `${formatCount(scan.matches)} match${scan.matches === 1 ? '' : 'es'}`
   const searched = `${formatCount(scan.rowsRead)} of ${formatCount(scan.rowsTotal)} rows searched`
@@ -201,10 +213,10 @@ export function ExamplesView() {
             : total !== null && `${formatCount(total)} example${total === 1 ? '' : 's'}${sample ? ` (random ${sample.perLanguage} per language, seed ${sample.seed})` : ''}`}
         </p>
       )}
-      {scan ? (
+      {scan && scan.state !== 'needs-audit' ? (
         <p className="hint" data-testid="examples-streamed">
           Searched as the rows are read (this dataset has more rows than the list indexes in memory): matches appear in dataset order, without
-          their findings. &ldquo;Only flagged&rdquo;, sorting and samples read every row into the index first.
+          their findings. &ldquo;Only flagged&rdquo; looks only at the rows the Audit flagged; sorting and samples read every row into the index first.
         </p>
       ) : rowFindings === false && (
         <p className="hint" data-testid="examples-by-partition">
@@ -213,7 +225,7 @@ export function ExamplesView() {
         </p>
       )}
       {status === 'error' && <p className="field-problem" role="alert">Could not list examples: {error}</p>}
-      {total === 0 && status === 'ready' ? <NothingMatches /> : <ExamplesList />}
+      {scan?.state === 'needs-audit' ? null : total === 0 && status === 'ready' ? <NothingMatches /> : <ExamplesList />}
       <p className="hint">Click or Enter shows an example beside the list; Space or ▶ plays it; ↑ ↓ move in the list; j / k step in the Inspector.</p>
     </section>
   )

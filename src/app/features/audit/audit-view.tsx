@@ -114,10 +114,15 @@ export function AuditView() {
 
   useEffect(() => {
     if (dataset === null || key === null) return
-    // a saved result beside the dataset (_mixscope_audit.json) is shown instead of running; one shown is kept
+    // a saved result beside the dataset (_mixscope_audit.json) is shown instead of running; one shown is kept; a
+    // config change the row checks do not see (a beta step) refreshes the config's findings alone (audit-store.ts)
     void auditStore.getState().start(dataset, spec)
-    void auditStore.getState().refreshSaved(key)
   }, [dataset, key, spec])
+  useEffect(() => {
+    if (key !== null) void auditStore.getState().refreshSaved(key)
+  }, [key])
+  const runs = useStore(auditStore, (s) => s.runs)
+  const configRefreshes = useStore(auditStore, (s) => s.configRefreshes)
 
   const all = useMemo(() => joinFindings([
     ['validation', report ? [...report.validation.findings] : []],
@@ -193,7 +198,7 @@ export function AuditView() {
   const sections = triageCards.filter((c) => c.id !== 'config' && (only === null || only === c.id))
 
   return (
-    <section className="audit-view" aria-labelledby="audit-heading">
+    <section className="audit-view" aria-labelledby="audit-heading" data-audit-runs={runs} data-config-refreshes={configRefreshes}>
       <h2 id="audit-heading" className="visually-hidden">Audit</h2>
       <p role="status" aria-live="polite" className="audit-status">
         {status === 'running' && !result ? 'Auditing metadata…'

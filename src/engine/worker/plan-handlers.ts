@@ -61,7 +61,7 @@ function planStart(message: RequestMessage<'plan-start'>, _options: RunOptions, 
   return {
     session: id, config: plan.config, findings: sortFindings([...resolved.findings, ...plan.findings]), trainStreaming: train,
     limit: config.max_num_batches, buckets, mixture: plan.mixture, unweighted: plan.unweighted, diagnostics: plan.diagnostics,
-    summaryPath: plan.summaryPath,
+    summaryPath: plan.summaryPath, weighted: plan.weights !== null,
   }
 }
 

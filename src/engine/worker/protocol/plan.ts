@@ -27,6 +27,11 @@ export interface PlanStartResult {
   unweighted: { corpus: string; language: string }[]
   diagnostics: RankDiagnostic[]
   summaryPath: string | null
+  /**
+   * Whether the plan computed the reference's mixture weights (a train stream with a stats TSV:
+   * `DatasetPlan.weights`), so that the betas decide its batches; without them a beta change leaves the plan as it is.
+   */
+  weighted: boolean
 }
 
 /** What `plan-next` returns. */

@@ -75,7 +75,7 @@ export function BatchesView() {
   }
 
   return (
-    <section className="batches-view" aria-labelledby="batches-heading">
+    <section className="batches-view" aria-labelledby="batches-heading" data-plans={s.plans}>
       <h2 id="batches-heading" className="visually-hidden">Batches</h2>
       <ConfigForm resolved={resolved} />
       {resolved && resolved.findings.length > 0 && (

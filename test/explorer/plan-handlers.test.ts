@@ -125,6 +125,10 @@ describe('plan handlers', () => {
     expect(half.step_seconds).toBeGreaterThan(0.5 * half.batches_per_step * preset.max_num_elements / 16000)
     const totalHours = inSplit.reduce((s, r) => s + (r.hours_per_steps ?? 0), 0)
     expect(totalHours).toBeCloseTo(half.step_seconds * 100 / 3600, 9)
+    // the view's report leaves out the per-partition exposure rows (each is its row's hours_per_steps), keeps the languages'
+    expect(half.exposure).not.toHaveProperty('partitions')
+    expect(half.exposure!.languages.length).toBeGreaterThan(1)
+    expect(half.exposure!.languages.reduce((s, l) => s + (l.hours_drawn ?? 0), 0)).toBeCloseTo(totalHours, 9)
     // beta 1 = natural shares at the weight level
     const one = await call('mixture', { dataset, spec: spec(1), draws: 10, steps: 1 })
     const total = one.rows.reduce((s, r) => s + r.hours, 0)

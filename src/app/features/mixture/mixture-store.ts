@@ -10,13 +10,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
-import type { MixtureReport } from '../../../engine/mixture/mixture.ts'
+import type { MixtureViewReport } from '../../../engine/mixture/mixture.ts'
 import type { MixtureWeights } from '../../../engine/mixture/mixture-weights.ts'
 import { specKeyWithoutBetas } from '../../../engine/index.ts'
 
 export interface MixtureState {
   status: 'idle' | 'loading' | 'ready' | 'error'
-  report: MixtureReport | null
+  report: MixtureViewReport | null
   /**
    * What in `report` is not yet for the latest request: `null` nothing; `details` the sampler draws and exposure
    * (the weights are current); `all` everything.
@@ -48,7 +48,7 @@ export function mixtureKey(dataset: number, spec: ConfigSpec, draws: number, ste
 }
 
 /** `report` with the weights of `w` (its rows in the same order; the draws and exposure are left as they were). */
-export function withWeights(report: MixtureReport, w: MixtureWeights): MixtureReport {
+export function withWeights(report: MixtureViewReport, w: MixtureWeights): MixtureViewReport {
   return {
     ...report,
     config: { ...report.config, beta_corpus: w.beta_corpus, beta_language: w.beta_language },

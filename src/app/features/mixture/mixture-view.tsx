@@ -9,7 +9,7 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
-import type { MixtureReport, MixtureRow } from '../../../engine/mixture/mixture.ts'
+import type { MixtureRow, MixtureViewReport } from '../../../engine/mixture/mixture.ts'
 import type { ExposureCurveRow } from '../../../engine/mixture/exposure-report.ts'
 import { resolveConfig } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
@@ -174,7 +174,7 @@ const WeightsTable = memo(function WeightsTable({ rows, draws, steps }: { rows: 
 
 /** What the model sees in N steps: the exposure model's numbers, curves and table (the expensive half of an update). */
 const Exposure = memo(function Exposure({ exposure, steps, batchesPerStep, stepSeconds, focus }: {
-  exposure: MixtureReport['exposure']; steps: number; batchesPerStep: number; stepSeconds: number; focus: ReadonlySet<string>
+  exposure: MixtureViewReport['exposure']; steps: number; batchesPerStep: number; stepSeconds: number; focus: ReadonlySet<string>
 }) {
   const allLanguages: ExposureCurveRow[] = exposure?.languages ?? noLanguages
   const languages = useMemo(() => (focus.size === 0 ? allLanguages : allLanguages.filter((l) => focus.has(l.language))), [allLanguages, focus])

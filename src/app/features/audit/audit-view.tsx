@@ -186,7 +186,7 @@ export function AuditView() {
   const flagged = useMemo(() => flaggedLanguages(result?.report.tables.flagged_by_language ?? [], rowsOf), [result, rowsOf])
 
   if (!report) {
-    return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open, and again when the training config changes.</p></div>
+    return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open; a config change reads the rows again only when it changes what the row checks read (a beta step updates the config notes alone).</p></div>
   }
   const hoursOf = (kind: string) => result?.report.summary[kind]?.hours ?? null
   const unlistedTotal = unlisted.blocking + unlisted.row + unlisted.data + unlisted.config

@@ -3,6 +3,8 @@
  * weight of a language, and the first value shown (the cheap update, before the full report) is already the right
  * one: the reference's two-level weights (docs/reference-pipeline.md §4) computed here from the stats TSV with the
  * formula, not by the app. On the demo and on the generated 1,600-language dataset (scripts/many-languages.ts).
+ * Beta steps leave the Audit's row checks alone (its config's findings follow) and re-plan a weighted Batches once,
+ * when it is shown (docs/architecture.md "What a config change recomputes").
  * The time each step takes is printed, not asserted: this shared 2-core machine is too loaded for a 100 ms bound to
  * hold; `npm run bench -- mixture-tuning` measures it against the targets.
  */
@@ -65,6 +67,58 @@ test('demo: one slider step shows the reference weight at once', async ({ page }
     return [...t.querySelectorAll('tbody tr[data-language]')].map((tr) => tr.querySelectorAll('td')[col].textContent ?? '—')
   })
   expect(sampled.filter((s) => s !== '—').reduce((n, s) => n + Number(s.replace(/,/g, '')), 0)).toBe(draws)
+})
+
+test('demo: beta steps on the Mixture leave the Audit\'s rows and re-plan the weighted Batches once, when shown', async ({ page }) => {
+  test.setTimeout(180_000)
+  await page.goto('/?view=audit&beta_corpus=0.5&beta_language=0.5')
+  await waitForDataset(page, 'Demo dataset')
+  const audit = page.locator('section.audit-view')
+  await expect(page.getByText(/^Audio check: [\d,]+ rows read/)).toBeVisible({ timeout: 90_000 })
+  await expect(audit).toHaveAttribute('data-audit-runs', '1')
+  const range = audit.locator('.finding-group[data-kind="mixture-sampling-range"]')
+  await expect(range).toContainText('beta_corpus = 0.5, beta_language = 0.5:')
+  // Batches on train: the plan draws partitions with the weights, so the betas decide it
+  await page.getByRole('tab', { name: /^Batches/ }).click()
+  const batches = page.locator('section.batches-view')
+  await expect(batches).toHaveAttribute('data-plans', '1', { timeout: 60_000 })
+  // from here on, anything that shows the Audit reading rows again is recorded (the view stays mounted, hidden)
+  await page.evaluate(() => {
+    const w = window as unknown as { auditReread: string[] }
+    w.auditReread = []
+    const view = document.querySelector('section.audit-view')!
+    new MutationObserver(() => {
+      if (view.querySelector('[data-pass="audit-rows"]')) w.auditReread.push('row pass')
+      if (/^Audio check: (starting|[\d,]+ of)/.test(view.querySelector('.audit-check')?.textContent ?? '')) w.auditReread.push('audio check')
+      if (view.getAttribute('data-audit-runs') !== '1') w.auditReread.push(`runs ${view.getAttribute('data-audit-runs')}`)
+    }).observe(view, { subtree: true, childList: true, attributes: true, characterData: true })
+  })
+  await page.getByRole('tab', { name: /^Mixture/ }).click()
+  await page.getByRole('table', { name: 'Mixture weights' }).locator('tr[data-language]').first().waitFor()
+  const slider = page.getByRole('slider', { name: 'beta_language' })
+  await slider.focus()
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
+  await expect.poll(() => new URL(page.url()).searchParams.get('beta_language')).toBe('0.53')
+  await page.waitForTimeout(300)
+  await page.keyboard.press('ArrowRight')
+  await expect.poll(() => new URL(page.url()).searchParams.get('beta_language')).toBe('0.54')
+  // hidden, the Batches view has not planned again
+  await page.waitForTimeout(600)
+  await expect(batches).toHaveAttribute('data-plans', '1')
+
+  await page.getByRole('tab', { name: /^Audit/ }).click()
+  // the config's findings follow the last beta (one or two refreshes: the steps above were debounced), the rows stay
+  await expect(range).toContainText('beta_corpus = 0.5, beta_language = 0.54:')
+  await expect(audit).toHaveAttribute('data-audit-runs', '1')
+  expect(Number(await audit.getAttribute('data-config-refreshes'))).toBeGreaterThanOrEqual(1)
+  expect(Number(await audit.getAttribute('data-config-refreshes'))).toBeLessThanOrEqual(2)
+  expect(await page.evaluate(() => (window as unknown as { auditReread: string[] }).auditReread)).toEqual([])
+  await expect(page.getByText(/^Audio check: [\d,]+ rows read/)).toBeVisible()
+  // shown again, Batches plans once with the last betas
+  await page.getByRole('tab', { name: /^Batches/ }).click()
+  await expect(batches).toHaveAttribute('data-plans', '2', { timeout: 30_000 })
+  await page.waitForTimeout(500)
+  await expect(batches).toHaveAttribute('data-plans', '2')
 })
 
 test.describe('1,600 languages', () => {

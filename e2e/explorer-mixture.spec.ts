@@ -48,11 +48,14 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   expect(before.filter((r) => r.sampled !== '—').reduce((n, r) => n + Number(r.sampled.replace(/,/g, '')), 0)).toBe(draws)
   await page.screenshot({ path: testInfo.outputPath('mixture.png'), fullPage: true })
   // the scatter's axis labels lie inside its svg (a rotated label anchored at its start was cut off at the top)
-  const outside = await page.locator('.recharts-label').evaluateAll((labels) => labels.map((l) => {
+  const scatterLabels = page.getByRole('region', { name: /^Sampling probability against natural share/ }).locator('.chart-axis-title')
+  const outside = await scatterLabels.evaluateAll((labels) => labels.map((l) => {
     const r = l.getBoundingClientRect(); const svg = l.closest('svg')!.getBoundingClientRect()
     return r.top < svg.top - 0.5 || r.bottom > svg.bottom + 0.5 || r.left < svg.left - 0.5 || r.right > svg.right + 0.5 ? l.textContent : null
   }).filter((t) => t !== null))
-  expect(await page.locator('.recharts-label').count()).toBeGreaterThan(1)
+  await expect(scatterLabels).toHaveCount(2)
+  // one dot per mark, each inside the plot
+  expect(await page.getByRole('region', { name: /^Sampling probability against natural share/ }).locator('circle').count()).toBeGreaterThan(1)
   expect(outside).toEqual([])
   // no header of the weights table is clipped at 1280 px
   const clipped = await page.getByRole('table', { name: 'Mixture weights' }).locator('th').evaluateAll((ths) => ths.filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent))
@@ -87,9 +90,9 @@ test('sliders and typed betas change the weights table and the exported YAML', a
   }).toBeLessThan(1e-9)
 
   // the download is the YAML shown
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download recipe block (YAML)' }).click()])
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download recipe block (YAML)' }).click()])
   expect(parse(await readFile(await download.path(), 'utf8'))).toEqual(parse((await yamlText(page)) ?? ''))
-  const [tsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download language_distribution_0.tsv' }).click()])
+  const [tsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download language_distribution_0.tsv' }).click()])
   expect(tsv.suggestedFilename()).toBe('language_distribution_0.tsv')
   const lines = (await readFile(await tsv.path(), 'utf8')).trim().split('\n')
   expect(lines[0].split('\t').slice(0, 3)).toEqual(['corpus', 'language', 'hours'])

@@ -57,6 +57,7 @@ export { getPreset, presetNames } from './pipeline/config/presets.ts'
 export { loadRecipe } from './pipeline/config/recipe.ts'
 export { resolutionErrors, resolveConfig, type ResolvedConfig } from './pipeline/config/resolve.ts'
 export { parseSetArgument } from './pipeline/config/set.ts'
+export { isMixtureOnlyKey, mixtureOnlyConfigKeys, specBetasKey, specKeyWithoutBetas } from './pipeline/config/spec-key.ts'
 export { codePointLength } from './pipeline/example.ts'
 export { collect } from './pipeline/iterables.ts'
 export { type MixturePartition, type Plan, planBatches, type WeightEntry } from './pipeline/plan-batches.ts'
@@ -107,6 +108,7 @@ export {
 export { auditDataset } from './audit/audit.ts'
 export { type AuditConfig, auditConfigFindings, auditHasErrors, auditWithConfig } from './audit/configured.ts'
 export { FlaggedRowsStream, flaggedRowsJsonl } from './audit/flagged.ts'
+export { type AuditRowsConfig, auditRowsConfig, auditRowsConfigKeys, auditRowsKey } from './audit/rows-config.ts'
 export { nearDuplicateMembers, type NearDuplicateMember } from './audit/near-duplicate-members.ts'
 export {
   checkNearDuplicates, findNearDuplicates, measureFingerprint, nearDuplicateMaxBer, type NearDuplicateOptions, type NearDuplicateSearch,

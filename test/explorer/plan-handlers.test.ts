@@ -60,6 +60,19 @@ describe('plan handlers', () => {
     await expect(call('plan-next', { session: start.session, count: 1 })).rejects.toMatchObject({ kind: 'unknown-plan-session' })
   })
 
+  test('weighted: the betas decide a train plan over the stats TSV, and leave an eval plan as it is (the CLI\'s batches say so)', async () => {
+    const { call, dataset } = await demoHandler()
+    for (const [split, weighted] of [['train', true], ['dev', false]] as const) {
+      const start = await call('plan-start', { dataset, spec: { preset: 'ctc-finetune', recipe: null, overrides: { split } }, maxBatches: 8 })
+      expect(start.weighted, split).toBe(weighted)
+      await call('plan-close', { session: start.session })
+      const at = (beta: number) => cliJsonl(['--split', split, '--preset', 'ctc-finetune', '--max-batches', '8', '--set', `beta_corpus=${beta}`, '--set', `beta_language=${beta}`])
+      const [low, high] = [await at(0.05), await at(1)]
+      if (weighted) expect(low).not.toBe(high)
+      else expect(low).toBe(high)
+    }
+  })
+
   test('batch summaries: size, longest, padded, waste', async () => {
     const { call, dataset } = await demoHandler()
     const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train', seed: 9, rank: 1, world_size: 2 } }
@@ -112,6 +125,10 @@ describe('plan handlers', () => {
     expect(half.step_seconds).toBeGreaterThan(0.5 * half.batches_per_step * preset.max_num_elements / 16000)
     const totalHours = inSplit.reduce((s, r) => s + (r.hours_per_steps ?? 0), 0)
     expect(totalHours).toBeCloseTo(half.step_seconds * 100 / 3600, 9)
+    // the view's report leaves out the per-partition exposure rows (each is its row's hours_per_steps), keeps the languages'
+    expect(half.exposure).not.toHaveProperty('partitions')
+    expect(half.exposure!.languages.length).toBeGreaterThan(1)
+    expect(half.exposure!.languages.reduce((s, l) => s + (l.hours_drawn ?? 0), 0)).toBeCloseTo(totalHours, 9)
     // beta 1 = natural shares at the weight level
     const one = await call('mixture', { dataset, spec: spec(1), draws: 10, steps: 1 })
     const total = one.rows.reduce((s, r) => s + r.hours, 0)

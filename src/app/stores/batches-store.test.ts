@@ -5,13 +5,14 @@ import type { BatchSummary } from '../../engine/batches/batch-summary.ts'
 import type { ConfigSpec } from '../../engine/pipeline/config/resolve.ts'
 import type { PlanStartResult } from '../../engine/worker/protocol/plan.ts'
 import { chunkSize, createBatchesStore } from './batches-store.ts'
+import { configSpec, initialConfigState } from './config-store.ts'
 import { examplesTable, tableToTransfer } from '../../engine/index.ts'
 
 const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
 const summary = (index: number): BatchSummary => ({ index, step: index, indexInStep: 0, size: 1, longest: 1, padded: 1, samples: 1, waste: 0, partitions: [] })
 
 /** A worker client with `total` batches per session; `hold` keeps plan-next pending until released. */
-function fakeClient(total: number) {
+function fakeClient(total: number, weighted = false) {
   const calls: string[] = []
   const closed: number[] = []
   let sessions = 0
@@ -24,7 +25,7 @@ function fakeClient(total: number) {
     if (kind === 'plan-start') {
       const session = ++sessions
       streamed.set(session, 0)
-      return { session, config: {}, findings: [], trainStreaming: true, limit: total, buckets: null, mixture: null, unweighted: [], diagnostics: [], summaryPath: null } as unknown as PlanStartResult as Requests[K]['result']
+      return { session, config: {}, findings: [], trainStreaming: true, limit: total, buckets: null, mixture: null, unweighted: [], diagnostics: [], summaryPath: null, weighted } as unknown as PlanStartResult as Requests[K]['result']
     }
     if (kind === 'plan-next') {
       if (hold) await new Promise<void>((resolve, reject) => { release = resolve; options.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))) })
@@ -47,6 +48,47 @@ function fakeClient(total: number) {
 }
 
 describe('batches store', () => {
+  test('betas alone: an unweighted plan is kept; a weighted one re-plans once after the steps, when shown; max_audio_len re-plans at once', async () => {
+    const config = { ...initialConfigState, betaCorpus: 0.5, betaLanguage: 0.5 }
+    const steps = (store: ReturnType<typeof createBatchesStore>) => Promise.all([0.51, 0.52, 0.53].map((b) => store.getState().run(1, configSpec({ ...config, betaCorpus: b }), null)))
+    // no weights (an eval split, or no stats TSV): the betas change nothing in the plan
+    const plain = fakeClient(5, false)
+    const kept = createBatchesStore(plain, undefined, { betaDelayMs: 5 })
+    await kept.getState().run(1, configSpec(config), null)
+    await steps(kept)
+    expect(plain.calls.filter((c) => c === 'plan-start')).toHaveLength(1)
+    expect(kept.getState()).toMatchObject({ plans: 1, status: 'done' })
+    // weights: three quick steps are one new plan, with the last betas
+    const weighted = fakeClient(5, true)
+    const store = createBatchesStore(weighted, undefined, { betaDelayMs: 5 })
+    await store.getState().run(1, configSpec(config), null)
+    const starts: unknown[] = []
+    const request = weighted.request
+    const client = { request: <K extends keyof Requests>(kind: K, params: Requests[K]['params'], options?: RequestOptions) => { if (kind === 'plan-start') starts.push((params as Requests['plan-start']['params']).spec.overrides); return request(kind, params, options) } }
+    const spied = createBatchesStore(client, undefined, { betaDelayMs: 5 })
+    await spied.getState().run(1, configSpec(config), null)
+    await steps(spied)
+    expect(starts).toHaveLength(2)
+    expect(starts[1]).toMatchObject({ beta_corpus: 0.53 })
+    expect(spied.getState().plans).toBe(2)
+    // hidden, the new plan waits for the view
+    spied.getState().setVisible(false)
+    const pending = spied.getState().run(1, configSpec({ ...config, betaCorpus: 0.6 }), null)
+    await new Promise((r) => setTimeout(r, 30))
+    expect(starts).toHaveLength(2)
+    spied.getState().setVisible(true)
+    await pending
+    expect(starts).toHaveLength(3)
+    // a key the plan reads: at once, without waiting
+    const before = starts.length
+    await spied.getState().run(1, configSpec({ ...config, betaCorpus: 0.6, fields: { max_audio_len: 100_000 } }), null)
+    expect(starts).toHaveLength(before + 1)
+    // and on the unweighted store too
+    await kept.getState().run(1, configSpec({ ...config, betaCorpus: 0.53, fields: { max_audio_len: 100_000 } }), null)
+    expect(kept.getState().plans).toBe(2)
+    expect(store.getState().plans).toBe(1)
+  })
+
   test('streams every chunk until done, then opens and exports', async () => {
     const client = fakeClient(chunkSize * 2 + 5)
     let t = 0

@@ -1,7 +1,10 @@
 /**
  * The Batches store: one plan session in the worker, streamed in chunks. The worker keeps the batches (with their
  * examples); this store keeps only the per-batch summaries the list shows, plus the batch that is open.
- * A new `run` (config or dataset changed) cancels the stream and closes the old session.
+ * A new `run` (config or dataset changed) cancels the stream and closes the old session, unless the change is one the
+ * plan does not see: betas alone change nothing in a plan without mixture weights (`PlanStartResult.weighted`: an eval
+ * split, or no stats TSV), and in a weighted plan they re-plan once they have stayed put for `betaDelayMs` and the view
+ * is shown (docs/architecture.md "What a config change recomputes").
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../engine/worker/client.ts'
@@ -10,10 +13,13 @@ import type { BatchSummary } from '../../engine/batches/batch-summary.ts'
 import type { ConfigSpec } from '../../engine/pipeline/config/resolve.ts'
 import type { FeaturizeResult, PlanChunk, PlanStartResult } from '../../engine/worker/protocol/plan.ts'
 import type { FeatureDevice } from '../../engine/features/model-input.ts'
-import { batchFromTransfer } from '../../engine/index.ts'
+import { batchFromTransfer, specBetasKey, specKeyWithoutBetas } from '../../engine/index.ts'
 
 /** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
 export const chunkSize = 32
+
+/** Quiet time after a beta change before a weighted plan starts over, ms (a slider's steps come faster). */
+export const betaDelayMs = 300
 
 export type BatchesStatus = 'idle' | 'starting' | 'streaming' | 'done' | 'stopped' | 'error'
 
@@ -34,10 +40,16 @@ export interface BatchesState {
   selectedBatch: PlannedBatch | null
   /** The last "decode & featurize" run over streamed batches (the data loader's cost on this machine). */
   featurize: { status: 'idle' | 'running' | 'done' | 'error'; from: number; count: number; result: FeaturizeResult | null; error: string | null }
+  /** Plans started (`plan-start` asked): a config change the plan does not see starts none. */
+  plans: number
 }
 
 export interface BatchesActions {
-  /** Starts a new plan (cancelling the running one) and streams it until done, stopped or replaced. */
+  /**
+   * Starts a new plan (cancelling the running one) and streams it until done, stopped or replaced. A call that
+   * differs from the last one in the betas alone keeps the plan when it is unweighted, and otherwise waits
+   * `betaDelayMs` (a newer call cancels it) and for the view to be shown.
+   */
   run(dataset: number, spec: ConfigSpec, maxBatches: number | null): Promise<void>
   /** Stops asking for more batches after the chunk in flight (what was streamed stays, and can be exported). */
   stop(): void
@@ -62,12 +74,18 @@ export type BatchesStore = BatchesState & BatchesActions
 
 export const initialBatchesState: BatchesState = {
   status: 'idle', start: null, batches: [], rowGroupsRead: null, live: null, rate: null, error: null, selected: null, selectedBatch: null,
-  featurize: { status: 'idle', from: 0, count: 0, result: null, error: null },
+  featurize: { status: 'idle', from: 0, count: 0, result: null, error: null }, plans: 0,
 }
 
 /** Creates the store over a worker client (`request` only; a fake in tests) and a clock in ms. */
-export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: () => number = () => performance.now()): StoreApi<BatchesStore> {
+export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: () => number = () => performance.now(),
+  options: { betaDelayMs?: number } = {}): StoreApi<BatchesStore> {
+  const delay = options.betaDelayMs ?? betaDelayMs
   let controller: AbortController | null = null
+  /** What the last `run` asked for: the keys of its spec with and without the betas. */
+  let asked: { dataset: number; maxBatches: number | null; withoutBetas: string; betas: string } | null = null
+  /** A beta change waiting for stillness and for the view (a newer `run` aborts it). */
+  let waiting: AbortController | null = null
   let featurizing: AbortController | null = null
   let session: number | null = null
   let startedAt = 0
@@ -118,10 +136,38 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
       ...initialBatchesState,
 
       async run(dataset, spec, maxBatches) {
+        waiting?.abort()
+        waiting = null
+        const request = { dataset, maxBatches, withoutBetas: specKeyWithoutBetas(spec), betas: specBetasKey(spec) }
+        const previous = asked
+        asked = request
+        if (previous && previous.dataset === dataset && previous.maxBatches === maxBatches && previous.withoutBetas === request.withoutBetas) {
+          if (previous.betas === request.betas) return
+          // the betas alone: nothing to do for a plan without weights, else one re-plan once the slider rests
+          const start = get().start
+          if (start && !start.weighted && controller) return
+          const own = new AbortController()
+          waiting = own
+          try {
+            await new Promise<void>((resolve, reject) => {
+              const timer = setTimeout(resolve, delay)
+              own.signal.addEventListener('abort', () => { clearTimeout(timer); reject(new DOMException('batches: superseded', 'AbortError')) }, { once: true })
+            })
+            // hidden, the plan waits for the view (the one in flight keeps what it streamed meanwhile)
+            while (shown) {
+              await Promise.race([shown.promise, new Promise((resolve) => own.signal.addEventListener('abort', resolve, { once: true }))])
+              if (own.signal.aborted) return
+            }
+          } catch {
+            return
+          }
+          if (waiting !== own) return
+          waiting = null
+        }
         close()
         const own = new AbortController()
         controller = own
-        set({ ...initialBatchesState, status: 'starting' })
+        set((s) => ({ ...initialBatchesState, status: 'starting', plans: s.plans + 1 }))
         try {
           const start = await client.request('plan-start', { dataset, spec, maxBatches }, { signal: own.signal })
           if (controller !== own) {
@@ -201,6 +247,9 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
       },
 
       dispose() {
+        waiting?.abort()
+        waiting = null
+        asked = null
         close()
         set({ ...initialBatchesState })
       },

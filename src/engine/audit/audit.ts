@@ -9,6 +9,7 @@ import type { OpenDataset } from '../dataset/open.ts'
 import { defaultPipelineConfig } from '../pipeline/config/defaults.ts'
 import { parseSplit } from '../pipeline/config/split.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
+import { auditRowsConfig } from './rows-config.ts'
 import { audioBytesOf } from '../parquet/audio-bytes.ts'
 import type { Finding } from '../core/findings.ts'
 import { FindingsCollector, type FinishOptions } from '../core/findings-sink.ts'
@@ -94,7 +95,8 @@ const inThread: AudioMeasurer = (task, signal) => measureAudioTask(task, {}, sig
  * @throws the abort reason when `signal` aborts (the `state` keeps what finished)
  */
 export async function auditDataset(dataset: OpenDataset, options: AuditOptions = {}): Promise<AuditReport> {
-  const config = options.config ?? defaultPipelineConfig()
+  // the checks see only the keys of rows-config.ts: a config change elsewhere (the betas) leaves the report as it is
+  const config = auditRowsConfig(options.config ?? defaultPipelineConfig())
   const { signal, onProgress } = options
   const counters = dataset.source.counters
   const progress = (phase: 'stats' | 'deep', done: number, total: number) =>

@@ -1,10 +1,11 @@
 /**
  * Handlers of the explorer's audit kinds: `audit` (the audit from the footers, the metadata audit, or the deep audio
- * audit, resumable) and `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so
+ * audit, resumable), `audit-config` (the config's findings alone, for a config change the rows do not see) and `audit-state` (the deep audit's partial state, readable while it runs and after a cancel, so
  * the UI can keep it in IndexedDB and pass it back to resume).
  */
 import type { RunOptions } from '../dataset/dataset.ts'
-import { auditWithConfig } from '../audit/configured.ts'
+import { auditConfigFindings, auditWithConfig } from '../audit/configured.ts'
+import { auditRowsKey } from '../audit/rows-config.ts'
 import { auditFromFooters } from '../audit/footer-audit.ts'
 import { flaggedRowsJsonl } from '../audit/flagged.ts'
 import { capAuditReport, parseSavedAudit, savedAuditFileName, savedAuditMismatch } from '../audit/saved.ts'
@@ -12,7 +13,7 @@ import { auditFingerprint, createAuditState } from '../audit/state.ts'
 import type { AuditReport, AuditState } from '../audit/rows/types.ts'
 import { resolveConfig } from '../pipeline/config/resolve.ts'
 import type { RequestMessage } from './protocol.ts'
-import type { AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
+import type { AuditConfigResult, AuditRequests, AuditResult, OpenedAuditResult } from './protocol/audit.ts'
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
 import { browserSpillFactory } from './browser-spill.ts'
@@ -61,7 +62,7 @@ async function audit(message: RequestMessage<'audit'>, options: HandlerRunOption
   return finish(report)
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {
-    return { report, configFindings: report.config_findings, ...flaggedOf(report), state, reusedGroups, level }
+    return { report, configFindings: report.config_findings, ...flaggedOf(report), state, reusedGroups, level, rowsKey: auditRowsKey(resolved.config) }
   }
 }
 
@@ -84,7 +85,7 @@ async function auditOpen(message: RequestMessage<'audit-open'>, options: RunOpti
   const report = capAuditReport(parsed.report)
   const { shards } = parsed
   return {
-    report, configFindings: report.config_findings, ...flaggedOf(report), state: null, reusedGroups: 0, level: 'rows',
+    report, configFindings: report.config_findings, ...flaggedOf(report), state: null, reusedGroups: 0, level: 'rows', rowsKey: null,
     name, origin: message.file ? 'file' : 'beside', shards, mismatch: savedAuditMismatch(report, dataset),
   }
 }
@@ -97,8 +98,15 @@ function flaggedOf(report: AuditReport): Pick<AuditResult, 'flaggedJsonl' | 'fla
   return { flaggedJsonl: flaggedRowsJsonl(report.findings), flaggedCapped: report.findings_omitted > 0 }
 }
 
+/** The config's findings on the dataset (what `audit` puts in `config_findings`) and its `auditRowsKey`. */
+function auditConfig(message: RequestMessage<'audit-config'>, _options: RunOptions, context: HandlerContext): AuditConfigResult {
+  const resolved = resolveConfig(message.spec)
+  return { configFindings: auditConfigFindings(context.dataset(message.dataset), resolved), rowsKey: auditRowsKey(resolved.config) }
+}
+
 export const auditHandlers: HandlerTable<keyof AuditRequests> = {
   audit,
+  'audit-config': auditConfig,
   'audit-open': auditOpen,
   'audit-state': (message, _options, context) => {
     const state = states(context).get(message.dataset)

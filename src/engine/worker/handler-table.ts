@@ -35,7 +35,7 @@ export const allHandlers: HandlerTable = {
   ...loadedOnFirstUse(() => import('./plan-handlers.ts').then((m) => m.planHandlers), {
     'mixture': true, 'mixture-weights': true, 'plan-start': true, 'plan-next': true, 'plan-batch': true, 'plan-export': true, 'plan-featurize': true, 'plan-close': true,
   }),
-  ...loadedOnFirstUse(() => import('./audit-handlers.ts').then((m) => m.auditHandlers), { 'audit': true, 'audit-open': true, 'audit-state': true }),
+  ...loadedOnFirstUse(() => import('./audit-handlers.ts').then((m) => m.auditHandlers), { 'audit': true, 'audit-config': true, 'audit-open': true, 'audit-state': true }),
   ...loadedOnFirstUse(() => import('./examples-handlers.ts').then((m) => m.examplesHandlers), { 'examples-search': true, 'examples-neighbour': true, 'examples-scan': true }),
   ...loadedOnFirstUse(() => import('./inspect-handlers.ts').then((m) => m.inspectHandlers), {
     'inspect-example': true, 'inspect-spectrogram': true, 'tokenizer-load': true,

@@ -14,7 +14,7 @@ import { MixscopeError, sortFindings } from '../core/findings.ts'
 import { resolutionErrors, resolveConfig } from '../pipeline/config/resolve.ts'
 import { examplesTable, planIpcFile, tableToTransfer } from '../batches/arrow.ts'
 import { batchJsonLine } from '../batches/jsonl.ts'
-import { mixtureReport } from '../mixture/mixture.ts'
+import { mixtureReport, mixtureViewReport } from '../mixture/mixture.ts'
 import { mixtureBasis, mixtureWeightsAt, type MixtureBasis } from '../mixture/mixture-weights.ts'
 import type { ConfigSpec } from '../pipeline/config/resolve.ts'
 import type { PipelineConfig } from '../pipeline/config/types.ts'
@@ -61,7 +61,7 @@ function planStart(message: RequestMessage<'plan-start'>, _options: RunOptions, 
   return {
     session: id, config: plan.config, findings: sortFindings([...resolved.findings, ...plan.findings]), trainStreaming: train,
     limit: config.max_num_batches, buckets, mixture: plan.mixture, unweighted: plan.unweighted, diagnostics: plan.diagnostics,
-    summaryPath: plan.summaryPath,
+    summaryPath: plan.summaryPath, weighted: plan.weights !== null,
   }
 }
 
@@ -120,7 +120,7 @@ export const planHandlers: HandlerTable<Exclude<keyof PlanRequests, 'config-reso
     const report = await mixtureReport(dataset, resolved.config, { ...options, draws: message.draws, steps: message.steps, stats: cachedStats(dataset, options) })
     // the basis of the next slider step, ready before it comes
     if (!resolutionErrors(resolved)) void cachedBasis(dataset, message.spec, options).basis.catch(() => undefined)
-    return { ...report, findings: sortFindings([...resolved.findings, ...report.findings]) }
+    return mixtureViewReport({ ...report, findings: sortFindings([...resolved.findings, ...report.findings]) })
   },
   'plan-start': planStart,
   'plan-next': planNext,

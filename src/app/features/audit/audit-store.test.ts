@@ -3,8 +3,9 @@ import type { AuditState } from '../../../engine/audit/rows/types.ts'
 import type { Progress } from '../../../engine/dataset/dataset.ts'
 import type { RequestOptions } from '../../../engine/worker/client.ts'
 import type { Requests } from '../../../engine/worker/protocol.ts'
-import { finding } from '../../../engine/index.ts'
+import { auditRowsKey, finding, resolveConfig } from '../../../engine/index.ts'
 import { createAuditStore, saveEveryMs, type AuditPersistence } from './audit-store.ts'
+import { configSpec, initialConfigState } from '../../stores/config-store.ts'
 import { filterFindings, groupByKind, joinFindings, partitionOf, sortFindingsBy } from './audit-findings.ts'
 
 const spec = { preset: null, recipe: null, overrides: {} }
@@ -70,10 +71,12 @@ describe('audit store', () => {
         const a = params as Requests['audit']['params']
         calls.push(kind === 'audit' ? `audit${a.footers ? ' footers' : a.quick ? ' quick' : ''}` : `${kind}${(params as Requests['audit-open']['params']).file ? ' file' : ''}`)
         if (kind === 'audit-open') return (beside || (params as Requests['audit-open']['params']).file ? saved : null) as Requests[K]['result']
-        return { report: { findings: [], options: { deep: false } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0 } as unknown as Requests[K]['result']
+        const rowsKey = JSON.stringify(a.spec.preset)
+        if (kind === 'audit-config') return { configFindings: [], rowsKey } as Requests[K]['result']
+        return { report: { findings: [], options: { deep: false } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0, rowsKey } as unknown as Requests[K]['result']
       },
     }
-    const store = createAuditStore(client, memoryPersistence())
+    const store = createAuditStore(client, memoryPersistence(), undefined, { configDelayMs: 0 })
     await store.getState().start(1, spec)
     expect(calls).toEqual(['audit-open'])
     expect(store.getState()).toMatchObject({ status: 'ready', loaded: { dataset: 1, origin: 'beside', shards: 4 } })
@@ -83,11 +86,11 @@ describe('audit store', () => {
     expect(calls).toEqual(['audit-open', 'audit footers', 'audit quick'])
     expect(store.getState().loaded).toBeNull()
     // looked for once per dataset: a config change then audits; another dataset without one audits at once
-    await store.getState().start(1, spec)
-    expect(calls.slice(3)).toEqual(['audit footers', 'audit quick'])
+    await store.getState().start(1, { ...spec, preset: 'ctc-finetune' })
+    expect(calls.slice(3)).toEqual(['audit-config', 'audit footers', 'audit quick'])
     beside = false
     await store.getState().start(2, spec)
-    expect(calls.slice(5)).toEqual(['audit-open', 'audit footers', 'audit quick'])
+    expect(calls.slice(6)).toEqual(['audit-open', 'audit footers', 'audit quick'])
     expect(await store.getState().openSaved(2, new Blob(['{}']))).toBe(true)
     expect(calls.at(-1)).toBe('audit-open file')
     expect(store.getState().loaded).toMatchObject({ dataset: 2 })
@@ -132,6 +135,46 @@ describe('audit store', () => {
     finishRows!(checked)
     await run
     expect(store.getState()).toMatchObject({ rowStatus: 'done', quickStatus: 'done', result: checked })
+  })
+
+  test('a beta step keeps the rows\' result and replaces only the config\'s findings; max_audio_len audits again', async () => {
+    // the worker's answers, keyed as the worker keys them: auditRowsKey of the resolved config (rows-config.ts)
+    const calls: string[] = []
+    const betasOf = (spec: Requests['audit']['params']['spec']) => { const c = resolveConfig(spec).config; return `${c.beta_corpus}/${c.beta_language}` }
+    const client = {
+      request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params'], options: RequestOptions<never> = {}): Promise<Requests[K]['result']> => {
+        const a = params as Requests['audit']['params']
+        if (options.signal?.aborted) throw new DOMException('aborted', 'AbortError')
+        calls.push(kind === 'audit' ? `audit${a.footers ? ' footers' : ''}` : kind)
+        const rowsKey = auditRowsKey(resolveConfig(a.spec).config)
+        const configFindings = [finding('info', 'mixture-sampling-range', '', `betas ${betasOf(a.spec)}`)]
+        if (kind === 'audit-open') return null as Requests[K]['result']
+        if (kind === 'audit-config') return { configFindings, rowsKey } as Requests[K]['result']
+        return { report: { findings: [], options: { deep: false }, config_findings: configFindings }, configFindings, flaggedJsonl: '', state: null, reusedGroups: 0, level: a.footers ? 'footers' : 'rows', rowsKey } as unknown as Requests[K]['result']
+      },
+    }
+    const store = createAuditStore(client, memoryPersistence(), undefined, { configDelayMs: 5 })
+    const config = { ...initialConfigState, betaCorpus: 0.5, betaLanguage: 0.5 }
+    await store.getState().start(1, configSpec(config))
+    expect(calls).toEqual(['audit-open', 'audit footers', 'audit'])
+    const rows = store.getState().result!
+    expect(store.getState()).toMatchObject({ runs: 1, configRefreshes: 0 })
+    // three quick slider steps: the first two are cancelled by the next (debounced), the last asks audit-config once
+    calls.length = 0
+    const steps = [0.51, 0.52, 0.53].map((b) => store.getState().start(1, configSpec({ ...config, betaLanguage: b })))
+    await Promise.all(steps)
+    expect(calls).toEqual(['audit-config'])
+    expect(store.getState()).toMatchObject({ runs: 1, configRefreshes: 1, status: 'ready' })
+    const after = store.getState().result!
+    expect(after.report.findings).toBe(rows.report.findings)
+    expect(after.configFindings.map((f) => f.message)).toEqual(['betas 0.5/0.53'])
+    expect(after.report.config_findings).toEqual(after.configFindings)
+    // max_audio_len is read by the rows: audited again, with that config's findings
+    calls.length = 0
+    await store.getState().start(1, configSpec({ ...config, betaLanguage: 0.53, fields: { max_audio_len: 100_000 } }))
+    expect(calls).toEqual(['audit-config', 'audit footers', 'audit'])
+    expect(store.getState()).toMatchObject({ runs: 2, configRefreshes: 1 })
+    expect(store.getState().result!.rowsKey).not.toBe(after.rowsKey)
   })
 
   test('findings: joined without duplicates, grouped errors first, filtered and sorted', () => {

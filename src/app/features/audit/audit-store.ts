@@ -4,6 +4,11 @@
  * in the background with its progress, stoppable, whose report replaces it; and the deep audit (every row decoded in the worker) with progress, cancel and resume. The deep audit's
  * partial state is saved through `persistence` (IndexedDB in the app) while it runs and when it is cancelled, so a
  * cancel or a reload loses at most the row groups in flight.
+ *
+ * A config change reads the rows again only when it changes what the row checks read (`rowsKey`,
+ * src/engine/audit/rows-config.ts): a beta step, or any key they do not read, asks the worker for the config's findings
+ * alone (`audit-config`, no row read) once the config has stayed put for `configDelayMs`, and patches them into the
+ * result shown (docs/architecture.md "What a config change recomputes").
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../../engine/dataset/dataset.ts'
@@ -11,6 +16,7 @@ import type { AuditState } from '../../../engine/audit/rows/types.ts'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { AuditResult, OpenedAuditResult } from '../../../engine/worker/protocol/audit.ts'
 import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
+import type { Finding } from '../../../engine/core/findings.ts'
 
 /** Where partial deep-audit states are kept, by dataset key. */
 export interface AuditPersistence {
@@ -50,6 +56,10 @@ export interface AuditStoreState {
    * file picked), for dataset handle `dataset`; `null` when the result is this explorer's own run.
    */
   loaded: (Omit<OpenedAuditResult, keyof AuditResult> & { dataset: number }) | null
+  /** Audits started here (`run`): the rows are read once per run, so a config change that keeps `rowsKey` leaves it. */
+  runs: number
+  /** Config changes answered with the config's findings alone (`audit-config`), the rows' result kept. */
+  configRefreshes: number
 }
 
 export interface AuditActions {
@@ -62,7 +72,9 @@ export interface AuditActions {
   run(dataset: number, spec: ConfigSpec, options?: { quick?: boolean }): Promise<void>
   /**
    * What the view calls on open and on config change: keeps a saved result already shown for `dataset`; on the
-   * first call for a dataset shows `_mixscope_audit.json` from its root when there is one; else `run`.
+   * first call for a dataset shows `_mixscope_audit.json` from its root when there is one. With a result of this
+   * dataset shown, waits `configDelayMs` of stillness (a newer call cancels this one), then asks `audit-config`: when
+   * its `rowsKey` is the result's, only the config's findings are replaced; else (and with no result) `run`.
    */
   start(dataset: number, spec: ConfigSpec): Promise<void>
   /** Shows a saved audit result (`file`, or the one beside the dataset) without running anything; false when there is none. */
@@ -83,8 +95,11 @@ export type AuditStore = AuditStoreState & AuditActions
 
 export const initialAuditState: AuditStoreState = {
   status: 'idle', result: null, resultDataset: null, error: null, deepStatus: 'idle', deepProgress: null, savedGroups: 0, reusedGroups: null,
-  rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: null,
+  rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, loaded: null, runs: 0, configRefreshes: 0,
 }
+
+/** Quiet time after a config change before the Audit asks for the config's findings, ms (a slider's steps come faster). */
+export const configDelayMs = 150
 
 /** Milliseconds between saves of the partial state while a deep audit runs. */
 export const saveEveryMs = 1500
@@ -92,10 +107,34 @@ export const saveEveryMs = 1500
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
 const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError'
 
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener('abort', () => { clearTimeout(timer); reject(new DOMException('audit: superseded', 'AbortError')) }, { once: true })
+  })
+}
+
+/** `result` with `configFindings` as its config's findings (the report's `config_findings` too). */
+function withConfigFindings<R extends AuditResult>(result: R, configFindings: Finding[]): R {
+  return { ...result, configFindings, report: { ...result.report, config_findings: configFindings } }
+}
+
 /** Creates the store over a worker client, a persistence and a clock (fakes in tests). */
-export function createAuditStore(client: Pick<EngineClient, 'request'>, persistence: AuditPersistence, now: () => number = () => Date.now()): StoreApi<AuditStore> {
+export function createAuditStore(client: Pick<EngineClient, 'request'>, persistence: AuditPersistence, now: () => number = () => Date.now(),
+  options: { configDelayMs?: number } = {}): StoreApi<AuditStore> {
   let running: AbortController | null = null
   let deep: { controller: AbortController; dataset: number; key: string } | null = null
+  /** The config change waiting for its `audit-config` answer (a newer one aborts it). */
+  let refreshing: AbortController | null = null
+  /**
+   * The latest config's findings, for results of the same dataset and `rowsKey` that land after them (a run or a deep
+   * audit started before a beta step carries the findings of the betas it started with).
+   */
+  let latestConfig: { dataset: number; rowsKey: string; configFindings: Finding[] } | null = null
+  const delay = options.configDelayMs ?? configDelayMs
+  /** `result` with the latest config's findings when they are for its dataset and rows. */
+  const current = <R extends AuditResult>(result: R, dataset: number): R =>
+    latestConfig && latestConfig.dataset === dataset && latestConfig.rowsKey === result.rowsKey ? withConfigFindings(result, latestConfig.configFindings) : result
 
   async function saveState(dataset: number, key: string): Promise<number> {
     const state = await client.request('audit-state', { dataset })
@@ -110,11 +149,34 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
     ...initialAuditState,
 
     async start(dataset, spec) {
+      refreshing?.abort()
+      refreshing = null
       if (get().loaded?.dataset === dataset) return
       if (!besideTried.has(dataset)) {
         besideTried.add(dataset)
         // a missing or unreadable file beside the dataset is no reason not to audit it
         if (await get().openSaved(dataset, null).catch(() => false)) return
+      }
+      if (get().result !== null && get().resultDataset === dataset) {
+        const own = new AbortController()
+        refreshing = own
+        try {
+          await wait(delay, own.signal)
+          const answer = await client.request('audit-config', { dataset, spec }, { signal: own.signal })
+          if (refreshing !== own) return
+          refreshing = null
+          const result = get().result
+          if (result && get().resultDataset === dataset && result.rowsKey === answer.rowsKey && get().loaded === null) {
+            // the rows see the same config: their result stays, the config's findings are the new config's
+            latestConfig = { dataset, rowsKey: answer.rowsKey, configFindings: answer.configFindings }
+            set((s) => ({ result: current(result, dataset), configRefreshes: s.configRefreshes + 1 }))
+            return
+          }
+        } catch (error) {
+          if (refreshing !== own || isAbort(error)) return
+          refreshing = null
+          // the run below says what is wrong
+        }
       }
       await get().run(dataset, spec)
     },
@@ -137,12 +199,14 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       const own = new AbortController()
       running = own
       const superseded = () => running !== own || get().deepStatus === 'running' || get().deepStatus === 'done'
-      set({ status: 'running', error: null, loaded: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null })
+      // this run's findings are the config's of now
+      latestConfig = null
+      set((s) => ({ status: 'running', error: null, loaded: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, runs: s.runs + 1 }))
       try {
         // what the footers say, at once; the rows are read next, in the background
         const footers = await client.request('audit', { dataset, spec, deep: false, state: null, footers: true }, { signal: own.signal })
         if (superseded()) return
-        set({ status: 'ready', result: footers, resultDataset: dataset, rowStatus: 'running' })
+        set({ status: 'ready', result: current(footers, dataset), resultDataset: dataset, rowStatus: 'running' })
         // the rows' report comes as a partial once every row is read, then the audio check reads (its own progress)
         const quick = options.quick !== false
         const result = await client.request('audit', { dataset, spec, deep: false, state: null, quick }, {
@@ -154,11 +218,11 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
           },
           onPartial: (rows) => {
             if (running !== own || superseded()) return
-            set({ status: 'ready', result: rows, resultDataset: dataset, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
+            set({ status: 'ready', result: current(rows, dataset), resultDataset: dataset, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
           },
         })
         if (superseded()) return
-        set({ status: 'ready', result, resultDataset: dataset, rowStatus: 'done', rowProgress: null, ...(quick ? { quickStatus: 'done', quickProgress: null } : {}) })
+        set({ status: 'ready', result: current(result, dataset), resultDataset: dataset, rowStatus: 'done', rowProgress: null, ...(quick ? { quickStatus: 'done', quickProgress: null } : {}) })
       } catch (error) {
         if (running !== own || isAbort(error)) return
         if (get().quickStatus === 'running') set({ quickStatus: 'error', error: message(error) })
@@ -207,7 +271,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
         if (deep?.controller !== controller) return
         if (result.state) await persistence.save(key, result.state)
         deep = null
-        set({ deepStatus: 'done', result, resultDataset: dataset, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
+        set({ deepStatus: 'done', result: current(result, dataset), resultDataset: dataset, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
       } catch (error) {
         if (deep?.controller !== controller) return
         deep = null

@@ -13,7 +13,7 @@ import { engineClient } from '../../engine-client.ts'
 import { FindingGroups, whereOf } from '../../components/finding-groups.tsx'
 import { exactText, formatCount, formatHours, plural } from '../../lib/format.ts'
 import { downloadBytes } from '../../lib/download.ts'
-import { configSpec, useConfigStore } from '../../stores/config-store.ts'
+import { configSpec, configStore, useConfigStore } from '../../stores/config-store.ts'
 import { useFocusSet } from '../../stores/focus-store.ts'
 import { selectionStore } from '../../stores/selection-store.ts'
 import { viewStore } from '../../stores/use-view-store.ts'
@@ -95,10 +95,28 @@ const triageCards: { id: Triage; title: string; what: string; tone: 'error' | 'w
   { id: 'config', title: 'Config notes', what: 'how training treats this config', tone: 'info' },
 ]
 
-export function AuditView() {
-  const report = useDatasetStore(usableReport)
+/**
+ * Starts the audit on open and on every config change (audit-store.ts decides whether the rows are read again): the
+ * only part of the view a config change re-renders, so a beta step on the Mixture re-renders no finding list here.
+ */
+function AuditConfigSync({ dataset }: { dataset: number }) {
   const configState = useConfigStore((s) => s)
   const spec = useMemo(() => configSpec(configState), [configState])
+  useEffect(() => {
+    // a saved result beside the dataset (_mixscope_audit.json) is shown instead of running; one shown is kept; a
+    // config change the row checks do not see (a beta step) refreshes the config's findings alone
+    void auditStore.getState().start(dataset, spec)
+  }, [dataset, spec])
+  return null
+}
+
+/** The config's spec now (what a button starts an audit with). */
+const specNow = () => configSpec(configStore.getState())
+
+export function AuditView() {
+  const report = useDatasetStore(usableReport)
+  const preset = useConfigStore((s) => s.preset)
+  const split = useConfigStore((s) => s.split)
   // narrow selectors: the audio check's progress re-renders its status line only (AudioCheckLine), not the lists
   const result = useStore(auditStore, (s) => s.result)
   const status = useStore(auditStore, (s) => s.status)
@@ -113,11 +131,10 @@ export function AuditView() {
   const key = report ? datasetKey(report) : null
 
   useEffect(() => {
-    if (dataset === null || key === null) return
-    // a saved result beside the dataset (_mixscope_audit.json) is shown instead of running; one shown is kept
-    void auditStore.getState().start(dataset, spec)
-    void auditStore.getState().refreshSaved(key)
-  }, [dataset, key, spec])
+    if (key !== null) void auditStore.getState().refreshSaved(key)
+  }, [key])
+  const runs = useStore(auditStore, (s) => s.runs)
+  const configRefreshes = useStore(auditStore, (s) => s.configRefreshes)
 
   const all = useMemo(() => joinFindings([
     ['validation', report ? [...report.validation.findings] : []],
@@ -169,7 +186,7 @@ export function AuditView() {
   const flagged = useMemo(() => flaggedLanguages(result?.report.tables.flagged_by_language ?? [], rowsOf), [result, rowsOf])
 
   if (!report) {
-    return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open, and again when the training config changes.</p></div>
+    return <div className="empty-state"><h3>Nothing to audit yet</h3><p>Open a dataset (header): the audit runs as soon as it is open; a config change reads the rows again only when it changes what the row checks read (a beta step updates the config notes alone).</p></div>
   }
   const hoursOf = (kind: string) => result?.report.summary[kind]?.hours ?? null
   const unlistedTotal = unlisted.blocking + unlisted.row + unlisted.data + unlisted.config
@@ -193,21 +210,22 @@ export function AuditView() {
   const sections = triageCards.filter((c) => c.id !== 'config' && (only === null || only === c.id))
 
   return (
-    <section className="audit-view" aria-labelledby="audit-heading">
+    <section className="audit-view" aria-labelledby="audit-heading" data-audit-runs={runs} data-config-refreshes={configRefreshes}>
       <h2 id="audit-heading" className="visually-hidden">Audit</h2>
       <p role="status" aria-live="polite" className="audit-status">
         {status === 'running' && !result ? 'Auditing metadata…'
           : result && t ? <>
-            {formatCount(all.length + unlistedTotal)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}){result.level === 'footers' ? ' from the footers and the dataset index (no row read yet)' : ''}, config: {loaded ? 'as saved' : <>preset {configState.preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : configState.split}
+            {formatCount(all.length + unlistedTotal)} findings on {plural(t.rows, 'row')} ({formatHours(t.hours)}){result.level === 'footers' ? ' from the footers and the dataset index (no row read yet)' : ''}, config: {loaded ? 'as saved' : <>preset {preset ?? 'reference defaults'}</>}, split {loaded ? result.report.options.split : split}
             {result.report.options.deep ? ', audio decoded' : result.level === 'footers' ? '' : ', metadata only'}.
             {' '}<strong>{formatCount(t.flagged_rows)}</strong> of {formatCount(t.rows)} rows are flagged (<span title={exactText(t.flagged_hours, 'h')}>{formatHours(t.flagged_hours)}</span>).
             {unlistedTotal > 0 && <> Listed: the first {cap === null ? 'findings' : formatCount(cap)} of each kind; {formatCount(unlistedTotal)} more are counted, not listed.</>}
           </> : ''}
       </p>
-      {dataset !== null && !loaded && <RowPassStatus store={auditStore} dataset={dataset} spec={spec} />}
+      {dataset !== null && key !== null && <AuditConfigSync dataset={dataset} />}
+      {dataset !== null && !loaded && <RowPassStatus store={auditStore} dataset={dataset} spec={specNow} />}
       <AudioCheckLine rowsChecked={t ? t.rows_audio_checked : null} undecodable={result?.report.summary['undecodable-audio']?.count ?? 0} />
       {error && quickStatus !== 'error' && <p className="field-problem" role="alert">{error}</p>}
-      {dataset !== null && <SavedResultBar store={auditStore} dataset={dataset} spec={spec} />}
+      {dataset !== null && <SavedResultBar store={auditStore} dataset={dataset} spec={specNow} />}
       <div className="cards triage" role="group" aria-label="Triage">
         {triageCards.map((c) => {
           const list = byTriage[c.id]
@@ -245,7 +263,7 @@ export function AuditView() {
             empty={c.id === 'blocking' ? 'Nothing here would stop training.' : 'None.'} />
         </section>
       ))}
-      {key && dataset !== null && <DeepAuditPanel store={auditStore} dataset={dataset} spec={spec} datasetKey={key} />}
+      {key && dataset !== null && <DeepAuditPanel store={auditStore} dataset={dataset} spec={specNow} datasetKey={key} />}
       {result && dataset !== null && (only === null || only === 'row') && <NearDuplicatesPanel dataset={dataset} rows={result.report.tables.near_duplicates ?? []} />}
       {result && (only === null || only === 'row') && (
         <div className="grid-2 wide-only">
@@ -263,7 +281,7 @@ export function AuditView() {
       {result && only === null && <ReportTables report={result.report} />}
       {(only === null || only === 'config') && (
         <section aria-labelledby="triage-config" className="triage-section config">
-          <h3 id="triage-config">Config notes <span className="hint">({formatCount(byTriage.config.length)}: how training treats preset {configState.preset ?? 'reference defaults'}, split {configState.split}; not data defects)</span></h3>
+          <h3 id="triage-config">Config notes <span className="hint">({formatCount(byTriage.config.length)}: how training treats preset {preset ?? 'reference defaults'}, split {split}; not data defects)</span></h3>
           <FindingGroups findings={byTriage.config} label="Config notes" hoursOf={hoursOf} empty="None." />
         </section>
       )}

@@ -5,7 +5,7 @@ import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
 import { formatBytes, formatCount } from '../../lib/format.ts'
 import type { AuditStore } from './audit-store.ts'
 
-export function DeepAuditPanel({ store, dataset, spec, datasetKey }: { store: StoreApi<AuditStore>; dataset: number; spec: ConfigSpec; datasetKey: string }) {
+export function DeepAuditPanel({ store, dataset, spec, datasetKey }: { store: StoreApi<AuditStore>; dataset: number; spec: () => ConfigSpec; datasetKey: string }) {
   const s = useStore(store)
   const p = s.deepProgress
   const running = s.deepStatus === 'running'
@@ -14,7 +14,7 @@ export function DeepAuditPanel({ store, dataset, spec, datasetKey }: { store: St
       <h3 id="deep-heading">Deep audit (decodes every row in the worker)</h3>
       <div className="row">
         {!running && (
-          <button type="button" onClick={() => void store.getState().runDeep(dataset, spec, datasetKey)}>
+          <button type="button" onClick={() => void store.getState().runDeep(dataset, spec(), datasetKey)}>
             {s.savedGroups > 0 && s.deepStatus !== 'done' ? `Resume deep audit (${formatCount(s.savedGroups)} row groups saved)` : 'Deep audit'}
           </button>
         )}

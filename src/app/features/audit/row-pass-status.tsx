@@ -18,7 +18,7 @@ function share(p: Progress | null): string {
   return `${formatCount(p.done)} of ${formatCount(p.total)} rows (${pct} %)`
 }
 
-export function RowPassStatus({ store, dataset, spec }: { store: StoreApi<AuditStore>; dataset: number; spec: ConfigSpec }) {
+export function RowPassStatus({ store, dataset, spec }: { store: StoreApi<AuditStore>; dataset: number; spec: () => ConfigSpec }) {
   const openChecks = useDatasetStore(rowCheckProgress)
   const checking = useDatasetStore((s) => s.status === 'loading' && s.partial?.provisional?.stage === 'validating')
   const rowStatus = useStore(store, (s) => s.rowStatus)
@@ -42,7 +42,7 @@ export function RowPassStatus({ store, dataset, spec }: { store: StoreApi<AuditS
       {rowStatus === 'stopped' && (
         <p className="hint" role="status" data-pass="audit-rows">
           Row pass stopped: the findings come from the footers and the dataset index only (no length, text, script or leakage check).{' '}
-          <button type="button" onClick={() => void store.getState().run(dataset, spec)}>Continue</button>
+          <button type="button" onClick={() => void store.getState().run(dataset, spec())}>Continue</button>
         </p>
       )}
     </div>

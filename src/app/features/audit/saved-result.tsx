@@ -14,7 +14,7 @@ import { exactText, formatCount, formatNumber, plural } from '../../lib/format.t
 import type { AuditStore } from './audit-store.ts'
 
 /** The Open button and, while a saved result is shown, what it is and how to audit here instead. */
-export function SavedResultBar({ store, dataset, spec }: { store: StoreApi<AuditStore>; dataset: number; spec: ConfigSpec }) {
+export function SavedResultBar({ store, dataset, spec }: { store: StoreApi<AuditStore>; dataset: number; spec: () => ConfigSpec }) {
   const s = useStore(store)
   const input = useRef<HTMLInputElement>(null)
   const loaded = s.loaded?.dataset === dataset ? s.loaded : null
@@ -42,7 +42,7 @@ export function SavedResultBar({ store, dataset, spec }: { store: StoreApi<Audit
         <button type="button" onClick={() => input.current?.click()} title="A merged audit (mixscope merge … --out _mixscope_audit.json) or an audit --json output">
           Open audit result…
         </button>
-        {loaded && <button type="button" onClick={() => void store.getState().run(dataset, spec)}>Audit here instead</button>}
+        {loaded && <button type="button" onClick={() => void store.getState().run(dataset, spec())}>Audit here instead</button>}
       </div>
     </div>
   )

@@ -31,12 +31,34 @@ function openBatch(index: number) {
   selectionStore.getState().select(selectionStore.getState().exampleId, index)
 }
 
-export function BatchesView() {
-  const report = useDatasetStore(usableReport)
-  const configState = useConfigStore((s) => s)
+/**
+ * The config form, the resolved config's problems, and the plan it asks for: the only part of the view that a config
+ * change re-renders (a beta step on the Mixture re-renders nothing else here, shown or hidden); the store decides
+ * whether the change needs a new plan (batches-store.ts).
+ */
+function BatchesConfig({ dataset }: { dataset: number | null }) {
+  const configState = useConfigStore((x) => x)
   const spec = useMemo(() => configSpec(configState), [configState])
   const maxBatches = configState.maxBatches
   const resolved = useResolvedConfig(engineClient)
+  useEffect(() => {
+    if (dataset === null) return
+    void batchesStore.getState().run(dataset, spec, maxBatches)
+  }, [dataset, spec, maxBatches])
+  return (
+    <>
+      <ConfigForm resolved={resolved} />
+      {resolved && resolved.findings.length > 0 && (
+        <ul className="config-findings" aria-label="Config problems">
+          {resolved.findings.map((f, i) => <li key={i}><span className={`severity ${f.severity}`}>{f.severity}</span> <code>{f.kind}</code> <span dir="auto">{f.message}</span></li>)}
+        </ul>
+      )}
+    </>
+  )
+}
+
+export function BatchesView() {
+  const report = useDatasetStore(usableReport)
   // the status line, pictures, lists and tables draw from a deferred copy of the stream, so a chunk of batches landing
   // (a synchronous store update) re-renders next to nothing at once, and the status line never says more than the
   // list shows ("Done" once the list has every batch); the buttons follow the store itself
@@ -45,10 +67,6 @@ export function BatchesView() {
   const [exportError, setExportError] = useState<string | null>(null)
   const dataset = report?.dataset ?? null
 
-  useEffect(() => {
-    if (dataset === null) return
-    void batchesStore.getState().run(dataset, spec, maxBatches)
-  }, [dataset, spec, maxBatches])
   useEffect(() => () => batchesStore.getState().dispose(), [])
   // the batch in the URL (`batch=N`, the Inspector's batch context too) opens as soon as the stream has it
   const linked = useSelectionStore((x) => x.batchIndex)
@@ -75,14 +93,9 @@ export function BatchesView() {
   }
 
   return (
-    <section className="batches-view" aria-labelledby="batches-heading">
+    <section className="batches-view" aria-labelledby="batches-heading" data-plans={s.plans}>
       <h2 id="batches-heading" className="visually-hidden">Batches</h2>
-      <ConfigForm resolved={resolved} />
-      {resolved && resolved.findings.length > 0 && (
-        <ul className="config-findings" aria-label="Config problems">
-          {resolved.findings.map((f, i) => <li key={i}><span className={`severity ${f.severity}`}>{f.severity}</span> <code>{f.kind}</code> <span dir="auto">{f.message}</span></li>)}
-        </ul>
-      )}
+      <BatchesConfig dataset={dataset} />
       <div className="stream-status" role="status" aria-live="polite">
         <strong data-status={shown.status}>{statusText[shown.status]}</strong>
         {' '}{formatCount(shown.batches.length)} batch{shown.batches.length === 1 ? '' : 'es'}

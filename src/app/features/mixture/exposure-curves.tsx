@@ -24,7 +24,7 @@ export function curveLanguages(rows: readonly ExposureCurveRow[], focus: Readonl
   return sorted.length <= 8 ? sorted : [...sorted.slice(0, 4), ...sorted.slice(-4)]
 }
 
-export function ExposureCurves({ exposure, focus }: { exposure: ExposureReport; focus: ReadonlySet<string> }) {
+export function ExposureCurves({ exposure, focus }: { exposure: Pick<ExposureReport, 'languages' | 'steps' | 'curve_steps'>; focus: ReadonlySet<string> }) {
   const [ref, width] = useWidth<HTMLDivElement>()
   const shown = useMemo(() => curveLanguages(exposure.languages, focus), [exposure, focus])
   const label = `Line chart, log–log: hours of data seen against training step for ${shown.length} of ${exposure.languages.length} languages (${shown.map((r) => r.language).join(', ')}); the table "What the model sees" lists every language.`
@@ -43,7 +43,7 @@ export function ExposureCurves({ exposure, focus }: { exposure: ExposureReport; 
   )
 }
 
-function Plot({ exposure, rows, width }: { exposure: ExposureReport; rows: ExposureCurveRow[]; width: number }) {
+function Plot({ exposure, rows, width }: { exposure: Pick<ExposureReport, 'curve_steps'>; rows: ExposureCurveRow[]; width: number }) {
   const plot = { left: margin.left, top: margin.top, right: Math.max(margin.left + 1, width - margin.right), bottom: height - margin.bottom }
   const steps = exposure.curve_steps
   const values = rows.flatMap((r) => r.curve.filter((v): v is number => v !== null && v > 0))

@@ -10,12 +10,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { EngineClient } from '../../../engine/worker/client.ts'
 import type { ConfigSpec } from '../../../engine/pipeline/config/resolve.ts'
-import type { MixtureReport } from '../../../engine/mixture/mixture.ts'
+import type { MixtureViewReport } from '../../../engine/mixture/mixture.ts'
 import type { MixtureWeights } from '../../../engine/mixture/mixture-weights.ts'
+import { specKeyWithoutBetas } from '../../../engine/index.ts'
 
 export interface MixtureState {
   status: 'idle' | 'loading' | 'ready' | 'error'
-  report: MixtureReport | null
+  report: MixtureViewReport | null
   /**
    * What in `report` is not yet for the latest request: `null` nothing; `details` the sampler draws and exposure
    * (the weights are current); `all` everything.
@@ -41,17 +42,13 @@ export const initialMixtureState: MixtureState = { status: 'idle', report: null,
 /** Quiet time after a beta's cheap update before the expensive half is asked for, ms. */
 export const detailsDelayMs = 150
 
-const betaKeys = new Set(['beta_corpus', 'beta_language'])
-const isBeta = (key: string) => betaKeys.has(key.slice(key.lastIndexOf('.') + 1))
-
 /** What a request asks besides the betas: two requests with the same key give reports with the same rows. */
 export function mixtureKey(dataset: number, spec: ConfigSpec, draws: number, steps: number): string {
-  const entries = Array.isArray(spec.overrides) ? spec.overrides as ReadonlyArray<readonly [string, unknown]> : Object.entries(spec.overrides)
-  return JSON.stringify([dataset, spec.preset, spec.recipe, entries.filter(([k]) => !isBeta(k)), draws, steps])
+  return JSON.stringify([dataset, specKeyWithoutBetas(spec), draws, steps])
 }
 
 /** `report` with the weights of `w` (its rows in the same order; the draws and exposure are left as they were). */
-export function withWeights(report: MixtureReport, w: MixtureWeights): MixtureReport {
+export function withWeights(report: MixtureViewReport, w: MixtureWeights): MixtureViewReport {
   return {
     ...report,
     config: { ...report.config, beta_corpus: w.beta_corpus, beta_language: w.beta_language },

@@ -6,10 +6,10 @@
  * steps). Exports the recipe block and the TSV. The language focus narrows the charts and the tables to the focused
  * languages' partitions; their shares and probabilities stay those of the whole split (what the sampler draws).
  */
-import { memo, useDeferredValue, useEffect, useMemo } from 'react'
+import { memo, useCallback, useDeferredValue, useEffect, useMemo } from 'react'
 import { useStore } from 'zustand'
-import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts'
-import type { MixtureReport, MixtureRow } from '../../../engine/mixture/mixture.ts'
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { MixtureRow, MixtureViewReport } from '../../../engine/mixture/mixture.ts'
 import type { ExposureCurveRow } from '../../../engine/mixture/exposure-report.ts'
 import { resolveConfig } from '../../../engine/index.ts'
 import { engineClient } from '../../engine-client.ts'
@@ -32,7 +32,9 @@ import { BetaControl } from './beta-control.tsx'
 import { createMixtureStore } from './mixture-store.ts'
 import { languageDistributionTsv, mixtureRecipeYaml } from './mixture-export.ts'
 import { ExposureCurves } from './exposure-curves.tsx'
-import { useBlobUrl } from './use-blob-url.ts'
+import { ShareScatter } from './share-scatter.tsx'
+import { downloadBytes } from '../../lib/download.ts'
+import { sameRecords, useSame } from '../../lib/use-same.ts'
 import './mixture.css'
 
 export const mixtureStore = createMixtureStore(engineClient)
@@ -51,11 +53,12 @@ const same = (a: number | null, b: number | null) => a === b || (a !== null && b
 /**
  * The scatter and the top bars, each mounting in its own idle period (`stage` 1 and 2): a recharts chart's first
  * mount is one React commit React cannot slice (its store's registration dispatches), so the two together were one
- * task of about 0.4 s after the view's first result at 1,600 languages.
+ * task of about 0.4 s after the view's first result at 1,600 languages. Their data is kept while equal in value
+ * (`useSame`): a beta step's full report has the weights its quick answer had, so the charts render once per step.
  */
 const Charts = memo(function Charts({ rows, stage, scope }: { rows: MixtureRow[]; stage: number; scope: string }) {
-  const all = useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
-    .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows])
+  const all = useSame(useMemo(() => rows.filter((r) => r.natural_share !== null && r.sampling_probability !== null && r.natural_share > 0 && r.sampling_probability > 0)
+    .map((r) => ({ x: r.natural_share as number, y: r.sampling_probability as number })), [rows]), sameRecords)
   // at most one mark per cell of an 80 × 80 log grid: 2,000 partitions draw a few hundred marks
   const points = useMemo(() => {
     const cells = new Map<string, { x: number; y: number; n: number }>()
@@ -67,40 +70,42 @@ const Charts = memo(function Charts({ rows, stage, scope }: { rows: MixtureRow[]
     }
     return [...cells.values()]
   }, [all])
-  const top = useMemo(() => [...rows].filter((r) => r.natural_share !== null).sort((a, b) => (b.sampling_probability ?? 0) - (a.sampling_probability ?? 0)).slice(0, 12)
-    .map((r) => ({ label: `${r.corpus}/${r.language}`, natural: r.natural_share ?? 0, sampling: r.sampling_probability ?? 0 })), [rows])
-  const lo = Math.min(...points.flatMap((p) => [p.x, p.y]), 1)
-  const domain: [number, number] = [lo / 1.5, 1]
-  const up = all.filter((p) => p.y > p.x * 1.0001).length
+  const top = useSame(useMemo(() => [...rows].filter((r) => r.natural_share !== null).sort((a, b) => (b.sampling_probability ?? 0) - (a.sampling_probability ?? 0)).slice(0, 12)
+    .map((r) => ({ label: `${r.corpus}/${r.language}`, natural: r.natural_share ?? 0, sampling: r.sampling_probability ?? 0 })), [rows]), sameRecords)
+  const up = useMemo(() => all.filter((p) => p.y > p.x * 1.0001).length, [all])
+  const lo = useMemo(() => Math.min(...points.flatMap((p) => [p.x, p.y]), 1), [points])
   return (
     <div className="grid-2">
+      <ScatterPanel points={points} partitions={all.length} up={up} lo={lo} stage={stage} scope={scope} />
+      <TopPanel top={top} partitions={rows.length} stage={stage} scope={scope} />
+    </div>
+  )
+})
+
+const ScatterPanel = memo(function ScatterPanel({ points, partitions, up, lo, stage, scope }: {
+  points: { x: number; y: number; n: number }[]; partitions: number; up: number; lo: number; stage: number; scope: string
+}) {
+  return (
       <section className="panel" aria-labelledby="scatter-heading">
-        <h4 id="scatter-heading" data-partitions={all.length}>Sampling probability against natural share ({formatCount(all.length)} partitions{scope}, log–log)</h4>
+        <h4 id="scatter-heading" data-partitions={partitions}>Sampling probability against natural share ({formatCount(partitions)} partitions{scope}, log–log)</h4>
         <Staged stage={stage} at={1} minHeight={300}>
-        <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${all.length} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
-          <ResponsiveContainer width="100%" height={300}>
-            <ScatterChart margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--grid)" />
-              <XAxis type="number" dataKey="x" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick}
-                label={{ value: 'natural share of hours (log)', position: 'insideBottom', offset: -16, fill: 'var(--muted)', fontSize: 12 }} />
-              <YAxis type="number" dataKey="y" scale="log" domain={domain} allowDataOverflow tick={tickStyle} tickFormatter={percentTick} width={60}
-                label={{ value: 'sampling probability (log)', angle: -90, position: 'insideLeft', fill: 'var(--muted)', fontSize: 12, style: { textAnchor: 'middle' } }} />
-              <ZAxis range={[18, 18]} />
-              <ReferenceLine segment={[{ x: domain[0], y: domain[0] }, { x: 1, y: 1 }]} stroke="var(--border-strong)" strokeDasharray="4 3" />
-              <Tooltip {...tooltipProps} cursor={{ strokeDasharray: '3 3' }}
-                formatter={(v, name) => [formatShare(Number(v)), name === 'x' ? 'natural share' : 'sampling probability']}
-                labelFormatter={() => ''} />
-              <Scatter data={points} fill={categorical(0)} fillOpacity={0.65} isAnimationActive={false} />
-            </ScatterChart>
-          </ResponsiveContainer>
+        <div className="chart" role="img" aria-label={`Scatter plot of sampling probability against natural hour share for ${partitions} partitions; above the diagonal a partition is drawn more often than its hours alone would make it (${up} are).`}>
+          <ShareScatter marks={points} floor={lo / 1.5} height={300} />
         </div>
         </Staged>
-        <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(all.length)}{points.length < all.length ? ` (${formatCount(points.length)} marks: nearby partitions share one)` : ''}.</p>
+        <p className="hint">Above the dashed diagonal a partition is drawn more often than its hours alone would make it: {formatCount(up)} of {formatCount(partitions)}{points.length < partitions ? ` (${formatCount(points.length)} marks: nearby partitions share one)` : ''}.</p>
       </section>
+  )
+})
+
+const TopPanel = memo(function TopPanel({ top, partitions, stage, scope }: {
+  top: { label: string; natural: number; sampling: number }[]; partitions: number; stage: number; scope: string
+}) {
+  return (
       <section className="panel" aria-labelledby="shares-heading">
         <h4 id="shares-heading" data-partitions={top.length}>Natural share vs sampling probability, most sampled{scope}</h4>
         <Staged stage={stage} at={2} minHeight={Math.max(200, top.length * 30 + 60)}>
-        <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for the ${top.length} most sampled of ${rows.length} partitions; the table "Mixture weights" lists every value.`}>
+        <div className="chart" role="img" aria-label={`Bar chart of natural hour share and sampling probability for the ${top.length} most sampled of ${partitions} partitions; the table "Mixture weights" lists every value.`}>
           <ResponsiveContainer width="100%" height={Math.max(200, top.length * 30 + 60)}>
             <BarChart data={top} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
               <CartesianGrid strokeDasharray="3 3" horizontal={false} horizontalCoordinatesGenerator={noGridLines} stroke="var(--grid)" />
@@ -115,27 +120,33 @@ const Charts = memo(function Charts({ rows, stage, scope }: { rows: MixtureRow[]
         </div>
         </Staged>
       </section>
-    </div>
   )
 })
 
-/** Every partition of the split by sampling probability, ranked, zoomable: the tail a top-N chart never shows. */
+/**
+ * Every partition of the split by sampling probability, ranked, zoomable: the tail a top-N chart never shows. Its
+ * items and names are kept while equal in value (`useSame`), so RankedBars (memoized) skips a report whose
+ * probabilities did not change.
+ */
 const RankedProbabilities = memo(function RankedProbabilities({ rows, scope }: { rows: MixtureRow[]; scope: string }) {
   const focus = useFocusSet()
-  const items = useMemo(() => rows.filter((r) => r.sampling_probability !== null).map((r) => ({ key: `${r.corpus}/${r.language}`, value: r.sampling_probability as number })), [rows])
-  const languageOf = useMemo(() => new Map(rows.map((r) => [`${r.corpus}/${r.language}`, r.language])), [rows])
+  const items = useSame(useMemo(() => rows.filter((r) => r.sampling_probability !== null).map((r) => ({ key: `${r.corpus}/${r.language}`, value: r.sampling_probability as number })), [rows]), sameRecords)
+  const names = useSame(useMemo(() => rows.map((r) => ({ key: `${r.corpus}/${r.language}`, language: r.language })), [rows]), sameRecords)
+  const languageOf = useMemo(() => new Map(names.map((n) => [n.key, n.language])), [names])
   const selected = useMemo(() => new Set(focus.size === 0 ? [] : items.filter((i) => focus.has(languageOf.get(i.key)!)).map((i) => i.key)), [items, focus, languageOf])
+  const label = useCallback((key: string) => { const language = languageOf.get(key) ?? ''; return `${key.slice(0, key.length - language.length - 1)} · ${languageLabel(language)}` }, [languageOf])
+  const onSelect = useCallback((key: string) => { const language = languageOf.get(key); if (language) focusStore.getState().toggle(language) }, [languageOf])
   if (items.length === 0) return null
   return (
     <section className="panel" aria-labelledby="ranked-p-heading">
       <h4 id="ranked-p-heading" data-partitions={items.length}>Every partition{scope} by sampling probability, ranked: zoom into any rank range</h4>
-      <RankedBars items={items} noun={['partition', 'partitions']} format={formatShare} metric="sampling probability"
-        label={(key) => { const language = languageOf.get(key) ?? ''; return `${key.slice(0, key.length - language.length - 1)} · ${languageLabel(language)}` }}
-        chartLabel="Bar chart of sampling probability per partition" selected={selected}
-        onSelect={(key) => { const language = languageOf.get(key); if (language) focusStore.getState().toggle(language) }} />
+      <RankedBars items={items} noun={rankedNoun} format={formatShare} metric="sampling probability"
+        label={label} chartLabel="Bar chart of sampling probability per partition" selected={selected} onSelect={onSelect} />
     </section>
   )
 })
+
+const rankedNoun: [string, string] = ['partition', 'partitions']
 
 const WeightsTable = memo(function WeightsTable({ rows, draws, steps }: { rows: MixtureRow[]; draws: number; steps: number }) {
   const showWeight = rows.some((r) => !same(r.weight, r.sampling_probability))
@@ -163,7 +174,7 @@ const WeightsTable = memo(function WeightsTable({ rows, draws, steps }: { rows: 
 
 /** What the model sees in N steps: the exposure model's numbers, curves and table (the expensive half of an update). */
 const Exposure = memo(function Exposure({ exposure, steps, batchesPerStep, stepSeconds, focus }: {
-  exposure: MixtureReport['exposure']; steps: number; batchesPerStep: number; stepSeconds: number; focus: ReadonlySet<string>
+  exposure: MixtureViewReport['exposure']; steps: number; batchesPerStep: number; stepSeconds: number; focus: ReadonlySet<string>
 }) {
   const allLanguages: ExposureCurveRow[] = exposure?.languages ?? noLanguages
   const languages = useMemo(() => (focus.size === 0 ? allLanguages : allLanguages.filter((l) => focus.has(l.language))), [allLanguages, focus])
@@ -218,9 +229,6 @@ export function MixtureView() {
   // follow a deferred copy, which React renders after the fresh numbers are on screen (and drops for a newer one)
   const later = useDeferredValue(result)
   const yaml = useMemo(() => (later ? mixtureRecipeYaml(later) : ''), [later])
-  const tsv = useMemo(() => (later ? languageDistributionTsv(later) : ''), [later])
-  const yamlUrl = useBlobUrl(yaml, 'application/yaml')
-  const tsvUrl = useBlobUrl(tsv, 'text/tab-separated-values')
   const inSplit = useMemo(() => (later ? later.rows.filter((r) => r.in_split) : []), [later])
   const shown = useMemo(() => (focus.size === 0 ? result?.rows ?? [] : (result?.rows ?? []).filter((r) => focus.has(r.language))), [result, focus])
   const focusedFindings = useMemo(() => findingsInFocus(result?.findings ?? [], focus), [result, focus])
@@ -286,9 +294,10 @@ export function MixtureView() {
           <section aria-labelledby="export-heading">
             <h3 id="export-heading">Export</h3>
             <pre className="yaml" aria-label="Recipe block (YAML)" dir="ltr">{yaml}</pre>
+            {/* the files are made when asked for: a TSV and a Blob per slider step were ~50 ms of main thread each at 1,600 languages */}
             <div className="row">
-              {yamlUrl && <a href={yamlUrl} download="mixture_parquet_storage_config.yaml">Download recipe block (YAML)</a>}
-              {tsvUrl && <a href={tsvUrl} download="language_distribution_0.tsv">Download language_distribution_0.tsv</a>}
+              <button type="button" disabled={yaml === ''} onClick={() => downloadBytes(yaml, 'mixture_parquet_storage_config.yaml', 'application/yaml')}>Download recipe block (YAML)</button>
+              <button type="button" disabled={!later} onClick={() => { if (later) downloadBytes(languageDistributionTsv(later), 'language_distribution_0.tsv', 'text/tab-separated-values') }}>Download language_distribution_0.tsv</button>
             </div>
           </section>
         </div>

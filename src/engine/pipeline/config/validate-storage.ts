@@ -116,9 +116,27 @@ export function checkMixture(c: PipelineConfig, context: ConfigCheckContext, gro
   if (bad.length > 0) {
     const shown = bad.map((g) => `${g.corpus}/${g.language} = ${weights.get(partitionKey(g.corpus, g.language))}`)
     out.push(error('mixture-weight-invalid', `mixture weights must be finite and > 0, got ${list(shown)} (zero, negative or missing hours with beta > 0): the sampler raises invalid_argument "The \`weights\` must be greater than 0.0" / "must be finite" (reference §4)`))
+  } else {
+    out.push(samplingRange(c, matched.map((g) => ({ ...g, weight: weights.get(partitionKey(g.corpus, g.language)) as number }))))
   }
   out.push(warning('warmup-row-dropped', `the first row of each of the ${matched.length} partition streams is read and discarded once per rank before training (reference §5, §19.3)`))
   if (c.world_size > 1) {
     out.push(warning('same-sampling-seed-all-ranks', `all ${c.world_size} ranks sample partitions with the same seed ${c.sampling_seed}: the k-th example of every rank comes from the same (corpus, language) (reference §5, §19.8)`))
   }
+}
+
+/**
+ * `mixture-sampling-range` (info): the least and the most likely partition under the betas, as the sampler draws
+ * them: the weights of the partitions kept, renormalized (the C++ sampler does, reference §5).
+ */
+function samplingRange(c: PipelineConfig, kept: { corpus: string; language: string; weight: number }[]): Finding {
+  const total = kept.reduce((sum, g) => sum + g.weight, 0)
+  let lo = kept[0]
+  let hi = kept[0]
+  for (const g of kept) {
+    if (g.weight < lo.weight) lo = g
+    if (g.weight > hi.weight) hi = g
+  }
+  const p = (g: { weight: number }) => (g.weight / total).toPrecision(3)
+  return info('mixture-sampling-range', `beta_corpus = ${c.beta_corpus}, beta_language = ${c.beta_language}: the sampler draws the ${kept.length} partitions of split "${c.split}" with probabilities from ${p(lo)} (${lo.corpus}/${lo.language}: once in ${Math.round(total / lo.weight).toLocaleString('en-US')} draws) to ${p(hi)} (${hi.corpus}/${hi.language}) (reference §4, §5)`)
 }

@@ -1,4 +1,4 @@
-/** The explorer's audit kinds: `audit`, `audit-state` and `audit-open`. Types only (a leaf of protocol.ts). */
+/** The explorer's audit kinds: `audit`, `audit-config`, `audit-state` and `audit-open`. Types only (a leaf of protocol.ts). */
 import type { AuditReport, AuditState } from '../../audit/rows/types.ts'
 import type { ConfigSpec } from '../../pipeline/config/resolve.ts'
 import type { Finding } from '../../core/findings.ts'
@@ -24,6 +24,17 @@ export interface AuditResult {
    * finding yet) or `rows` (every row's `audio_size` and text, and more with `deep` / `quick`).
    */
   level: 'footers' | 'rows'
+  /**
+   * `auditRowsKey` of the config audited (src/engine/audit/rows-config.ts): another config with the same key gives
+   * the same report less its `config_findings`. `null` for a saved result opened.
+   */
+  rowsKey: string | null
+}
+
+/** What `audit-config` returns: the config's findings on the dataset, and the key of what the row checks read. */
+export interface AuditConfigResult {
+  configFindings: Finding[]
+  rowsKey: string
 }
 
 /** What `audit-open` returns: a saved result (merged by `mixscope merge`, or `audit --json`) ready for the Audit view. */
@@ -50,6 +61,11 @@ export interface AuditRequests {
     /** the audit from the footers alone (src/engine/audit/footer-audit.ts): reads nothing, answers at once; `deep` and `quick` are ignored */
     footers?: boolean
   }; result: AuditResult; /** with `quick`: the report without the audio check, once every row is read and before the audio check reads */ partial: AuditResult }
+  /**
+   * The config's findings on the dataset alone (`auditConfigFindings`: reads no row) and the config's `rowsKey`: a
+   * config change that keeps the key of the audit shown (a beta step) needs only these.
+   */
+  'audit-config': { params: { dataset: number; spec: ConfigSpec }; result: AuditConfigResult }
   'audit-state': { params: { dataset: number }; result: AuditState | null }
   /**
    * Opens a saved audit result instead of running the audit: `file` (picked by the user), or else

@@ -7,7 +7,7 @@ import type { PipelineConfig } from '../../pipeline/config/types.ts'
 import type { FeatureDevice } from '../../features/model-input.ts'
 import type { Finding } from '../../core/findings.ts'
 import type { BatchSummary } from '../../batches/batch-summary.ts'
-import type { MixtureReport } from '../../mixture/mixture.ts'
+import type { MixtureViewReport } from '../../mixture/mixture.ts'
 import type { MixtureWeights } from '../../mixture/mixture-weights.ts'
 import type { BucketSize } from '../../pipeline/buckets.ts'
 import type { DropCount } from '../../pipeline/drops.ts'
@@ -27,6 +27,11 @@ export interface PlanStartResult {
   unweighted: { corpus: string; language: string }[]
   diagnostics: RankDiagnostic[]
   summaryPath: string | null
+  /**
+   * Whether the plan computed the reference's mixture weights (a train stream with a stats TSV:
+   * `DatasetPlan.weights`), so that the betas decide its batches; without them a beta change leaves the plan as it is.
+   */
+  weighted: boolean
 }
 
 /** What `plan-next` returns. */
@@ -87,8 +92,11 @@ export interface FeaturizeResult {
 export interface PlanRequests {
   /** Resolves a config as the CLI does (src/engine/pipeline/config/resolve.ts); problems are findings, never errors. */
   'config-resolve': { params: { spec: ConfigSpec }; result: ResolvedConfig }
-  /** `mixtureReport` of the spec's split; `findings` holds the resolution's and the report's. */
-  'mixture': { params: { dataset: number; spec: ConfigSpec; draws: number; steps: number }; result: MixtureReport }
+  /**
+   * `mixtureReport` of the spec's split, as the view uses it (`mixtureViewReport`: no per-partition exposure rows);
+   * `findings` holds the resolution's and the report's.
+   */
+  'mixture': { params: { dataset: number; spec: ConfigSpec; draws: number; steps: number }; result: MixtureViewReport }
   /**
    * The cheap half of a beta move (mixture-weights.ts): every row's weights, sampling probability and audio share
    * at the spec's betas, aligned with the rows of `mixture` for the same spec; O(rows) once the basis of the spec

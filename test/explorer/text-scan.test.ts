@@ -180,6 +180,9 @@ describe('streamed transcript search on the demo', () => {
     expect(audit.report.findings_omitted).toBe(0)
     expect(flagged.total).toBe(audit.report.totals.flagged_rows)
     expect(new Set(flagged.rows.map((r) => r.id))).toEqual(auditRows)
+    // a beta step changes no row check: the same flagged rows
+    const betaStep = await search({ flaggedOnly: true }, { ...spec, overrides: { ...spec.overrides, beta_language: 0.3 } })
+    expect(betaStep.rows.map((r) => r.id)).toEqual(flagged.rows.map((r) => r.id))
     const withText = await search({ flaggedOnly: true, text: 'the', minSamples: 20_000 })
     expect(withText.scan?.state).toBe('done')
     expect(withText.total).toBeGreaterThan(0)

@@ -68,17 +68,12 @@ function lowerBound(sorted: Int32Array, value: number): number {
   return lo
 }
 
-/** A resolved config as the flagged rows are keyed by: its JSON (`resolveConfig(spec).config`). */
-export function configKey(config: unknown): string {
-  return JSON.stringify(config)
-}
-
 /** The latest audit's flagged rows per dataset, with the config they were flagged under. */
 const latest = new WeakMap<OpenDataset, { config: string; positions: FlaggedPositions }>()
 
 /**
- * Keeps `positions` as the flagged rows of `dataset` under `config` (a resolved config's JSON: `configKey`),
- * replacing those of an earlier audit.
+ * Keeps `positions` as the flagged rows of `dataset` under `config` (the config's `auditRowsKey`, audit/rows-config.ts:
+ * the keys the row checks read, so a beta step keeps them), replacing those of an earlier audit.
  */
 export function rememberFlagged(dataset: OpenDataset, config: string, positions: FlaggedPositions): void {
   latest.set(dataset, { config, positions })

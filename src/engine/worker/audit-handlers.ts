@@ -17,7 +17,7 @@ import type { AuditConfigResult, AuditRequests, AuditResult, OpenedAuditResult }
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
 import { createAuditPool } from './audio-pool.ts'
 import { browserSpillFactory } from './browser-spill.ts'
-import { configKey, FlaggedPositions, rememberFlagged } from '../examples/flagged-positions.ts'
+import { FlaggedPositions, rememberFlagged } from '../examples/flagged-positions.ts'
 
 /** Latest deep-audit state per dataset handle, per handler context. */
 const statesOf = new WeakMap<HandlerContext, Map<number, AuditState>>()
@@ -58,7 +58,7 @@ async function audit(message: RequestMessage<'audit'>, options: HandlerRunOption
     ...options, quick: message.quick === true, background: true, spill: browserSpillFactory(), onRowsReport: (r) => options.onPartial?.(finish(r)),
     onFindings: (findings) => flagged.add(findings),
   })
-  rememberFlagged(dataset, configKey(resolved.config), flagged.finish())
+  rememberFlagged(dataset, auditRowsKey(resolved.config), flagged.finish())
   return finish(report)
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {

@@ -13,7 +13,8 @@ import { exampleIndex, finishedExampleIndex, indexRowFindings } from '../example
 import { resolveConfig, type ConfigSpec } from '../pipeline/config/resolve.ts'
 import { neighbourExample, rowFindingsWithAudio, searchExamples } from '../examples/search.ts'
 import { currentTextScan, streamsRows, textScan, type TextScanStatus } from '../examples/text-scan.ts'
-import { configKey, flaggedUnder, flaggedUnderOtherConfig, type FlaggedPositions } from '../examples/flagged-positions.ts'
+import { flaggedUnder, flaggedUnderOtherConfig, type FlaggedPositions } from '../examples/flagged-positions.ts'
+import { auditRowsKey } from '../audit/rows-config.ts'
 import { facetsOfFiles, pagesByPartition, partitionNeighbour, partitionPage } from '../examples/partition-pages.ts'
 import type { ExamplePage } from '../examples/search.ts'
 import type { HandlerTable } from './handler-types.ts'
@@ -38,7 +39,7 @@ export function rowFindings(dataset: OpenDataset, index: ExampleIndex, spec: Con
 /** The flagged rows the dataset's latest audit kept under `spec`'s config (the default config without one). */
 function flaggedOf(dataset: OpenDataset, spec: ConfigSpec | undefined): FlaggedPositions | null {
   try {
-    return spec ? flaggedUnder(dataset, configKey(resolveConfig(spec).config)) : null
+    return spec ? flaggedUnder(dataset, auditRowsKey(resolveConfig(spec).config)) : null
   } catch {
     return null
   }
@@ -52,7 +53,7 @@ function needsAudit(dataset: OpenDataset, spec: ConfigSpec | undefined): Example
   const readable = dataset.files.filter((f) => f.readable)
   let otherConfig = false
   try {
-    otherConfig = !!spec && flaggedUnderOtherConfig(dataset, configKey(resolveConfig(spec).config))
+    otherConfig = !!spec && flaggedUnderOtherConfig(dataset, auditRowsKey(resolveConfig(spec).config))
   } catch {
     otherConfig = false
   }

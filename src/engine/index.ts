@@ -155,8 +155,8 @@ export { writeDatasetIndex } from './dataset-index/write.ts'
 export { scanInput } from './prepare/inputs/scan.ts'
 export { INPUT_FORMATS, type InputFormat, SKIP_REASONS } from './prepare/inputs/types.ts'
 export {
+  CLIP_BYTES,
   isBinaryPart,
-  isPartFailure,
   mergePrepareParts,
   type PartBytes,
   partMagic,
@@ -164,6 +164,7 @@ export {
   prepareShard,
   planShard,
   readPartJson,
+  sectionLines,
   type ShardPlan,
 } from './prepare/partial/part.ts'
 export type { ClipProcessor, ClipResult, ClipTask, StreamedClipConverter, StreamedClipTask } from './prepare/clip.ts'

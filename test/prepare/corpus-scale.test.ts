@@ -4,9 +4,9 @@
  * their states merged are the unsharded plan row for row (the shuffles taken over whole streams), and a plan whose
  * records are spilled past a tiny budget is the plan held in memory.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ExactSum } from '../../src/engine/core/exact-sum.ts'
@@ -17,7 +17,11 @@ import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { readLines } from '../../src/engine/prepare/inputs/lines.ts'
 import { scanInput } from '../../src/engine/prepare/inputs/scan.ts'
 import { planPrepare, shardRows } from '../../src/engine/prepare/plan.ts'
-import { PlanBuilder } from '../../src/engine/prepare/plan-builder.ts'
+import { createFsSink } from '../../src/engine/node/fs-sink.ts'
+import type { ClipProcessor } from '../../src/engine/prepare/clip.ts'
+import { mergePrepareParts, type PartBytes, planShard, prepareShard, type PreparePart, sectionLines } from '../../src/engine/prepare/partial/part.ts'
+import { runPrepare } from '../../src/engine/prepare/run.ts'
+import { PlanBuilder, type PlanState } from '../../src/engine/prepare/plan-builder.ts'
 import type { PlanSpill } from '../../src/engine/prepare/plan-store.ts'
 import { preparePlanSummary } from '../../src/engine/prepare/summary.ts'
 import type { PlannedRow, PreparePlan } from '../../src/engine/prepare/types.ts'
@@ -136,7 +140,7 @@ describe('a shard plans only its cut of the input rows', () => {
     for (let n = 1; n <= 5; n++) {
       const kept: number[] = []
       const skipped: number[] = []
-      const states = []
+      const states: { header: PlanState; file: PartBytes }[] = []
       let at = 0
       for (let i = 0; i < n; i++) {
         const range = shardRows(total, i, n)
@@ -151,12 +155,18 @@ describe('a shard plans only its cut of the input rows', () => {
         expect(plan.inputRows).toBe(range.end - range.first)
         for (const [, rows] of await planRows(plan)) for (const r of rows) { expect(r.index).toBeGreaterThanOrEqual(range.first); expect(r.index).toBeLessThan(range.end); kept.push(r.index) }
         for (const s of await plan.skipped.read(0, plan.skipped.length)) skipped.push(s.index)
-        states.push(JSON.parse(JSON.stringify(await builder.state())) as Awaited<ReturnType<PlanBuilder['state']>>)
+        // the state as a part carries it: its header through JSON, its rows as lines, read back in 7-byte pieces
+        const pieces: Uint8Array[] = []
+        const header = JSON.parse(JSON.stringify(await builder.writeState(async (b) => { pieces.push(b) }))) as PlanState
+        const bytes = Buffer.concat(pieces)
+        states.push({ header, file: { name: `shard-${i}`, size: bytes.length, read: async (o: number, l: number) => bytes.subarray(o, o + l) } })
       }
       expect(at).toBe(total)
       expect(kept.sort((a, b) => a - b), `${n} shards`).toEqual(wholeKept)
       expect(skipped, `${n} shards`).toEqual(wholeSkipped)
-      const merged = PlanBuilder.merge(states).finish(states[0].notes)
+      const merger = PlanBuilder.merger(states[0].header)
+      for (const { header, file } of states) await merger.add(header, sectionLines(file, 0, file.size, 7))
+      const merged = merger.builder.finish(states[0].header.notes)
       expect(await planView(merged), `${n} shards merged`).toEqual(expected)
     }
   })
@@ -215,6 +225,60 @@ describe('the plan under a memory budget', () => {
     const summaryOnly = await planPrepare(scan, input, {}, { keepRows: false })
     expect(await preparePlanSummary(summaryOnly)).toEqual(await preparePlanSummary(full))
     await expect(summaryOnly.partitions[0].rows.read(0, 1)).rejects.toThrow('holds no rows')
+  })
+})
+
+describe('a sharded dataprep\'s parts are written and read a stretch at a time', () => {
+  /** A stand-in converter: bytes from the row's place, one row in 9 unreadable (the merge never converts again). */
+  const processClip: ClipProcessor = async (task) => {
+    const id = new TextEncoder().encode(task.id)
+    if (id.reduce((a, b) => a + b, 0) % 9 === 0) return { ok: false, error: `${task.id}: cannot decode "it" (made up)`, reason: 'unreadable-audio' }
+    return { ok: true, audio: id, audioSize: 160 * id.length, sourceRate: 44100, sourceChannels: 2, sourceFrames: 441 * id.length }
+  }
+  const tree = (dir: string) => new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => [relative(dir, join(e.parentPath, e.name)), readFileSync(join(e.parentPath, e.name))]))
+
+  it('merges parts of hundreds of clips each, under a tiny plan budget, into the unsharded folder byte for byte', async () => {
+    const dir = join(base, 'parts')
+    makeManifest(dir, 900, 13)
+    const { input, scan } = await scanInput(await createFsSource(dir))
+    const options = { corpus: 'c' }
+    const wholeOut = join(base, 'parts-whole')
+    await runPrepare({ plan: await planPrepare(scan, input, options), input, sink: createFsSink(wholeOut), processClip, createdBy: 'test' })
+    const expected = tree(wholeOut)
+    expect(expected.size).toBeGreaterThan(5)
+    for (const n of [1, 3]) {
+      const parts: { bytes: PartBytes; part: PreparePart }[] = []
+      let failed = 0
+      for (let i = n - 1; i >= 0; i--) {
+        const name = join(base, `parts-${n}`, `p-${i}.part`)
+        const planned = await planShard(scan, input, options, { index: i, count: n }, { bytes: 200, slabBytes: 64, spill: () => createPlanSpill() })
+        const part = await prepareShard({ index: i, count: n }, { planned, input, root: dir, processClip, out: await createFsSink(join(base, `parts-${n}`)).create(`p-${i}.part`), createdBy: 'test' })
+        // the header holds no row: a few kB whatever the shard's size
+        expect(JSON.stringify(part).length).toBeLessThan(5000)
+        expect(part.sections.clips.count).toBeGreaterThan(n === 1 ? 500 : 150)
+        failed += part.sections.clips.failed
+        const bytes = readFileSync(name)
+        parts.push({ bytes: { name, size: bytes.length, read: async (o, l) => bytes.subarray(o, o + l) }, part })
+      }
+      expect(failed).toBeGreaterThan(20)
+      const out = join(base, `parts-merged-${n}`)
+      await mergePrepareParts(parts, { sink: createFsSink(out), budget: { bytes: 200, slabBytes: 64, spill: () => createPlanSpill() } })
+      const got = tree(out)
+      expect([...got.keys()].sort()).toEqual([...expected.keys()].sort())
+      for (const [path, bytes] of expected) expect(got.get(path)!.equals(bytes), `${path}, ${n} shards`).toBe(true)
+    }
+  })
+
+  it('reads a section\'s lines whatever the pieces: lines across pieces, multi-byte UTF-8 cut in two', async () => {
+    const lines = ['["a", "grüß"]', 'null', '"नमस्ते"', '', '{"x": 1}']
+    const bytes = new TextEncoder().encode('xx' + lines.join('\n') + '\nyy')
+    const file: PartBytes = { name: 't', size: bytes.length, read: async (o, l) => bytes.subarray(o, o + l) }
+    for (const piece of [1, 2, 3, 5, 1000]) {
+      const got: string[] = []
+      for await (const l of sectionLines(file, 2, bytes.length - 4, piece)) got.push(l)
+      expect(got, `pieces of ${piece}`).toEqual(lines)
+    }
   })
 })
 

@@ -10,7 +10,6 @@ import {
   createFsSource,
   describeShard,
   INPUT_FORMATS,
-  isPartFailure,
   type InputFormat,
   MixscopeError,
   nodePlanBudget,
@@ -161,10 +160,10 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
           planned: sharded, input: input!, root: arg, processClip, streamClip: streamClipNode, concurrency: (pool?.size ?? 1) * 2,
           out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)',
         })
-        const failed = part.clips.filter(isPartFailure).length
+        const { count, failed } = part.sections.clips
         io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
-          `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
-        if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))
+          `${count - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+        if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: count - failed, failed, timing: part.timing }))
         return exitCodes.ok
       }
       const started = performance.now()

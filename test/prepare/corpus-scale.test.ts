@@ -25,6 +25,8 @@ import { PlanBuilder, type PlanState } from '../../src/engine/prepare/plan-build
 import type { PlanSpill } from '../../src/engine/prepare/plan-store.ts'
 import { preparePlanSummary } from '../../src/engine/prepare/summary.ts'
 import type { PlannedRow, PreparePlan } from '../../src/engine/prepare/types.ts'
+import { RowLog, type ScannedRow } from '../../src/engine/prepare/inputs/row-log.ts'
+import type { InputRow } from '../../src/engine/prepare/inputs/types.ts'
 
 const base = mkdtempSync(join(tmpdir(), 'mixscope-corpus-scale-'))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
@@ -279,6 +281,59 @@ describe('a sharded dataprep\'s parts are written and read a stretch at a time',
       for await (const l of sectionLines(file, 2, bytes.length - 4, piece)) got.push(l)
       expect(got, `pieces of ${piece}`).toEqual(lines)
     }
+  })
+})
+
+describe('rows of other layouts wait in a log of bytes, spilled past a budget', () => {
+  /** An audiofolder of `rows` rows (quoted commas and newlines in transcripts, 3 languages, 2 split folders). */
+  function makeAudiofolderCsv(dir: string, rows: number): void {
+    const r = lcg(5)
+    for (const split of ['train', 'test']) {
+      mkdirSync(join(dir, split), { recursive: true })
+      writeFileSync(join(dir, split, 'a.wav'), 'RIFF')
+      const lines = ['file_name,transcription,language']
+      for (let i = 0; i < rows / 2; i++) {
+        const text = r(7) === 0 ? `"line ${i}, with a comma\nand a ""quote"""` : `plain ${i} ${['ça', 'नमस्ते', 'x'][r(3)]}`
+        lines.push(`${r(5) ? 'a.wav' : `gone-${i}.wav`},${text},${['en', 'fr', 'hi'][r(3)]}`)
+      }
+      writeFileSync(join(dir, split, 'metadata.csv'), lines.join(r(2) ? '\r\n' : '\n') + '\n')
+    }
+  }
+
+  it('gives the rows it was given, numbered, from any row on', async () => {
+    const rows: ScannedRow[] = [
+      { where: 'a.tsv:2', audio: { kind: 'file', path: 'clips/a.mp3' }, text: 'ça va\n"quoted"', language: 'fr', split: 'train', corpus: null, duration: null, problem: null },
+      { where: 'b.tar:k', audio: { kind: 'member', file: 'b.tar', member: 'k.flac', start: 512, end: 2048, segment: { offset: 1.5, duration: null } }, text: null, language: null, split: null, corpus: 'c', duration: 2.25, problem: null },
+      { where: 'd.parquet:3', audio: { kind: 'parquet', file: 'd.parquet', row: 3, rowGroup: 1 }, text: 'नमस्ते', language: 'hi', split: 'dev', corpus: null, duration: null, problem: null },
+      { where: 'e.csv:9', audio: null, text: '', language: null, split: 'test', corpus: null, duration: null, problem: { reason: 'bad-input-row', message: 'e.csv:9: empty "file_name"' } },
+    ]
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...rows[i % rows.length], where: `${rows[i % rows.length].where}#${i}` }))
+    let spilled = 0
+    const log = new RowLog({ bytes: 256, slabBytes: 64, spill: async () => { const f = await createPlanSpill(); return { ...f, append: (b) => { spilled += b.length; return f.append(b) } } } })
+    for (const row of many) await log.add(row)
+    expect(spilled).toBeGreaterThan(10_000)
+    const read = async (range?: { first: number; end: number }) => { const out: InputRow[] = []; for await (const x of log.read(range)) out.push(x); return out }
+    const expected = many.map((row, index) => ({ ...row, index }))
+    expect(await read()).toEqual(expected)
+    for (const [first, end] of [[0, 1], [17, 18], [99, 250], [290, 400], [300, 300]]) expect(await read({ first, end }), `${first}–${end}`).toEqual(expected.slice(first, end))
+    await log.close()
+  })
+
+  it('plans a 3,000-row audiofolder spilled past a tiny budget as it plans it held in memory, whole and in shards', async () => {
+    const dir = join(base, 'audiofolder-log')
+    makeAudiofolderCsv(dir, 3000)
+    const inMemory = await scanInput(await createFsSource(dir))
+    const spilledScan = await scanInput(await createFsSource(dir), { budget: { bytes: 1000, slabBytes: 512, spill: () => createPlanSpill() } })
+    const options = { corpus: 'c' }
+    expect(await spilledScan.scan.count()).toBe(3000)
+    expect(await planView(await planPrepare(spilledScan.scan, spilledScan.input, options))).toEqual(await planView(await planPrepare(inMemory.scan, inMemory.input, options)))
+    for (const range of [shardRows(3000, 1, 3), shardRows(3000, 6, 7)]) {
+      const a = await planPrepare(spilledScan.scan, spilledScan.input, options, { range })
+      const b = await planPrepare(inMemory.scan, inMemory.input, options, { range })
+      expect(await planView(a)).toEqual(await planView(b))
+      expect(a.inputRows).toBe(range.end - range.first)
+    }
+    await spilledScan.scan.close()
   })
 })
 

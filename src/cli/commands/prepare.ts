@@ -122,12 +122,17 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   let sharded: ShardPlan | null = null
   const budget = nodePlanBudget()
   try {
-    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) } })
+    // rows of layouts other than NeMo's wait in a log of bytes, spilled past its own 256 MiB (row-log.ts)
+    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) }, budget: nodePlanBudget() })
     input = scanned.input
-    // a manifest is read while it is planned, row by row; a shard plans only its cut of the rows
-    if (shard && !values['dry-run']) plan = (sharded = await planShard(scanned.scan, input, options, shard, budget)).plan
-    else if (shard) plan = await planPrepare(scanned.scan, input, options, { keepRows: false, range: await shardRange(scanned.scan, shard) })
-    else plan = await planPrepare(scanned.scan, input, options, { keepRows: !values['dry-run'], budget })
+    try {
+      // a manifest is read while it is planned, row by row; a shard plans only its cut of the rows
+      if (shard && !values['dry-run']) plan = (sharded = await planShard(scanned.scan, input, options, shard, budget)).plan
+      else if (shard) plan = await planPrepare(scanned.scan, input, options, { keepRows: false, range: await shardRange(scanned.scan, shard) })
+      else plan = await planPrepare(scanned.scan, input, options, { keepRows: !values['dry-run'], budget })
+    } finally {
+      await scanned.scan.close()
+    }
   } catch (error) {
     if (error instanceof MixscopeError) throw error
     throw new MixscopeError((error as Error).message, 'prepare-input', 'io')

@@ -24,6 +24,6 @@ const { input: files, scan } = await scanInput(await createFsSource(root), { ent
 const planned = await planShard(scan, files, options ? JSON.parse(options) : {}, shard, nodePlanBudget())
 await scan.close()
 const written = await prepareShard(shard, {
-  planned, input: files, root: input, processClip, out: await createFsSink(dirname(part)).create(basename(part)), concurrency: 16,
+  planned, input: files, root: input, processClip, out: await createFsSink(dirname(part)).create(basename(part)), concurrency: 16, budget: nodePlanBudget(64 * 1024 * 1024),
 })
 process.stdout.write(`${JSON.stringify({ rows: written.range.end - written.range.first, clips: written.sections.clips.count, bytes: written.sections.plan.offset + written.sections.plan.length })}\n`)

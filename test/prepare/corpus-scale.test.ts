@@ -255,7 +255,7 @@ describe('a sharded dataprep\'s parts are written and read a stretch at a time',
       for (let i = n - 1; i >= 0; i--) {
         const name = join(base, `parts-${n}`, `p-${i}.part`)
         const planned = await planShard(scan, input, options, { index: i, count: n }, { bytes: 200, slabBytes: 64, spill: () => createPlanSpill() })
-        const part = await prepareShard({ index: i, count: n }, { planned, input, root: dir, processClip, out: await createFsSink(join(base, `parts-${n}`)).create(`p-${i}.part`), createdBy: 'test' })
+        const part = await prepareShard({ index: i, count: n }, { planned, input, root: dir, processClip, out: await createFsSink(join(base, `parts-${n}`)).create(`p-${i}.part`), createdBy: 'test', budget: { bytes: 1000, slabBytes: 300, spill: () => createPlanSpill() } })
         // the header holds no row: a few kB whatever the shard's size
         expect(JSON.stringify(part).length).toBeLessThan(5000)
         expect(part.sections.clips.count).toBeGreaterThan(n === 1 ? 500 : 150)

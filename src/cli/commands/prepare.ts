@@ -163,7 +163,7 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
         const sink = createFsSink(dirname(resolve(out!)))
         const part = await prepareShard(shard, {
           planned: sharded, input: input!, root: arg, processClip, streamClip: streamClipNode, concurrency: (pool?.size ?? 1) * 2,
-          out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)',
+          out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)', budget: nodePlanBudget(64 * 1024 * 1024),
         })
         const { count, failed } = part.sections.clips
         io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +

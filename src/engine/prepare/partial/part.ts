@@ -28,7 +28,7 @@ import type { InputFiles } from '../inputs/input-files.ts'
 import type { InputScan } from '../inputs/types.ts'
 import { fingerprint, shardRows } from '../plan.ts'
 import { PlanBuilder, type PlanState } from '../plan-builder.ts'
-import { RecordStore, type PlanBudget } from '../plan-store.ts'
+import { RecordStore, type PlanBudget, type PlanSpill } from '../plan-store.ts'
 import { rowConverter, runPrepare, type PrepareProgress } from '../run.ts'
 import type { PlannedRow, PrepareOptions, PreparePlan, PrepareReport } from '../types.ts'
 import type { OutputFile, OutputSink } from '../write/sink.ts'
@@ -106,6 +106,8 @@ export interface PrepareShardOptions {
   signal?: AbortSignal
   onProgress?: (done: number, total: number) => void
   createdBy?: string
+  /** Memory the clips entries and failures may hold until the part's sections are written (Node: `nodePlanBudget`). */
+  budget?: PlanBudget
 }
 
 /** The fingerprint of what a dataprep is asked to do (every shard of one run has the same). */
@@ -121,12 +123,12 @@ export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, op
   const started = performance.now()
   const { input, out, signal } = options
   const { plan, builder, range } = options.planned
+  const clips = new ClipColumns(options.budget)
+  const failures = new RecordStore(options.budget)
   try {
     const rows = builder.keptRows()
     const convert = rowConverter(input, options.processClip, plan.audioFormat as AudioFormat, options.streamClip)
     const concurrency = Math.max(1, options.concurrency ?? 4)
-    const clips = new ClipColumns()
-    const failures = new RecordStore()
     let offset = 0
     let written = 0
     const write = async (bytes: Uint8Array) => { await out.write(bytes); written += bytes.length }
@@ -145,10 +147,11 @@ export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, op
       signal?.throwIfAborted()
       if (result.ok) {
         await write(result.audio)
-        clips.push(row.index, offset, result.audio.length, result.audioSize, result.sourceRate, result.sourceChannels, result.sourceFrames)
+        await clips.push(row.index, offset, result.audio.length, result.audioSize, result.sourceRate, result.sourceChannels, result.sourceFrames)
         offset += result.audio.length
       } else {
-        clips.push(row.index, -1, failures.append(JSON.stringify(result.reason === 'missing-audio' ? [result.error, result.reason] : [result.error])), 0, 0, 0, 0)
+        await clips.push(row.index, -1, failures.append(JSON.stringify(result.reason === 'missing-audio' ? [result.error, result.reason] : [result.error])), 0, 0, 0, 0)
+        if (failures.overBudget) await failures.flush()
       }
       options.onProgress?.(i + 1, rows.length)
     }
@@ -170,14 +173,16 @@ export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, op
     }
     const failuresSection = { offset: failuresAt, length: written - failuresAt }
     const clipsAt = written
-    for (let k = 0; k < clips.length;) {
-      const end = Math.min(clips.length, k + STRETCH_BYTES / CLIP_BYTES)
-      const bytes = new Uint8Array((end - k) * CLIP_BYTES)
+    for (let k = 0, c = 0; k < clips.length; c++) {
+      const entries = await clips.chunk(c)
+      const n = Math.min(clips.perChunk, clips.length - k)
+      const bytes = new Uint8Array(n * CLIP_BYTES)
       const view = new DataView(bytes.buffer)
-      for (let j = 0; k < end; k++, j++) {
-        const entry = clips.entry(k)
-        if (entry[1] < 0) { const f = entry[2]; entry[2] = lineAt[f]; entry[3] = lineLength[f] }
-        for (let c = 0; c < 7; c++) view.setFloat64(j * CLIP_BYTES + c * 8, entry[c], true)
+      for (let j = 0; j < n; j++, k++) {
+        const entry = entries.subarray(j * 7, j * 7 + 7)
+        for (let v = 0; v < 7; v++) view.setFloat64(j * CLIP_BYTES + v * 8, entry[v], true)
+        // a failure points at its line
+        if (entry[1] < 0) { view.setFloat64(j * CLIP_BYTES + 16, lineAt[entry[2]], true); view.setFloat64(j * CLIP_BYTES + 24, lineLength[entry[2]], true) }
       }
       await write(bytes)
     }
@@ -206,6 +211,8 @@ export async function prepareShard(shard: Pick<ShardSpec, 'index' | 'count'>, op
     return part
   } finally {
     await builder.close()
+    await clips.close()
+    await failures.close()
   }
 }
 
@@ -220,24 +227,54 @@ function concat(pieces: Uint8Array[], size: number): Uint8Array {
   return out
 }
 
-/** A part's clips entries (`CLIP_BYTES` each) as they are converted: 7 doubles per row, in one growable array. */
+/**
+ * A part's clips entries as they are converted, 7 doubles each, in chunks of 448 KiB (or the budget's `slabBytes`:
+ * `perChunk` entries; a chunk is written as one stretch of the clips section); past `budget.bytes`,
+ * full chunks go to the budget's spill (the clips section is written after the clips' bytes, so the entries wait).
+ */
 class ClipColumns {
-  private data = new Float64Array(7 * 1024)
+  private readonly chunks: { data: Float64Array | null; spilledAt: number }[] = []
+  private readonly budget: number
+  private spill: PlanSpill | null = null
+  private resident = 0
+  private spilled = 0
   length = 0
+  /** Entries per chunk. */
+  readonly perChunk: number
 
-  push(...values: number[]): void {
-    if ((this.length + 1) * 7 > this.data.length) {
-      const grown = new Float64Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
-    this.data.set(values, this.length * 7)
-    this.length++
+  constructor(private readonly options: PlanBudget = {}) {
+    this.budget = options.spill ? options.bytes ?? Infinity : Infinity
+    this.perChunk = Math.max(1, Math.floor((options.slabBytes ?? STRETCH_BYTES) / CLIP_BYTES))
   }
 
-  /** Entry `k` (a copy). */
-  entry(k: number): number[] {
-    return Array.from(this.data.subarray(k * 7, k * 7 + 7))
+  async push(...values: number[]): Promise<void> {
+    const at = this.length % this.perChunk
+    if (at === 0) {
+      this.chunks.push({ data: new Float64Array(7 * this.perChunk), spilledAt: -1 })
+      this.resident += 7 * this.perChunk * 8
+    }
+    this.chunks[this.chunks.length - 1].data!.set(values, at * 7)
+    this.length++
+    while (this.resident > this.budget && this.spilled < this.chunks.length - 1) {
+      const chunk = this.chunks[this.spilled++]
+      this.spill ??= await this.options.spill!()
+      chunk.spilledAt = await this.spill.append(new Uint8Array(chunk.data!.buffer))
+      chunk.data = null
+      this.resident -= 7 * this.perChunk * 8
+    }
+  }
+
+  /** The entries of chunk `c` (7 doubles each; the last chunk's tail past `length` is zeros). */
+  async chunk(c: number): Promise<Float64Array> {
+    const chunk = this.chunks[c]
+    if (chunk.data) return chunk.data
+    const bytes = await this.spill!.read(chunk.spilledAt, 7 * this.perChunk * 8)
+    return new Float64Array(bytes.buffer, bytes.byteOffset, 7 * this.perChunk)
+  }
+
+  async close(): Promise<void> {
+    await this.spill?.close()
+    this.spill = null
   }
 }
 

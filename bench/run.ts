@@ -16,6 +16,7 @@ const groups: Record<string, () => Promise<BenchRow[]>> = {
   'fbank-micro': async () => (await import('./fbank-micro.bench.ts')).runFbankMicroBench(),
   prepare: async () => (await import('./prepare.bench.ts')).runPrepareBench(),
   'prepare-plan': async () => (await import('./prepare-plan.bench.ts')).runPreparePlanBench(),
+  'prepare-scale': async () => (await import('./prepare-plan.bench.ts')).runPreparePlanBench('1000000,10000000'),
   scale: async () => (await import('./scale.bench.ts')).runScaleBench(),
   shard: async () => (await import('./shard.bench.ts')).runShardBench(),
   rows: async () => (await import('./rows.bench.ts')).runRowsBench(),

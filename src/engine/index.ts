@@ -157,8 +157,8 @@ export { writeDatasetIndex } from './dataset-index/write.ts'
 export { scanInput } from './prepare/inputs/scan.ts'
 export { INPUT_FORMATS, type InputFormat, SKIP_REASONS } from './prepare/inputs/types.ts'
 export {
+  CLIP_BYTES,
   isBinaryPart,
-  isPartFailure,
   mergePrepareParts,
   type PartBytes,
   partMagic,
@@ -166,6 +166,7 @@ export {
   prepareShard,
   planShard,
   readPartJson,
+  sectionLines,
   type ShardPlan,
 } from './prepare/partial/part.ts'
 export type { ClipProcessor, ClipResult, ClipTask, StreamedClipConverter, StreamedClipTask } from './prepare/clip.ts'

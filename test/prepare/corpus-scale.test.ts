@@ -4,9 +4,9 @@
  * their states merged are the unsharded plan row for row (the shuffles taken over whole streams), and a plan whose
  * records are spilled past a tiny budget is the plan held in memory.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ExactSum } from '../../src/engine/core/exact-sum.ts'
@@ -17,10 +17,16 @@ import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { readLines } from '../../src/engine/prepare/inputs/lines.ts'
 import { scanInput } from '../../src/engine/prepare/inputs/scan.ts'
 import { planPrepare, shardRows } from '../../src/engine/prepare/plan.ts'
-import { PlanBuilder } from '../../src/engine/prepare/plan-builder.ts'
+import { createFsSink } from '../../src/engine/node/fs-sink.ts'
+import type { ClipProcessor } from '../../src/engine/prepare/clip.ts'
+import { mergePrepareParts, type PartBytes, planShard, prepareShard, type PreparePart, sectionLines } from '../../src/engine/prepare/partial/part.ts'
+import { runPrepare } from '../../src/engine/prepare/run.ts'
+import { PlanBuilder, type PlanState } from '../../src/engine/prepare/plan-builder.ts'
 import type { PlanSpill } from '../../src/engine/prepare/plan-store.ts'
 import { preparePlanSummary } from '../../src/engine/prepare/summary.ts'
 import type { PlannedRow, PreparePlan } from '../../src/engine/prepare/types.ts'
+import { RowLog, type ScannedRow } from '../../src/engine/prepare/inputs/row-log.ts'
+import type { InputRow } from '../../src/engine/prepare/inputs/types.ts'
 
 const base = mkdtempSync(join(tmpdir(), 'mixscope-corpus-scale-'))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
@@ -136,7 +142,7 @@ describe('a shard plans only its cut of the input rows', () => {
     for (let n = 1; n <= 5; n++) {
       const kept: number[] = []
       const skipped: number[] = []
-      const states = []
+      const states: { header: PlanState; file: PartBytes }[] = []
       let at = 0
       for (let i = 0; i < n; i++) {
         const range = shardRows(total, i, n)
@@ -151,12 +157,18 @@ describe('a shard plans only its cut of the input rows', () => {
         expect(plan.inputRows).toBe(range.end - range.first)
         for (const [, rows] of await planRows(plan)) for (const r of rows) { expect(r.index).toBeGreaterThanOrEqual(range.first); expect(r.index).toBeLessThan(range.end); kept.push(r.index) }
         for (const s of await plan.skipped.read(0, plan.skipped.length)) skipped.push(s.index)
-        states.push(JSON.parse(JSON.stringify(await builder.state())) as Awaited<ReturnType<PlanBuilder['state']>>)
+        // the state as a part carries it: its header through JSON, its rows as lines, read back in 7-byte pieces
+        const pieces: Uint8Array[] = []
+        const header = JSON.parse(JSON.stringify(await builder.writeState(async (b) => { pieces.push(b) }))) as PlanState
+        const bytes = Buffer.concat(pieces)
+        states.push({ header, file: { name: `shard-${i}`, size: bytes.length, read: async (o: number, l: number) => bytes.subarray(o, o + l) } })
       }
       expect(at).toBe(total)
       expect(kept.sort((a, b) => a - b), `${n} shards`).toEqual(wholeKept)
       expect(skipped, `${n} shards`).toEqual(wholeSkipped)
-      const merged = PlanBuilder.merge(states).finish(states[0].notes)
+      const merger = PlanBuilder.merger(states[0].header)
+      for (const { header, file } of states) await merger.add(header, sectionLines(file, 0, file.size, 7))
+      const merged = merger.builder.finish(states[0].header.notes)
       expect(await planView(merged), `${n} shards merged`).toEqual(expected)
     }
   })
@@ -215,6 +227,113 @@ describe('the plan under a memory budget', () => {
     const summaryOnly = await planPrepare(scan, input, {}, { keepRows: false })
     expect(await preparePlanSummary(summaryOnly)).toEqual(await preparePlanSummary(full))
     await expect(summaryOnly.partitions[0].rows.read(0, 1)).rejects.toThrow('holds no rows')
+  })
+})
+
+describe('a sharded dataprep\'s parts are written and read a stretch at a time', () => {
+  /** A stand-in converter: bytes from the row's place, one row in 9 unreadable (the merge never converts again). */
+  const processClip: ClipProcessor = async (task) => {
+    const id = new TextEncoder().encode(task.id)
+    if (id.reduce((a, b) => a + b, 0) % 9 === 0) return { ok: false, error: `${task.id}: cannot decode "it" (made up)`, reason: 'unreadable-audio' }
+    return { ok: true, audio: id, audioSize: 160 * id.length, sourceRate: 44100, sourceChannels: 2, sourceFrames: 441 * id.length }
+  }
+  const tree = (dir: string) => new Map(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => [relative(dir, join(e.parentPath, e.name)), readFileSync(join(e.parentPath, e.name))]))
+
+  it('merges parts of hundreds of clips each, under a tiny plan budget, into the unsharded folder byte for byte', async () => {
+    const dir = join(base, 'parts')
+    makeManifest(dir, 900, 13)
+    const { input, scan } = await scanInput(await createFsSource(dir))
+    const options = { corpus: 'c' }
+    const wholeOut = join(base, 'parts-whole')
+    await runPrepare({ plan: await planPrepare(scan, input, options), input, sink: createFsSink(wholeOut), processClip, createdBy: 'test' })
+    const expected = tree(wholeOut)
+    expect(expected.size).toBeGreaterThan(5)
+    for (const n of [1, 3]) {
+      const parts: { bytes: PartBytes; part: PreparePart }[] = []
+      let failed = 0
+      for (let i = n - 1; i >= 0; i--) {
+        const name = join(base, `parts-${n}`, `p-${i}.part`)
+        const planned = await planShard(scan, input, options, { index: i, count: n }, { bytes: 200, slabBytes: 64, spill: () => createPlanSpill() })
+        const part = await prepareShard({ index: i, count: n }, { planned, input, root: dir, processClip, out: await createFsSink(join(base, `parts-${n}`)).create(`p-${i}.part`), createdBy: 'test', budget: { bytes: 1000, slabBytes: 300, spill: () => createPlanSpill() } })
+        // the header holds no row: a few kB whatever the shard's size
+        expect(JSON.stringify(part).length).toBeLessThan(5000)
+        expect(part.sections.clips.count).toBeGreaterThan(n === 1 ? 500 : 150)
+        failed += part.sections.clips.failed
+        const bytes = readFileSync(name)
+        parts.push({ bytes: { name, size: bytes.length, read: async (o, l) => bytes.subarray(o, o + l) }, part })
+      }
+      expect(failed).toBeGreaterThan(20)
+      const out = join(base, `parts-merged-${n}`)
+      await mergePrepareParts(parts, { sink: createFsSink(out), budget: { bytes: 200, slabBytes: 64, spill: () => createPlanSpill() } })
+      const got = tree(out)
+      expect([...got.keys()].sort()).toEqual([...expected.keys()].sort())
+      for (const [path, bytes] of expected) expect(got.get(path)!.equals(bytes), `${path}, ${n} shards`).toBe(true)
+    }
+  })
+
+  it('reads a section\'s lines whatever the pieces: lines across pieces, multi-byte UTF-8 cut in two', async () => {
+    const lines = ['["a", "grüß"]', 'null', '"नमस्ते"', '', '{"x": 1}']
+    const bytes = new TextEncoder().encode('xx' + lines.join('\n') + '\nyy')
+    const file: PartBytes = { name: 't', size: bytes.length, read: async (o, l) => bytes.subarray(o, o + l) }
+    for (const piece of [1, 2, 3, 5, 1000]) {
+      const got: string[] = []
+      for await (const l of sectionLines(file, 2, bytes.length - 4, piece)) got.push(l)
+      expect(got, `pieces of ${piece}`).toEqual(lines)
+    }
+  })
+})
+
+describe('rows of other layouts wait in a log of bytes, spilled past a budget', () => {
+  /** An audiofolder of `rows` rows (quoted commas and newlines in transcripts, 3 languages, 2 split folders). */
+  function makeAudiofolderCsv(dir: string, rows: number): void {
+    const r = lcg(5)
+    for (const split of ['train', 'test']) {
+      mkdirSync(join(dir, split), { recursive: true })
+      writeFileSync(join(dir, split, 'a.wav'), 'RIFF')
+      const lines = ['file_name,transcription,language']
+      for (let i = 0; i < rows / 2; i++) {
+        const text = r(7) === 0 ? `"line ${i}, with a comma\nand a ""quote"""` : `plain ${i} ${['ça', 'नमस्ते', 'x'][r(3)]}`
+        lines.push(`${r(5) ? 'a.wav' : `gone-${i}.wav`},${text},${['en', 'fr', 'hi'][r(3)]}`)
+      }
+      writeFileSync(join(dir, split, 'metadata.csv'), lines.join(r(2) ? '\r\n' : '\n') + '\n')
+    }
+  }
+
+  it('gives the rows it was given, numbered, from any row on', async () => {
+    const rows: ScannedRow[] = [
+      { where: 'a.tsv:2', audio: { kind: 'file', path: 'clips/a.mp3' }, text: 'ça va\n"quoted"', language: 'fr', split: 'train', corpus: null, duration: null, problem: null },
+      { where: 'b.tar:k', audio: { kind: 'member', file: 'b.tar', member: 'k.flac', start: 512, end: 2048, segment: { offset: 1.5, duration: null } }, text: null, language: null, split: null, corpus: 'c', duration: 2.25, problem: null },
+      { where: 'd.parquet:3', audio: { kind: 'parquet', file: 'd.parquet', row: 3, rowGroup: 1 }, text: 'नमस्ते', language: 'hi', split: 'dev', corpus: null, duration: null, problem: null },
+      { where: 'e.csv:9', audio: null, text: '', language: null, split: 'test', corpus: null, duration: null, problem: { reason: 'bad-input-row', message: 'e.csv:9: empty "file_name"' } },
+    ]
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...rows[i % rows.length], where: `${rows[i % rows.length].where}#${i}` }))
+    let spilled = 0
+    const log = new RowLog({ bytes: 256, slabBytes: 64, spill: async () => { const f = await createPlanSpill(); return { ...f, append: (b) => { spilled += b.length; return f.append(b) } } } })
+    for (const row of many) await log.add(row)
+    expect(spilled).toBeGreaterThan(10_000)
+    const read = async (range?: { first: number; end: number }) => { const out: InputRow[] = []; for await (const x of log.read(range)) out.push(x); return out }
+    const expected = many.map((row, index) => ({ ...row, index }))
+    expect(await read()).toEqual(expected)
+    for (const [first, end] of [[0, 1], [17, 18], [99, 250], [290, 400], [300, 300]]) expect(await read({ first, end }), `${first}–${end}`).toEqual(expected.slice(first, end))
+    await log.close()
+  })
+
+  it('plans a 3,000-row audiofolder spilled past a tiny budget as it plans it held in memory, whole and in shards', async () => {
+    const dir = join(base, 'audiofolder-log')
+    makeAudiofolderCsv(dir, 3000)
+    const inMemory = await scanInput(await createFsSource(dir))
+    const spilledScan = await scanInput(await createFsSource(dir), { budget: { bytes: 1000, slabBytes: 512, spill: () => createPlanSpill() } })
+    const options = { corpus: 'c' }
+    expect(await spilledScan.scan.count()).toBe(3000)
+    expect(await planView(await planPrepare(spilledScan.scan, spilledScan.input, options))).toEqual(await planView(await planPrepare(inMemory.scan, inMemory.input, options)))
+    for (const range of [shardRows(3000, 1, 3), shardRows(3000, 6, 7)]) {
+      const a = await planPrepare(spilledScan.scan, spilledScan.input, options, { range })
+      const b = await planPrepare(inMemory.scan, inMemory.input, options, { range })
+      expect(await planView(a)).toEqual(await planView(b))
+      expect(a.inputRows).toBe(range.end - range.first)
+    }
+    await spilledScan.scan.close()
   })
 })
 

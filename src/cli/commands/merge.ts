@@ -16,6 +16,7 @@ import {
   createFsSink,
   type MergedIndex,
   MixscopeError,
+  nodePlanBudget,
   type PartBytes,
   type PartSet,
   type PrepareReport,
@@ -136,6 +137,7 @@ export async function runMerge(argv: string[], io: CliIo): Promise<number> {
     try {
       merged = await parts.merge({
         sink: parts.kind === 'prepare' ? createFsSink(values.out) : undefined,
+        budget: nodePlanBudget(),
         audit: { maxFindingsPerKind: maxPerKind, onFindings: outputs?.onFindings },
       })
       await outputs?.commit()

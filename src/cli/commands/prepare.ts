@@ -10,7 +10,6 @@ import {
   createFsSource,
   describeShard,
   INPUT_FORMATS,
-  isPartFailure,
   type InputFormat,
   MixscopeError,
   nodePlanBudget,
@@ -123,12 +122,17 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
   let sharded: ShardPlan | null = null
   const budget = nodePlanBudget()
   try {
-    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) } })
+    // rows of layouts other than NeMo's wait in a log of bytes, spilled past its own 256 MiB (row-log.ts)
+    const scanned = await scanInput(source, { inputFormat: options.inputFormat, entry, textColumn: options.textColumn, paths: { root: toSlashes(root), workingDir: toSlashes(process.cwd()) }, budget: nodePlanBudget() })
     input = scanned.input
-    // a manifest is read while it is planned, row by row; a shard plans only its cut of the rows
-    if (shard && !values['dry-run']) plan = (sharded = await planShard(scanned.scan, input, options, shard, budget)).plan
-    else if (shard) plan = await planPrepare(scanned.scan, input, options, { keepRows: false, range: await shardRange(scanned.scan, shard) })
-    else plan = await planPrepare(scanned.scan, input, options, { keepRows: !values['dry-run'], budget })
+    try {
+      // a manifest is read while it is planned, row by row; a shard plans only its cut of the rows
+      if (shard && !values['dry-run']) plan = (sharded = await planShard(scanned.scan, input, options, shard, budget)).plan
+      else if (shard) plan = await planPrepare(scanned.scan, input, options, { keepRows: false, range: await shardRange(scanned.scan, shard) })
+      else plan = await planPrepare(scanned.scan, input, options, { keepRows: !values['dry-run'], budget })
+    } finally {
+      await scanned.scan.close()
+    }
   } catch (error) {
     if (error instanceof MixscopeError) throw error
     throw new MixscopeError((error as Error).message, 'prepare-input', 'io')
@@ -159,12 +163,12 @@ export async function runPrepareCommand(argv: string[], io: CliIo): Promise<numb
         const sink = createFsSink(dirname(resolve(out!)))
         const part = await prepareShard(shard, {
           planned: sharded, input: input!, root: arg, processClip, streamClip: streamClipNode, concurrency: (pool?.size ?? 1) * 2,
-          out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)',
+          out: await sink.create(basename(out!)), createdBy: 'mixscope prepare (hyparquet-writer)', budget: nodePlanBudget(64 * 1024 * 1024),
         })
-        const failed = part.clips.filter(isPartFailure).length
+        const { count, failed } = part.sections.clips
         io.stderr(`mixscope prepare: shard ${describeShard(shard)}: input rows ${part.range.first}–${part.range.end} of ${part.dataset.units}, ` +
-          `${part.clips.length - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
-        if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: part.clips.length - failed, failed, timing: part.timing }))
+          `${count - failed} converted, ${failed} failed, in ${part.timing.seconds.toFixed(1)} s → ${out}\n`)
+        if (values.json) io.stdout(formatJson({ schema_version: 1, root: arg, shard: part.shard, part: out, range: part.range, converted: count - failed, failed, timing: part.timing }))
         return exitCodes.ok
       }
       const started = performance.now()

@@ -9,6 +9,7 @@ import type { AuditReport } from '../audit/rows/types.ts'
 import { MixscopeError } from '../core/findings.ts'
 import { type IndexPart, type MergedIndex, mergeIndexParts } from '../dataset-index/partial.ts'
 import { isBinaryPart, mergePrepareParts, type PartBytes, partMagic, type PreparePart, readPartJson } from '../prepare/partial/part.ts'
+import type { PlanBudget } from '../prepare/plan-store.ts'
 import type { PrepareReport } from '../prepare/types.ts'
 import type { OutputSink } from '../prepare/write/sink.ts'
 import { checkHeader, type NamedPart, type PartKind, parsePart } from '../shard/part.ts'
@@ -20,11 +21,14 @@ export type MergeOutcome =
   | { kind: 'prepare'; report: PrepareReport; shardSeconds: number[] }
 
 /**
- * Where a merge writes: the dataprep's output folder (only prepare parts write while merging); an audit's findings
+ * Where a merge writes: the dataprep's output folder (only prepare parts write while merging) and the budget of its
+ * merged plan; an audit's findings
  * as `audit` holds and streams them (`audit`).
  */
 export interface MergeOptions {
   sink?: OutputSink
+  /** Memory a dataprep's merged plan may hold, and where the rest goes (Node: `nodePlanBudget`). */
+  budget?: PlanBudget
   audit?: AuditMergeOptions
 }
 
@@ -93,7 +97,7 @@ async function readParts(files: readonly PartBytes[], audit: AuditMerger): Promi
         return { kind, index: merged, shardSeconds: merged.shardSeconds }
       }
       if (!options.sink) throw new MixscopeError('merge: prepare parts are merged into an output folder: give a sink', 'bad-parts', 'usage')
-      const report = await mergePrepareParts(prepare, { sink: options.sink })
+      const report = await mergePrepareParts(prepare, { sink: options.sink, budget: options.budget })
       const shardSeconds = [...prepare].sort((a, b) => a.part.shard.index - b.part.shard.index).map((p) => p.part.timing.seconds)
       return { kind, report, shardSeconds }
     },

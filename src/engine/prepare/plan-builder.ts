@@ -6,9 +6,10 @@
  * end every stream's rows are put in the order of the reference's buffer shuffle, taken over the whole stream
  * before any row is dropped (the reference shuffles before it processes).
  *
- * A shard plans only its cut of the input rows; its state (`PlanState`) goes into its part, and the states of shards
- * 0…N−1 merged in order (`PlanBuilder.merge`) are the builder of the whole input, row for row, so the shuffle of the
- * merged plan is the unsharded one.
+ * A shard plans only its cut of the input rows; its state (`PlanState`, its rows written as lines a stretch at a time:
+ * `writeState`) goes into its part, and the states of shards 0…N−1 merged in order (`PlanBuilder.merger`, the lines
+ * read a stretch at a time into the merged builder's store) are the builder of the whole input, row for row, so the
+ * shuffle of the merged plan is the unsharded one.
  */
 import { ExactSum } from '../core/exact-sum.ts'
 import { MixscopeError } from '../core/findings.ts'
@@ -32,21 +33,30 @@ export interface PlanBuildOptions {
 /** A kept row as its record holds it: `[index, where, text, audio]`. */
 type RowRecord = [number, string, string, AudioRef]
 
-/** A shard's plan as its part carries it: the builder's state, row by row, in reading order. */
+/**
+ * A shard's plan as its part's header carries it: everything but the rows. The rows follow in the part's plan section
+ * as lines (`PlanBuilder.writeState`): per stream, in `streams` order, its `rows` rows in reading order (each the
+ * kept row's `RowRecord` as JSON, or `null` when the row is skipped), then the `skipped` skipped rows (`SkippedRow`
+ * as JSON), in reading order. No string of it grows with the row count.
+ */
 export interface PlanState {
   format: InputFormat
   options: PrepareOptions
   inputRows: number
   noCorpus: number
   noCorpusAt: string | null
-  /** Per stream, every row in reading order: its record, or null when it is skipped. */
-  streams: { corpus: string; split: string; language: string; rows: (RowRecord | null)[]; sum: number[]; allDeclared: boolean }[]
-  skipped: SkippedRow[]
+  /** Per stream: its keys, how many rows of the section are its, the `ExactSum` of its durations (s). */
+  streams: { corpus: string; split: string; language: string; rows: number; sum: number[]; allDeclared: boolean }[]
+  /** Lines of skipped rows after the streams' lines. */
+  skipped: number
   languages: [string, number][]
   unknownSplits: [string, number][]
   rewritten: [string, string][]
   notes: string[]
 }
+
+/** Characters of lines gathered before they are written (the plan section is written a stretch at a time). */
+const WRITE_CHARS = 1 << 20
 
 interface Stream {
   corpus: string
@@ -63,6 +73,16 @@ interface Stream {
 
 const parseRecord = (text: string) => JSON.parse(text) as RowRecord
 const emptyCounts = () => Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as Record<SkipReason, number>
+
+/** Merges shards' states into one builder (`PlanBuilder.merger`). */
+export interface PlanMerger {
+  builder: PlanBuilder
+  /**
+   * Adds the next shard's state: its header and the lines of its plan section (read on as needed).
+   * @throws MixscopeError `bad-parts` when the section holds fewer lines than the state says
+   */
+  add(state: PlanState, lines: AsyncIterator<string>): Promise<void>
+}
 
 /** Builds a plan from rows given one at a time, in reading order. */
 export class PlanBuilder {
@@ -197,53 +217,87 @@ export class PlanBuilder {
     await this.skipped.close()
   }
 
-  /** The state, for a shard's part (after `finish`). @throws Error when rows are not kept */
-  async state(): Promise<PlanState> {
+  /**
+   * Writes the rows of the state as lines (see `PlanState`), a stretch at a time, for a shard's part (after
+   * `finish`). Memory: one stretch of lines, whatever the row count.
+   * @param write takes each stretch's UTF-8 bytes, in order
+   * @returns the rest of the state (the part's header carries it)
+   * @throws Error when rows are not kept
+   */
+  async writeState(write: (bytes: Uint8Array) => Promise<void>): Promise<PlanState> {
     if (!this.keepRows) throw new Error('prepare: a plan made for its summary has no rows to carry')
+    const encoder = new TextEncoder()
+    let lines: string[] = []
+    let chars = 0
+    const line = async (text: string) => {
+      lines.push(text)
+      chars += text.length + 1
+      if (chars >= WRITE_CHARS) await out()
+    }
+    const out = async () => {
+      if (!lines.length) return
+      const bytes = encoder.encode(lines.join('\n') + '\n')
+      lines = []
+      chars = 0
+      await write(bytes)
+    }
     const streams: PlanState['streams'] = []
     for (const s of this.streams.values()) {
-      const rows: (RowRecord | null)[] = []
-      for (const r of s.records!.values()) rows.push(r < 0 ? null : parseRecord(await this.rows.get(r)))
-      streams.push({ corpus: s.corpus, split: s.split, language: s.language, rows, sum: s.sum.toJSON(), allDeclared: s.allDeclared })
+      const records = s.records!.values()
+      for (let i = 0; i < records.length; i++) await line(records[i] < 0 ? 'null' : await this.rows.get(records[i]))
+      streams.push({ corpus: s.corpus, split: s.split, language: s.language, rows: s.size, sum: s.sum.toJSON(), allDeclared: s.allDeclared })
     }
-    const skipped: SkippedRow[] = []
-    for (let i = 0; i < this.skipped.length; i++) skipped.push(JSON.parse(await this.skipped.get(i)) as SkippedRow)
+    for (let i = 0; i < this.skipped.length; i++) await line(await this.skipped.get(i))
+    await out()
     return {
       format: this.format, options: this.options, inputRows: this.inputRows, noCorpus: this.noCorpus, noCorpusAt: this.noCorpusAt,
-      streams, skipped, languages: [...this.decisionRows], unknownSplits: [...this.unknownSplits], rewritten: [...this.rewritten], notes: this.scanNotes,
+      streams, skipped: this.skipped.length, languages: [...this.decisionRows], unknownSplits: [...this.unknownSplits], rewritten: [...this.rewritten], notes: this.scanNotes,
     }
   }
 
   /**
-   * The builder of the whole input from its shards' states, in shard order (each shard's rows follow the last
-   * one's, as they do in the input).
+   * The builder of the whole input from its shards' states, given in shard order (each shard's rows follow the last
+   * one's, as they do in the input): `add` each state with the lines of its plan section, then `finish`. The rows go
+   * into the builder's store (spilled past `build.budget`), so no shard's rows are held whole.
    */
-  static merge(states: readonly PlanState[], build: PlanBuildOptions = {}): PlanBuilder {
-    const b = new PlanBuilder(states[0].format, null, states[0].options, build)
-    for (const st of states) {
-      b.inputRows += st.inputRows
-      b.noCorpus += st.noCorpus
-      b.noCorpusAt ??= st.noCorpusAt
-      for (const s of st.streams) {
-        const stream = b.stream(s.corpus, s.split, s.language)
-        for (const r of s.rows) {
-          stream.size++
-          if (!r) { stream.records?.push(-1); continue }
-          stream.kept++
-          stream.records?.push(b.rows.append(JSON.stringify(r)))
+  static merger(first: Pick<PlanState, 'format' | 'options'>, build: PlanBuildOptions = {}): PlanMerger {
+    const b = new PlanBuilder(first.format, null, first.options, build)
+    return {
+      builder: b,
+      async add(st, lines) {
+        const next = async (): Promise<string> => {
+          const r = await lines.next()
+          if (r.done) throw new MixscopeError(`merge: a part's plan section ends before its ${st.inputRows} rows`, 'bad-parts', 'usage')
+          return r.value
         }
-        stream.sum.addSum(s.sum)
-        stream.allDeclared &&= s.allDeclared
-      }
-      for (const k of st.skipped) {
-        b.counts[k.reason]++
-        b.skipped.append(JSON.stringify(k))
-      }
-      for (const [code, n] of st.languages) b.decisionRows.set(code, (b.decisionRows.get(code) ?? 0) + n)
-      for (const [split, n] of st.unknownSplits) b.unknownSplits.set(split, (b.unknownSplits.get(split) ?? 0) + n)
-      for (const [what, written] of st.rewritten) if (!b.rewritten.has(what)) b.rewritten.set(what, written)
+        b.inputRows += st.inputRows
+        b.noCorpus += st.noCorpus
+        b.noCorpusAt ??= st.noCorpusAt
+        for (const s of st.streams) {
+          const stream = b.stream(s.corpus, s.split, s.language)
+          for (let k = 0; k < s.rows; k++) {
+            const text = await next()
+            stream.size++
+            if (text === 'null') { stream.records?.push(-1); continue }
+            stream.kept++
+            // the line is the record as the shard's builder stored it (JSON.stringify of a `RowRecord`)
+            stream.records?.push(b.rows.append(text))
+            if (b.overBudget) await b.flush()
+          }
+          stream.sum.addSum(s.sum)
+          stream.allDeclared &&= s.allDeclared
+        }
+        for (let k = 0; k < st.skipped; k++) {
+          const text = await next()
+          b.counts[(JSON.parse(text) as SkippedRow).reason]++
+          b.skipped.append(text)
+          if (b.overBudget) await b.flush()
+        }
+        for (const [code, n] of st.languages) b.decisionRows.set(code, (b.decisionRows.get(code) ?? 0) + n)
+        for (const [split, n] of st.unknownSplits) b.unknownSplits.set(split, (b.unknownSplits.get(split) ?? 0) + n)
+        for (const [what, written] of st.rewritten) if (!b.rewritten.has(what)) b.rewritten.set(what, written)
+      },
     }
-    return b
   }
 
   /**

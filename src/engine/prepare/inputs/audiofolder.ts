@@ -3,7 +3,7 @@
  * split folders such as `train/`) with `file_name` or `<feature>_file_name` (relative to the metadata file, as
  * `datasets`' folder builder reads it) and a transcript column; the split as `hfSplit` decides it.
  */
-import type { InputRow } from './types.ts'
+import type { RowSink } from './row-log.ts'
 import { parquetMetadataAsync, parquetReadObjects } from 'hyparquet'
 import { compressors } from 'hyparquet-compressors'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
@@ -43,37 +43,62 @@ export function fileNameColumn(path: string, columns: readonly string[]): string
 /** One record of a metadata file: where it is (1-based line, or 0-based parquet row) and its cells. */
 interface MetadataRecord { where: string; cells: Record<string, unknown> | null }
 
-/** The records and columns of one metadata file (CSV read a piece at a time, JSON Lines line by line, parquet). */
-async function readMetadata(input: InputFiles, path: string, signal?: AbortSignal): Promise<{ records: MetadataRecord[]; columns: string[] }> {
+/**
+ * The columns of one metadata file: a CSV's header, a parquet file's top-level columns, or every key of a JSON Lines
+ * file's objects (read through once, no record kept).
+ */
+async function metadataColumns(input: InputFiles, path: string, signal?: AbortSignal): Promise<string[]> {
   if (path.endsWith('.csv')) {
-    const records: MetadataRecord[] = []
-    let columns: string[] = []
-    for await (const r of readCsv(input, path, signal)) {
-      if ('columns' in r) columns = r.columns
-      else records.push({ where: `${path}:${r.line}`, cells: r.cells })
-    }
-    return { records, columns }
+    for await (const r of readCsv(input, path, signal)) if ('columns' in r) return r.columns
+    return []
+  }
+  if (path.endsWith('.parquet')) {
+    const metadata = await parquetMetadataAsync(sourceAsyncBuffer(input.source, path, input.sizes.get(path) ?? 0, undefined, { signal }))
+    return metadata.schema.slice(1).filter((e, i, all) => isTopLevel(all, i)).map((e) => e.name)
+  }
+  const seen = new Set<string>()
+  for await (const { line } of readLines(input, path, signal)) {
+    const cells = jsonObject(line)
+    if (cells) for (const k of Object.keys(cells)) seen.add(k)
+  }
+  return [...seen]
+}
+
+/** A JSON Lines line's object, or null when it is blank, not JSON or not an object. */
+function jsonObject(line: string): Record<string, unknown> | null {
+  if (!line.trim()) return null
+  try {
+    const parsed: unknown = JSON.parse(line)
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>
+  } catch { /* reported as a bad row */ }
+  return null
+}
+
+/**
+ * The records of one metadata file, one at a time: CSV a piece at a time, JSON Lines line by line, parquet a row
+ * group at a time.
+ */
+async function* metadataRecords(input: InputFiles, path: string, signal?: AbortSignal): AsyncGenerator<MetadataRecord> {
+  if (path.endsWith('.csv')) {
+    for await (const r of readCsv(input, path, signal)) if (!('columns' in r)) yield { where: `${path}:${r.line}`, cells: r.cells }
+    return
   }
   if (path.endsWith('.parquet')) {
     const file = sourceAsyncBuffer(input.source, path, input.sizes.get(path) ?? 0, undefined, { signal })
     const metadata = await parquetMetadataAsync(file)
-    const columns = metadata.schema.slice(1).filter((e, i, all) => isTopLevel(all, i)).map((e) => e.name)
-    const values = await parquetReadObjects({ file, metadata, compressors, parsers: fastStringParsers })
-    return { records: values.map((cells, row) => ({ where: `${path}:${row}`, cells: cells as Record<string, unknown> })), columns }
+    let row = 0
+    for (const group of metadata.row_groups) {
+      const rowEnd = row + Number(group.num_rows)
+      const values = await parquetReadObjects({ file, metadata, rowStart: row, rowEnd, compressors, parsers: fastStringParsers })
+      for (const cells of values) yield { where: `${path}:${row++}`, cells: cells as Record<string, unknown> }
+      row = rowEnd
+    }
+    return
   }
-  const records: MetadataRecord[] = []
-  const seen = new Set<string>()
   for await (const { line, number } of readLines(input, path, signal)) {
     if (!line.trim()) continue
-    let cells: Record<string, unknown> | null = null
-    try {
-      const parsed: unknown = JSON.parse(line)
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) cells = parsed as Record<string, unknown>
-    } catch { /* reported as a bad row */ }
-    if (cells) for (const k of Object.keys(cells)) seen.add(k)
-    records.push({ where: `${path}:${number}`, cells })
+    yield { where: `${path}:${number}`, cells: jsonObject(line) }
   }
-  return { records, columns: [...seen] }
 }
 
 /** Whether schema element `i` of `all` (the footer schema without its root) is a top-level column. */
@@ -89,30 +114,29 @@ function isTopLevel(all: { num_children?: number }[], i: number): boolean {
   return false
 }
 
-/** Rows of every metadata file. @throws Error when a file has no file column or no transcript column */
-export async function readAudiofolder(input: InputFiles, textColumn: string | undefined, signal?: AbortSignal): Promise<Omit<InputRow, 'index'>[]> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/** Rows of every metadata file, into `out`. @throws Error when a file has no file column or no transcript column */
+export async function readAudiofolder(input: InputFiles, out: RowSink, textColumn: string | undefined, signal?: AbortSignal): Promise<void> {
   const metadata = audiofolderMetadata(input)
   for (const path of metadata) {
     const base = dirOf(path)
     const split = hfSplit(path, metadata)
-    const { records, columns } = await readMetadata(input, path, signal)
+    const columns = await metadataColumns(input, path, signal)
     const fileColumn = fileNameColumn(path, columns)
     const textName = textColumn ?? TEXT_COLUMNS.find((c) => columns.includes(c))
     if (!textName || !columns.includes(textName)) {
       throw new Error(`audiofolder: ${path} has no ${textColumn ? `"${textColumn}"` : `transcript column (tried ${TEXT_COLUMNS.join(', ')})`}; pass --text-column (columns: ${columns.join(', ')})`)
     }
     const languageName = LANGUAGE_COLUMNS.find((c) => columns.includes(c))
-    for (const { where, cells } of records) {
+    for await (const { where, cells } of metadataRecords(input, path, signal)) {
       if (!cells) {
-        rows.push({ where, audio: null, text: null, language: null, split, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: not a JSON object` } })
+        await out.add({ where, audio: null, text: null, language: null, split, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: not a JSON object` } })
         continue
       }
       const file = typeof cells[fileColumn] === 'string' ? (cells[fileColumn] as string).trim() : ''
       const t = cells[textName]
       const lang = languageName ? cells[languageName] : null
       const corpus = cells.corpus
-      rows.push({
+      await out.add({
         where,
         audio: file ? { kind: 'file', path: resolveAudioPath(input, base, file) } : null,
         text: typeof t === 'string' ? t : null,
@@ -124,5 +148,4 @@ export async function readAudiofolder(input: InputFiles, textColumn: string | un
       })
     }
   }
-  return rows
 }

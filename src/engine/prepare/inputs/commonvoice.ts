@@ -4,16 +4,16 @@
  * `other.tsv`, `invalidated.tsv` are not read (validated is train + dev + test and more; the others are rejected
  * or unreviewed clips). Without a `locale` column the folder's name is the language.
  */
-import type { InputRow } from './types.ts'
+import type { RowSink } from './row-log.ts'
 import { readTsv } from './delimited.ts'
 import { resolveAudioPath, type InputFiles } from './input-files.ts'
 
 /** The split TSVs read, in reading order. */
 export const COMMON_VOICE_SPLITS = ['train', 'dev', 'test'] as const
 
-/** Rows of `train.tsv`, `dev.tsv`, `test.tsv` (those present), in that order. */
-export async function readCommonVoice(input: InputFiles, signal?: AbortSignal): Promise<{ rows: Omit<InputRow, 'index'>[]; notes: string[] }> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/** Rows of `train.tsv`, `dev.tsv`, `test.tsv` (those present), in that order, into `out`. @returns how many, and notes */
+export async function readCommonVoice(input: InputFiles, out: RowSink, signal?: AbortSignal): Promise<{ rows: number; notes: string[] }> {
+  let rows = 0
   const notes: string[] = []
   for (const split of COMMON_VOICE_SPLITS) {
     const path = `${split}.tsv`
@@ -29,7 +29,8 @@ export async function readCommonVoice(input: InputFiles, signal?: AbortSignal): 
       const { line, cells } = record
       const where = `${path}:${line}`
       const clip = cells.path.trim()
-      rows.push({
+      rows++
+      await out.add({
         where,
         audio: clip ? { kind: 'file', path: resolveAudioPath(input, 'clips', clip) } : null,
         text: cells.sentence,

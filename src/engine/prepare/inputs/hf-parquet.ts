@@ -8,7 +8,7 @@ import { parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyp
 import { boundedCompressors as compressors } from '../../parquet/bounded-compressors.ts'
 import { sourceAsyncBuffer } from '../../parquet/async-buffer.ts'
 import { fastStringParsers } from '../../parquet/strings.ts'
-import type { InputRow } from './types.ts'
+import type { RowSink } from './row-log.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'
 import { hfSplit, type InputFiles } from './input-files.ts'
 
@@ -39,9 +39,12 @@ function topColumns(metadata: FileMetaData): { name: string; children: string[] 
   return out
 }
 
-/** Rows of every parquet file. @throws Error naming the file when it has no `audio` struct or no transcript column */
-export async function readHfParquet(input: InputFiles, textColumn: string | undefined, signal?: AbortSignal): Promise<Omit<InputRow, 'index'>[]> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/**
+ * Rows of every parquet file, into `out`, a row group at a time (only the transcript, language, split and corpus
+ * columns are read).
+ * @throws Error naming the file when it has no `audio` struct or no transcript column
+ */
+export async function readHfParquet(input: InputFiles, out: RowSink, textColumn: string | undefined, signal?: AbortSignal): Promise<void> {
   const all = hfParquetFiles(input)
   for (const path of all) {
     const file = sourceAsyncBuffer(input.source, path, input.sizes.get(path) ?? 0, undefined, { signal })
@@ -58,16 +61,16 @@ export async function readHfParquet(input: InputFiles, textColumn: string | unde
     }
     const languageName = LANGUAGE_COLUMNS.find((c) => names.includes(c))
     const wanted = [textName, ...(languageName ? [languageName] : []), ...(names.includes('split') ? ['split'] : []), ...(names.includes('corpus') ? ['corpus'] : [])]
-    const values = await parquetReadObjects({ file, metadata, columns: wanted, compressors, parsers: fastStringParsers })
     const split = hfSplit(path, all)
     let row = 0
-    metadata.row_groups.forEach((group, rowGroup) => {
+    for (const [rowGroup, group] of metadata.row_groups.entries()) {
+      const values = await parquetReadObjects({ file, metadata, columns: wanted, rowStart: row, rowEnd: row + Number(group.num_rows), compressors, parsers: fastStringParsers })
       for (let k = 0; k < Number(group.num_rows); k++, row++) {
-        const v = values[row] as Record<string, unknown>
+        const v = values[k] as Record<string, unknown>
         const t = v[textName]
         const lang = languageName ? v[languageName] : null
         const rowSplit = typeof v.split === 'string' && v.split ? v.split : null
-        rows.push({
+        await out.add({
           where: `${path}:${row}`,
           audio: { kind: 'parquet', file: path, row, rowGroup },
           text: typeof t === 'string' ? t : null,
@@ -78,9 +81,8 @@ export async function readHfParquet(input: InputFiles, textColumn: string | unde
           problem: null,
         })
       }
-    })
+    }
   }
-  return rows
 }
 
 /**

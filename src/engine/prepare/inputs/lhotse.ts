@@ -11,7 +11,8 @@
  * (`cuts_train.jsonl.gz`, `librispeech_supervisions_dev-clean.jsonl.gz`). Corpus: a supervision's
  * `custom.corpus`, else `--corpus`.
  */
-import type { AudioRef, InputRow } from './types.ts'
+import type { AudioRef } from './types.ts'
+import type { RowSink } from './row-log.ts'
 import { dirOf, splitFromPath, splitName, type InputFiles } from './input-files.ts'
 import { readJsonArray } from './json-array.ts'
 import { readLines } from './lines.ts'
@@ -72,29 +73,28 @@ function recordingAudio(input: InputFiles, manifestDir: string, rec: Recording |
   return audio
 }
 
-/** Rows of the cuts manifests, or of the supervisions manifests with their recordings. */
-export async function readLhotse(input: InputFiles, manifests: string[], signal?: AbortSignal, paths: NemoPaths = {}): Promise<{ rows: Omit<InputRow, 'index'>[]; notes: string[] }> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/** Rows of the cuts manifests, or of the supervisions manifests with their recordings, into `out`. */
+export async function readLhotse(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal, paths: NemoPaths = {}): Promise<{ notes: string[] }> {
   const notes: string[] = []
   const cuts = manifests.filter((p) => lhotseKind(p) === 'cuts')
   const supervisions = manifests.filter((p) => lhotseKind(p) === 'supervisions')
   const recordings = new Set(manifests.filter((p) => lhotseKind(p) === 'recordings'))
   const bad = (where: string, split: string | null, message: string) =>
-    rows.push({ where, audio: null, text: null, language: null, split, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: ${message}` } })
+    out.add({ where, audio: null, text: null, language: null, split, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: ${message}` } })
 
   for (const path of cuts) {
     const split = splitName(splitFromPath(path.replace(/\.gz$/i, '')))
     for await (const r of records(input, path, signal)) {
-      if (r.error || !r.value || typeof r.value !== 'object') { bad(r.where, split, r.error ?? 'not a JSON object'); continue }
+      if (r.error || !r.value || typeof r.value !== 'object') { await bad(r.where, split, r.error ?? 'not a JSON object'); continue }
       const cut = r.value as Cut
-      if (cut.type && cut.type !== 'MonoCut') { bad(r.where, split, `a ${cut.type} (mixed or multi-channel cuts are not read)`); continue }
+      if (cut.type && cut.type !== 'MonoCut') { await bad(r.where, split, `a ${cut.type} (mixed or multi-channel cuts are not read)`); continue }
       const sups = (cut.supervisions ?? []).slice().sort((a, b) => (num(a.start) ?? 0) - (num(b.start) ?? 0))
       const audio = recordingAudio(input, dirOf(path), cut.recording, num(cut.start) ?? 0, num(cut.duration), paths)
-      if (typeof audio === 'string') { bad(r.where, split, audio); continue }
+      if (typeof audio === 'string') { await bad(r.where, split, audio); continue }
       const languages = [...new Set(sups.map((s) => text(s.language)).filter((l): l is string => !!l))]
       const corpora = [...new Set(sups.map((s) => text(s.custom?.corpus)).filter((c): c is string => !!c))]
       const texts = sups.map((s) => text(s.text)).filter((t): t is string => t !== null)
-      rows.push({
+      await out.add({
         where: r.where, audio,
         text: texts.length ? texts.join(' ') : null,
         language: languages.length === 1 ? languages[0] : null,
@@ -117,13 +117,13 @@ export async function readLhotse(input: InputFiles, manifests: string[], signal?
       if (rec && typeof rec.id === 'string') byId.set(rec.id, rec)
     }
     for await (const r of records(input, path, signal)) {
-      if (r.error || !r.value || typeof r.value !== 'object') { bad(r.where, split, r.error ?? 'not a JSON object'); continue }
+      if (r.error || !r.value || typeof r.value !== 'object') { await bad(r.where, split, r.error ?? 'not a JSON object'); continue }
       const sup = r.value as Supervision
       const rec = typeof sup.recording_id === 'string' ? byId.get(sup.recording_id) : undefined
-      if (!rec) { bad(r.where, split, `recording ${JSON.stringify(sup.recording_id)} is not in ${recPath}`); continue }
+      if (!rec) { await bad(r.where, split, `recording ${JSON.stringify(sup.recording_id)} is not in ${recPath}`); continue }
       const audio = recordingAudio(input, dirOf(recPath), rec, num(sup.start) ?? 0, num(sup.duration), paths)
-      if (typeof audio === 'string') { bad(r.where, split, audio); continue }
-      rows.push({
+      if (typeof audio === 'string') { await bad(r.where, split, audio); continue }
+      await out.add({
         where: r.where, audio, text: text(sup.text), language: text(sup.language), split,
         corpus: text(sup.custom?.corpus), duration: num(sup.duration), problem: null,
       })
@@ -131,5 +131,5 @@ export async function readLhotse(input: InputFiles, manifests: string[], signal?
   }
   const lone = [...recordings].filter((p) => !supervisions.some((s) => s.replace(/supervisions(?=[^/]*$)/i, 'recordings') === p))
   if (lone.length) notes.push(`lhotse: ${lone.join(', ')} not read (no supervisions manifest beside them)`)
-  return { rows, notes }
+  return { notes }
 }

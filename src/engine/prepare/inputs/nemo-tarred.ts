@@ -8,6 +8,7 @@
  * `corpus`).
  */
 import type { InputRow } from './types.ts'
+import type { RowSink } from './row-log.ts'
 import { dirOf, splitFromPath, splitName, type InputFiles } from './input-files.ts'
 import { readLines } from './lines.ts'
 import { listTar, type TarMember } from './tar.ts'
@@ -20,9 +21,8 @@ export function nemoTarredManifests(input: InputFiles): string[] {
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null)
 const seconds = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null)
 
-/** Rows of the tarred manifests, in file then line order. */
-export async function readNemoTarred(input: InputFiles, manifests: string[], signal?: AbortSignal): Promise<Omit<InputRow, 'index'>[]> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/** Rows of the tarred manifests, in file then line order, into `out`. */
+export async function readNemoTarred(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal): Promise<void> {
   const tars = new Map<string, Promise<Map<string, TarMember>>>()
   const membersOf = (tar: string) => {
     let m = tars.get(tar)
@@ -42,7 +42,7 @@ export async function readNemoTarred(input: InputFiles, manifests: string[], sig
         if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object')
         entry = parsed as Record<string, unknown>
       } catch (error) {
-        rows.push({ where, audio: null, text: null, language: null, split: fileSplit, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: not a JSON object (${(error as Error).message})` } })
+        await out.add({ where, audio: null, text: null, language: null, split: fileSplit, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: not a JSON object (${(error as Error).message})` } })
         continue
       }
       const name = str(entry.audio_filepath) ?? str(entry.audio_file)
@@ -68,7 +68,7 @@ export async function readNemoTarred(input: InputFiles, manifests: string[], sig
       }
       const offset = seconds(entry.offset)
       const duration = seconds(entry.duration)
-      rows.push({
+      await out.add({
         where,
         audio: found ? { kind: 'member', file: found.tar, member: found.member.name, start: found.member.start, end: found.member.start + found.member.size, ...(offset ? { segment: { offset, duration } } : {}) } : null,
         text: str(entry.text),
@@ -80,5 +80,4 @@ export async function readNemoTarred(input: InputFiles, manifests: string[], sig
       })
     }
   }
-  return rows
 }

@@ -2,7 +2,9 @@
  * Reading an input folder: which layout it is (`--input-format`, else guessed from its files), and its rows.
  */
 import type { DatasetSource } from '../../source/source.ts'
-import { INPUT_FORMATS, type InputFormat, type InputRow, type InputScan, type RowRange } from './types.ts'
+import type { PlanBudget } from '../plan-store.ts'
+import { INPUT_FORMATS, type InputFormat, type InputScan, type RowRange } from './types.ts'
+import { RowLog } from './row-log.ts'
 import { audiofolderMetadata, readAudiofolder } from './audiofolder.ts'
 import { COMMON_VOICE_SPLITS, readCommonVoice } from './commonvoice.ts'
 import { hfParquetFiles, readHfParquet } from './hf-parquet.ts'
@@ -23,17 +25,8 @@ export interface ScanOptions {
   paths?: NemoPaths
   /** Bytes of a manifest read at a time (tests force small pieces). */
   pieceSize?: number
-}
-
-/** Rows read whole (every layout but NeMo's), numbered, as an `InputScan`'s rows. */
-function listedRows(rows: Omit<InputRow, 'index'>[]): Pick<InputScan, 'rows' | 'count'> {
-  return {
-    async* rows(range?: RowRange) {
-      const end = Math.min(rows.length, range?.end ?? rows.length)
-      for (let index = range?.first ?? 0; index < end; index++) yield { ...rows[index], index }
-    },
-    count: () => Promise.resolve(rows.length),
-  }
+  /** Memory the scanned rows of layouts other than NeMo's may hold, and where the rest goes (row-log.ts). */
+  budget?: PlanBudget
 }
 
 /** A NeMo manifest's name: `.json` or `.jsonl`, gzip-compressed or not. */
@@ -70,67 +63,76 @@ export function detectFormat(input: InputFiles, entry?: string): InputFormat {
 
 /**
  * Lists the input and reads it: a NeMo manifest as its rows are iterated (`scan.rows()`), every other layout at
- * once. Rows are numbered in reading order.
+ * once, into a `RowLog` (one line of bytes per row, spilled past `options.budget`; `scan.close()` removes the spill).
+ * Rows are numbered in reading order.
  */
 export async function scanInput(source: DatasetSource, options: ScanOptions = {}): Promise<{ input: InputFiles; scan: InputScan }> {
   const input = await listInput(source, options.signal)
   const format = options.inputFormat ?? detectFormat(input, options.entry)
   const notes: string[] = []
-  let rows: Omit<InputRow, 'index'>[] = []
-  switch (format) {
-    case 'nemo': {
-      const manifests = options.entry ? [options.entry] : nemoManifests(input)
-      if (!manifests.length) throw new Error('nemo: no .json/.jsonl (or .gz) manifest at the top of the input folder')
-      const read = { signal: options.signal, paths: options.paths, pieceSize: options.pieceSize }
-      return {
-        input,
-        scan: {
-          format, notes,
-          rows: (range?: RowRange) => nemoRows(input, manifests, { ...read, range }),
-          count: () => countNemoRows(input, manifests, read),
-        },
-      }
+  if (format === 'nemo') {
+    const manifests = options.entry ? [options.entry] : nemoManifests(input)
+    if (!manifests.length) throw new Error('nemo: no .json/.jsonl (or .gz) manifest at the top of the input folder')
+    const read = { signal: options.signal, paths: options.paths, pieceSize: options.pieceSize }
+    return {
+      input,
+      scan: {
+        format, notes,
+        rows: (range?: RowRange) => nemoRows(input, manifests, { ...read, range }),
+        count: () => countNemoRows(input, manifests, read),
+        close: () => Promise.resolve(),
+      },
     }
+  }
+  const log = new RowLog(options.budget)
+  try {
+    await readRows(input, format, log, notes, options)
+  } catch (error) {
+    await log.close()
+    throw error
+  }
+  return { input, scan: { format, notes, ...log.scanRows() } }
+}
+
+/** Reads an input of a layout other than NeMo's into `log`. */
+async function readRows(input: InputFiles, format: Exclude<InputFormat, 'nemo'>, log: RowLog, notes: string[], options: ScanOptions): Promise<void> {
+  switch (format) {
     case 'commonvoice': {
-      const r = await readCommonVoice(input, options.signal)
-      if (!r.rows.length && !COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) throw new Error('commonvoice: no train.tsv, dev.tsv or test.tsv in the input folder')
-      rows = r.rows
+      const r = await readCommonVoice(input, log, options.signal)
+      if (!r.rows && !COMMON_VOICE_SPLITS.some((s) => input.sizes.has(`${s}.tsv`))) throw new Error('commonvoice: no train.tsv, dev.tsv or test.tsv in the input folder')
       notes.push(...r.notes)
       break
     }
     case 'nemo-tarred': {
       const manifests = options.entry ? [options.entry] : nemoTarredManifests(input)
       if (!manifests.length) throw new Error('nemo-tarred: no tarred_audio_manifest.json in the input folder')
-      rows = await readNemoTarred(input, manifests, options.signal)
+      await readNemoTarred(input, manifests, log, options.signal)
       break
     }
     case 'webdataset': {
       const shards = options.entry ? [options.entry] : webdatasetShards(input)
       if (!shards.length) throw new Error('webdataset: no .tar shard in the input folder')
-      const r = await readWebdataset(input, shards, options.signal)
-      rows = r.rows
+      const r = await readWebdataset(input, shards, log, options.signal)
       notes.push(...r.notes)
       break
     }
     case 'lhotse': {
       const manifests = options.entry ? [options.entry, ...lhotseManifests(input).filter((p) => p !== options.entry && lhotseKind(p) === 'recordings')] : lhotseManifests(input)
       if (!manifests.some((p) => lhotseKind(p) !== 'recordings')) throw new Error('lhotse: no cuts or supervisions manifest (*cuts*.jsonl[.gz], *supervisions*.jsonl[.gz]) in the input folder')
-      const r = await readLhotse(input, manifests, options.signal, options.paths)
-      rows = r.rows
+      const r = await readLhotse(input, manifests, log, options.signal, options.paths)
       notes.push(...r.notes)
       break
     }
     case 'audiofolder':
       if (!audiofolderMetadata(input).length) throw new Error('audiofolder: no metadata.csv or metadata.jsonl in the input folder')
-      rows = await readAudiofolder(input, options.textColumn, options.signal)
+      await readAudiofolder(input, log, options.textColumn, options.signal)
       break
     case 'hf-parquet': {
       if (!hfParquetFiles(input).length) throw new Error('hf-parquet: no .parquet file in the input folder')
       const only = options.entry
       const sub = only ? { ...input, files: input.files.filter((f) => f.path === only) } : input
-      rows = await readHfParquet(sub, options.textColumn, options.signal)
+      await readHfParquet(sub, log, options.textColumn, options.signal)
       break
     }
   }
-  return { input, scan: { format, notes, ...listedRows(rows) } }
 }

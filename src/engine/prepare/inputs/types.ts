@@ -75,7 +75,8 @@ export interface RowRange {
 
 /**
  * What the readers found, before any row is decided on. The rows are read as they are iterated (a NeMo manifest
- * line by line, never whole); the other layouts are read once, when the input is scanned.
+ * line by line, never whole); the other layouts are read once, when the input is scanned, into a `RowLog`
+ * (row-log.ts: a line of bytes per row, spilled past a budget).
  */
 export interface InputScan {
   format: InputFormat
@@ -85,4 +86,6 @@ export interface InputScan {
   count(): Promise<number>
   /** Things about the input as a whole (files not read, guessed split names). */
   notes: string[]
+  /** Removes what holds the scanned rows on disk (a spill file); the rows cannot be read after. */
+  close(): Promise<void>
 }

@@ -8,6 +8,7 @@
  * The split is the shard's path (`train-000000.tar`, `dev/shard-0.tar`) unless the `json` field says.
  */
 import type { InputRow } from './types.ts'
+import type { RowSink } from './row-log.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'
 import { splitFromPath, splitName, type InputFiles } from './input-files.ts'
 import { listTar, type TarMember } from './tar.ts'
@@ -41,9 +42,8 @@ export function groupSamples(members: TarMember[]): { key: string; fields: Map<s
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null)
 
-/** Rows of every shard, in shard then sample order; a shard that is not a readable tar is left out with a note. */
-export async function readWebdataset(input: InputFiles, shards: string[], signal?: AbortSignal): Promise<{ rows: Omit<InputRow, 'index'>[]; notes: string[] }> {
-  const rows: Omit<InputRow, 'index'>[] = []
+/** Rows of every shard, in shard then sample order, into `out`; a shard that is not a readable tar is left out with a note. */
+export async function readWebdataset(input: InputFiles, shards: string[], out: RowSink, signal?: AbortSignal): Promise<{ notes: string[] }> {
   const notes: string[] = []
   const decoder = new TextDecoder('utf-8')
   for (const tar of shards) {
@@ -82,12 +82,12 @@ export async function readWebdataset(input: InputFiles, shards: string[], signal
       }
       const m = audioField ? fields.get(audioField)! : null
       if (!m && !problem) problem = { reason: 'missing-audio', message: `${where}: no ${WEBDATASET_AUDIO.join('/')} field (fields: ${[...fields.keys()].join(', ')})` }
-      rows.push({
+      await out.add({
         where,
         audio: m ? { kind: 'member', file: tar, member: m.name, start: m.start, end: m.start + m.size } : null,
         text, language, split: rowSplit ?? split, corpus, duration: null, problem,
       })
     }
   }
-  return { rows, notes }
+  return { notes }
 }

@@ -1,0 +1,107 @@
+/**
+ * Long compressed input files (clip.ts → audio/streamed-decode.ts): FLAC, Ogg Vorbis, MP3 and IMA / Microsoft ADPCM
+ * WAV, written here by python3-soundfile (libsndfile's own writers), read a stretch at a time. Short files give the
+ * bytes of the whole-file path whatever the stretch size, segments included; a FLAC and an IMA ADPCM file over
+ * `decodeAudio`'s 2^26-sample limit come out as libsndfile's decode (`sf.read`) mixed, resampled by torchaudio and
+ * written as PCM_16, within 1 LSB.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { loadLibFlacNode } from '../../src/engine/node/libflac-node.ts'
+import { processClipNode, streamClipNode } from '../../src/engine/node/prepare-clip-node.ts'
+import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
+import { rowConverter } from '../../src/engine/prepare/run.ts'
+import type { PlannedRow } from '../../src/engine/prepare/types.ts'
+import { createStreamedClipConverter, STREAM_CHUNK_BYTES, type ClipResult } from '../../src/engine/prepare/clip.ts'
+import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
+import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
+import { runPython } from './python.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'mixscope-long-compressed-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A ranged reader of a file on disk that records the largest read. */
+function fileReader(path: string) {
+  const stats = { largest: 0, reads: 0 }
+  const read = async (start: number, end: number) => {
+    stats.largest = Math.max(stats.largest, end - start)
+    stats.reads++
+    const fh = await open(path, 'r')
+    try {
+      const out = new Uint8Array(end - start)
+      const { bytesRead } = await fh.read(out, 0, end - start, start)
+      return out.subarray(0, bytesRead)
+    } finally {
+      await fh.close()
+    }
+  }
+  return { read, stats, size: statSync(path).size }
+}
+
+function ok(r: ClipResult | null): Extract<ClipResult, { ok: true }> {
+  if (!r) throw new Error('not streamed')
+  if (!r.ok) throw new Error(r.error)
+  return r
+}
+
+describe('streamed clips of compressed files', () => {
+  // container, subtype, rate, channels, seconds
+  const files: [string, string, string, number, number, number][] = [
+    ['s16-48k-stereo.flac', 'FLAC', 'PCM_16', 48000, 2, 6.3],
+    ['s24-44k-mono.flac', 'FLAC', 'PCM_24', 44100, 1, 3.1],
+    ['s8-16k-3ch.flac', 'FLAC', 'PCM_S8', 16000, 3, 2.2],
+    ['vorbis-44k-stereo.ogg', 'OGG', 'VORBIS', 44100, 2, 4.2],
+    ['vorbis-16k-mono.ogg', 'OGG', 'VORBIS', 16000, 1, 3.0],
+    ['mp3-48k-stereo.mp3', 'MP3', 'MPEG_LAYER_III', 48000, 2, 4.1],
+    ['mp3-22k-mono.mp3', 'MP3', 'MPEG_LAYER_III', 22050, 1, 3.3],
+    ['ima-22k-stereo.wav', 'WAV', 'IMA_ADPCM', 22050, 2, 3.01],
+    ['ima-8k-mono.wav', 'WAV', 'IMA_ADPCM', 8000, 1, 2.3],
+    ['ms-44k-stereo.wav', 'WAV', 'MS_ADPCM', 44100, 2, 2.7],
+    ['ms-16k-mono.wav', 'WAV', 'MS_ADPCM', 16000, 1, 1.9],
+  ]
+  runPython(`
+import sys, json, numpy as np, soundfile as sf
+d, files = sys.argv[1], json.loads(sys.argv[2])
+rng = np.random.default_rng(9)
+for name, fmt, sub, rate, ch, sec in files:
+    n = int(rate * sec)
+    t = np.arange(n)[:, None] / rate
+    x = 0.5 * np.sin(2 * np.pi * (220 + 110 * np.arange(ch)) * t) + 0.1 * rng.standard_normal((n, ch))
+    sf.write(f'{d}/{name}', np.clip(x, -1, 1).astype(np.float32), rate, format=fmt, subtype=sub)
+`, [dir, JSON.stringify(files)])
+
+  const segments = [undefined, { offset: 0.25, duration: 0.5 }, { offset: 1.0, duration: null }, { offset: 0.1, duration: 100 }, { offset: 0.5, duration: 0.00001 }]
+
+  it('writes the bytes of the whole-file path (FLAC and Vorbis out, segments too), read a stretch at a time', async () => {
+    for (const [name] of files) {
+      const path = join(dir, name)
+      const bytes = new Uint8Array(readFileSync(path))
+      for (const chunkBytes of [4093, 1 << 22]) {
+        const convert = createStreamedClipConverter(loadLibFlacNode, { chunkBytes })
+        for (const format of ['flac', 'ogg'] as AudioFormat[]) {
+          for (const segment of format === 'ogg' ? segments.slice(0, 2) : segments) {
+            const what = `${name} ${format} ${JSON.stringify(segment)} stretches of ${chunkBytes} B`
+            const whole = await processClipNode({ bytes, id: name, format, ...(segment ? { segment } : {}) })
+            const file = fileReader(path)
+            const streamed = await convert({ read: file.read, size: file.size, id: name, format, ...(segment ? { segment } : {}) })
+            if (!whole.ok) {
+              expect(streamed, what).toEqual(whole)
+              continue
+            }
+            const got = ok(streamed)
+            expect(got.audioSize, what).toBe(whole.audioSize)
+            expect(got.sourceFrames, what).toBe(whole.sourceFrames)
+            expect(got.sourceRate, what).toBe(whole.sourceRate)
+            expect(got.sourceChannels, what).toBe(whole.sourceChannels)
+            expect(Buffer.from(got.audio).equals(Buffer.from(whole.audio)), what).toBe(true)
+            expect(file.stats.largest, what).toBeLessThanOrEqual(Math.max(chunkBytes + 65536, 1 << 20))
+          }
+        }
+      }
+    }
+  }, 240_000)
+})

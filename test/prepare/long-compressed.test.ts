@@ -105,3 +105,79 @@ for name, fmt, sub, rate, ch, sec in files:
     }
   }, 240_000)
 })
+
+describe('compressed files over 2^26 samples', () => {
+  // 48 kHz stereo, 700 s: 33.6 M frames = 2^26 + 91,136 samples, resampled to 16 kHz; each compared with
+  // libsndfile's decode (sf.read) → channel mean (torch) → torchaudio.functional.resample → PCM_16
+  const rate = 48000
+  const frames = 700 * rate
+  const longDir = join(dir, 'long')
+  mkdirSync(longDir)
+  const names = ['long.flac', 'long-ima.wav']
+  const make = () => JSON.parse(runPython(`
+import sys, json, numpy as np, soundfile as sf
+d, n = sys.argv[1], int(sys.argv[2])
+t = np.arange(n, dtype=np.float64)
+rng = np.random.default_rng(3)
+x = np.empty((n, 2), np.float32)
+x[:, 0] = 0.25 * np.sin(t * 0.013) + 0.01 * rng.standard_normal(n)
+x[:, 1] = 0.2 * np.sin(t * 0.0021 + 1) + 0.01 * rng.standard_normal(n)
+sf.write(f'{d}/long.flac', x, 48000, format='FLAC', subtype='PCM_16')
+sf.write(f'{d}/long-ima.wav', x, 48000, format='WAV', subtype='IMA_ADPCM')
+print(json.dumps({name: sf.info(f'{d}/{name}').frames for name in ['long.flac', 'long-ima.wav']}))
+`, [longDir, String(frames)])) as Record<string, number>
+
+  it('is converted whole and as a segment by the dataprep, as libsndfile reads it, from reads of a few MiB', async () => {
+    const declared = make()   // libsndfile's length: an IMA ADPCM file's last block is decoded whole
+    expect(frames * 2).toBeGreaterThan(defaultMaxSamples)
+    const input = await listInput(await createFsSource(longDir))
+    const reads = { largest: 0 }
+    const source = input.source
+    const read = source.read.bind(source)
+    source.read = (path, start, end, options) => {
+      reads.largest = Math.max(reads.largest, end - start)
+      return read(path, start, end, options)
+    }
+    const row = (path: string, segment?: { offset: number; duration: number }): PlannedRow => ({ index: 0, where: 'manifest.json:1', text: 'x', audio: { kind: 'file', path, ...(segment ? { segment } : {}) } })
+    const wholePath = rowConverter(input, processClipNode, 'flac')
+    const convert = rowConverter(input, processClipNode, 'flac', streamClipNode)
+    for (const name of names) {
+      // read whole, it is refused (what streaming is for)
+      const refused = await wholePath(row(name))
+      expect(!refused.ok && refused.error, name).toMatch(/over the limit of 67108864 samples/)
+      reads.largest = 0
+      const whole = ok(await convert(row(name)))
+      expect(whole.sourceFrames, name).toBe(declared[name])
+      expect(whole.audioSize, name).toBe(Math.ceil(declared[name] / 3))
+      expect(reads.largest, name).toBeLessThanOrEqual(Math.max(STREAM_CHUNK_BYTES + 65536, 1 << 20))
+      writeFileSync(join(dir, `${name}.whole.flac`), whole.audio)
+      const seg = ok(await convert(row(name, { offset: 655.37, duration: 21.5 })))
+      writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
+    }
+    const report = JSON.parse(runPython(`
+import sys, json, numpy as np, soundfile as sf, torch, torchaudio
+d, names = sys.argv[1], json.loads(sys.argv[2])
+def reference(name, offset, count):
+    with sf.SoundFile(f'{d}/long/{name}') as f:                   # libsndfile, as NeMo's and fairseq2's readers
+        f.seek(int(offset * f.samplerate))
+        wav = f.read(frames=count, dtype='float32', always_2d=True)
+    x = torch.from_numpy(wav).mean(dim=1)
+    y = torchaudio.functional.resample(x, 48000, 16000).numpy()
+    return np.clip(np.round(y * 32768), -32768, 32767).astype(np.int32)   # PCM_16 as libsndfile writes float
+out = {}
+for name in names:
+    for part, offset, count in [('whole', 0, -1), ('segment', 655.37, int(21.5 * 48000))]:
+        ours = sf.read(f'{d}/{name}.{part}.flac', dtype='int16')[0].astype(np.int32)
+        ref = reference(name, offset, count)
+        out[f'{name} {part}'] = {'frames': len(ours), 'refFrames': len(ref), 'maxDiff': int(np.abs(ours - ref).max()) if len(ours) == len(ref) else None}
+print(json.dumps(out))
+`, [dir, JSON.stringify(names)]))
+    for (const name of names) {
+      expect(report[`${name} whole`], name).toEqual({ frames: Math.ceil(declared[name] / 3), refFrames: Math.ceil(declared[name] / 3), maxDiff: expect.any(Number) })
+      expect(report[`${name} whole`].maxDiff, name).toBeLessThanOrEqual(1)
+      expect(report[`${name} segment`].refFrames, name).toBe(21.5 * 16000)
+      expect(report[`${name} segment`].frames, name).toBe(21.5 * 16000)
+      expect(report[`${name} segment`].maxDiff, name).toBeLessThanOrEqual(1)
+    }
+  }, 600_000)
+})

@@ -139,8 +139,9 @@ export interface StreamedClipTask {
 }
 
 /**
- * Converts a clip from a file too long to hold: `null` when the file is not raw samples (`pcmLayoutFromHead`), for
- * the whole-file path to decide.
+ * Converts a clip from a file too long to hold: `null` when the file is neither raw samples (`pcmLayoutFromHead`)
+ * nor a compressed format read in pieces (`openStreamedDecode`: native FLAC, Ogg Vorbis, MP3, ADPCM WAV), for the
+ * whole-file path to decide.
  */
 export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSignal) => Promise<ClipResult | null>
 
@@ -149,7 +150,8 @@ export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSigna
  * the same bytes `createClipProcessor` writes for it, from a few MiB in memory besides the encoded clip. It reads
  * the frames the reference reads (all, or a segment's `[int(offset·rate), +int(duration·rate))`, as `segmentFrames`)
  * `STREAM_CHUNK_BYTES` at a time, mixes each stretch to mono (`toMono`: per frame, so stretches do not change it),
- * resamples through `TorchaudioResampleStream` and encodes through the encoder's stream. Clips run one at a time
+ * resamples through `TorchaudioResampleStream` and encodes through the encoder's stream. A compressed file goes the
+ * same way from its decoder's pieces (`streamCompressed`), with the samples `decodeAudio` gives. Clips run one at a time
  * (a second waits), so that at most one long clip is held.
  * @param options.chunkBytes input read per step (default `STREAM_CHUNK_BYTES`; tests use small ones)
  */

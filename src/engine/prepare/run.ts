@@ -137,7 +137,7 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 /**
  * What `runPrepare` does with each row: read its input audio, convert it with `processClip`; a read that fails
  * becomes the row's `unreadable-audio` reason. A file (or tar member) over `STREAM_INPUT_BYTES` that holds raw
- * samples goes to `streamClip` instead, which reads only the frames the clip takes, a stretch at a time. A sharded
+ * samples or a compressed stream read in pieces (FLAC, Ogg Vorbis, MP3, ADPCM WAV) goes to `streamClip` instead, which reads only the frames the clip takes, a stretch at a time. A sharded
  * dataprep (src/engine/prepare/partial) converts with it too.
  */
 export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat, streamClip?: StreamedClipConverter): RowConverter {

@@ -10,9 +10,14 @@ import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
 import { decodePcm, type PcmEncoding, type PcmLayout } from './pcm.ts'
 import { blankSniff, blockingProblems, checkSane, withProblem, type AudioCodec, type AudioContainer, type AudioSniff } from './sniff-result.ts'
 import { audioError, type DecodedAudio } from './types.ts'
+import { decodeCoded, type CodedLayout } from './coded.ts'
+import { ima4Frames } from './adpcm.ts'
 
-/** A container's sniff and, when its header was read to the samples, their layout. */
-export interface PcmContainer { sniff: AudioSniff; layout: PcmLayout | null }
+/**
+ * A container's sniff and, when its header was read to the samples, their layout: `layout` for raw samples,
+ * `coded` for a compressed codec libsndfile reads in that container (coded.ts).
+ */
+export interface PcmContainer { sniff: AudioSniff; layout: PcmLayout | null; coded?: CodedLayout }
 
 const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1]
 const u64be = (b: Uint8Array, at: number) => u32be(b, at) * 2 ** 32 + u32be(b, at + 4)
@@ -73,6 +78,7 @@ export function sniffAiff(b: Uint8Array): PcmContainer {
         fl32: ['float', 32, false], FL32: ['float', 32, false], fl64: ['float', 64, false], FL64: ['float', 64, false],
         ulaw: ['ulaw', 8, false], ULAW: ['ulaw', 8, false], alaw: ['alaw', 8, false], ALAW: ['alaw', 8, false],
       }
+      if (aifc && (comm.compression === 'ima4' || comm.compression === 'DWVW')) return codedAiff(s, b, comm, body + 8 + offset, size - 8 - offset)
       const kind = kinds[comm.compression.trim()] ?? kinds[comm.compression]
       if (!kind) return { sniff: withProblem(s, `unsupported AIFC compression "${comm.compression}"`), layout: null }
       const [encoding, bits, littleEndian] = kind
@@ -85,6 +91,36 @@ export function sniffAiff(b: Uint8Array): PcmContainer {
     at = body + size + (size & 1)
   }
   return { sniff: withProblem(s, comm ? 'no SSND chunk' : 'truncated header: no COMM chunk'), layout: null }
+}
+
+/**
+ * AIFC's coded sound data, where libsndfile (`aiff.c`) reads it: from after the SSND chunk's offset and block size,
+ * `ima4` for the chunk's bytes (34-byte packets of 64 samples per channel), `DWVW` on to the end of the file.
+ */
+function codedAiff(s: AudioSniff, b: Uint8Array, comm: { channels: number; frames: number; bits: number; rate: number; compression: string }, dataOffset: number, declared: number): PcmContainer {
+  s.channels = comm.channels
+  s.sampleRate = comm.rate
+  s.declaredFramesRate = comm.rate
+  const available = Math.max(0, b.length - dataOffset)
+  if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
+  const dataBytes = Math.min(Math.max(0, declared), available)
+  let coded: CodedLayout
+  if (comm.compression === 'ima4') {
+    s.codec = 'ima_adpcm'
+    s.bitsPerSample = 4
+    coded = { kind: 'ima4', channels: comm.channels, dataOffset, dataBytes, frames: comm.channels > 0 ? ima4Frames(dataBytes, comm.channels) : 0 }
+  } else {
+    s.codec = 'dwvw'
+    s.bitsPerSample = comm.bits
+    // aiff.c sets up no decoder for 12-bit DWVW (its DWVW_12 case skips dwvw_init): libsndfile 1.2 cannot read it
+    if (comm.bits === 12) s.problems.push('12-bit DWVW, which libsndfile 1.2 does not read (aiff.c sets up no decoder for it)')
+    else if (comm.bits < 8 || comm.bits > 24) s.problems.push(`DWVW of ${comm.bits} bits (libsndfile reads 8–24)`)
+    coded = { kind: 'dwvw', bits: comm.bits, channels: comm.channels, dataOffset, dataBytes: available, frames: comm.frames }
+  }
+  s.declaredFrames = coded.frames
+  checkSane(s)
+  if (comm.channels < 1) return { sniff: withProblem(s, `${comm.channels} channels`), layout: null }
+  return { sniff: s, layout: null, coded }
 }
 
 /** Core Audio Format (`caff`): `desc` (rate, format, flags, bytes per packet, channels, bits) and `data`. */
@@ -212,9 +248,19 @@ export function readPcmContainer(b: Uint8Array, container: AudioContainer): PcmC
  */
 export function decodePcmContainer(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
   const container = pcmContainerOf(bytes) ?? 'unknown'
-  const { sniff, layout } = readPcmContainer(bytes, container)
+  const found = readPcmContainer(bytes, container)
+  const { sniff, layout } = found
+  const { coded } = found
   const fatal = blockingProblems(sniff)
   const fail = (what: string) => audioError(id, sniff.container, sniff.codec, what)
+  if (coded && !fatal.length) {
+    if (coded.frames * coded.channels > maxSamples) throw fail(`${coded.frames} frames × ${coded.channels} channels is over the limit of ${maxSamples} samples`)
+    const channels = decodeCoded(bytes, coded)
+    return {
+      sampleRate: sniff.sampleRate!, channels, frames: channels[0].length, decoder: `${sniff.container}/${sniff.codec}`, container: sniff.container,
+      codec: sniff.codec, warnings: sniff.problems.filter((p) => !fatal.includes(p)), trainable: true, untrainable: null,
+    }
+  }
   if (!layout || fatal.length) throw fail(fatal.join('; ') || 'no sample data')
   if (layout.frames * layout.channels > maxSamples) throw fail(`${layout.frames} frames × ${layout.channels} channels is over the limit of ${maxSamples} samples`)
   const warnings = sniff.problems.filter((p) => !fatal.includes(p))

@@ -1,6 +1,6 @@
 /**
- * The compressed codecs of the raw-sample containers (coded.ts): AIFC `ima4`, AIFC `DWVW` (16 and 24 bits), written
- * by libsndfile itself and, where it writes them, by ffmpeg, decoded by `decodeAudio` and compared with libsndfile's
+ * The compressed codecs of the raw-sample containers (coded.ts): AIFC `ima4`, AIFC `DWVW` (16 and 24 bits), GSM 6.10
+ * in WAV, Wave64 and AIFC, written by libsndfile itself and, where they write them, by sox and ffmpeg, decoded by `decodeAudio` and compared with libsndfile's
  * decode sample for sample: `sf.read(dtype='float32')`, and for DWVW, which python-soundfile's `read` cannot read
  * (its `tell()` seeks, and libsndfile cannot seek in DWVW), libsndfile's own `sf_open` + `sf_readf_float` through
  * soundfile's cffi binding.
@@ -18,7 +18,10 @@ import { runPython } from '../prepare/python.ts'
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-coded-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** [name, how it is written, channels, rate]: `sf:<format>:<subtype>` by libsndfile, `ffmpeg:<codec>` by ffmpeg from a PCM_16 source. */
+/**
+ * [name, how it is written, channels, rate]: `sf:<format>:<subtype>` by libsndfile, `sox:<encoding>` / `ffmpeg:<codec>`
+ * by sox / ffmpeg from a PCM_16 source (.ci/run installs both).
+ */
 const cases: [string, string, number, number][] = [
   ['ima4-mono.aiff', 'sf:AIFF:IMA_ADPCM', 1, 8000],
   ['ima4-stereo.aiff', 'sf:AIFF:IMA_ADPCM', 2, 44100],
@@ -27,6 +30,15 @@ const cases: [string, string, number, number][] = [
   ['dwvw16-48k.aiff', 'sf:AIFF:DWVW_16', 1, 48000],
   ['dwvw24-mono.aiff', 'sf:AIFF:DWVW_24', 1, 22050],
   ['dwvw24-44k.aiff', 'sf:AIFF:DWVW_24', 1, 44100],
+  ['gsm.wav', 'sf:WAV:GSM610', 1, 8000],
+  ['gsm-16k.wav', 'sf:WAV:GSM610', 1, 16000],
+  ['gsm.w64', 'sf:W64:GSM610', 1, 8000],
+  ['gsm-16k.w64', 'sf:W64:GSM610', 1, 16000],
+  ['gsm-22k.aiff', 'sf:AIFF:GSM610', 1, 22050],
+  ['gsm.aiff', 'sf:AIFF:GSM610', 1, 8000],
+  ['gsm-11k.aiff', 'sf:AIFF:GSM610', 1, 11025],
+  ['gsm-sox.wav', 'sox:gsm-full-rate', 1, 8000],
+  ['gsm-ffmpeg.wav', 'ffmpeg:libgsm_ms', 1, 8000],
 ]
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0
@@ -42,13 +54,17 @@ for name, how, ch, rate in cases:
     x = np.stack([0.7 * np.sin(2 * np.pi * (150 + 2500 * t) * t + c) for c in range(ch)], axis=1) + rng.normal(0, 0.05, (n, ch))
     x[:30] = 1.0; x[30:60] = -1.0; x[200:400] = 0
     x = np.clip(x, -1, 1)
-    if how.startswith('ffmpeg:'):
+    if how.startswith('ffmpeg:') or how.startswith('sox:'):
         sf.write(f'{d}/{name}.src.wav', x, rate, subtype='PCM_16')
     else:
         _, fmt, sub = how.split(':')
         sf.write(f'{d}/{name}', x, rate, format=fmt, subtype=sub)
 `, [dir, JSON.stringify(cases)])
 for (const [name, how] of cases) {
+  if (how.startsWith('sox:')) {
+    const r = spawnSync('sox', [join(dir, `${name}.src.wav`), '-e', how.slice(4), join(dir, name)], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`sox failed: ${r.stderr}`)
+  }
   if (!how.startsWith('ffmpeg:') || !hasFfmpeg) continue
   const r = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, `${name}.src.wav`), '-c:a', how.slice(7), join(dir, name)], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`ffmpeg failed: ${r.stderr}`)

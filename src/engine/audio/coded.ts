@@ -6,17 +6,22 @@
  */
 import { decodeAdpcm, IMA4_PACKET_BYTES, IMA4_PACKET_SAMPLES } from './adpcm.ts'
 import { decodeDwvw } from './dwvw.ts'
+import { decodeGsm610 } from './gsm610.ts'
 
 /** Where a coded stream is, and what libsndfile makes of it. */
 export type CodedLayout =
   | CodedCommon & { kind: 'ima4' }
   | CodedCommon & { kind: 'dwvw'; /** sample width, 8–24 */ bits: number }
+  | CodedCommon & { kind: 'gsm610'; /** Microsoft's 65-byte two-frame blocks (WAV, Wave64), else 33-byte frames */ wav49: boolean }
 
 interface CodedCommon {
   channels: number
   /** Byte offset of the coded data. */
   dataOffset: number
-  /** Bytes of coded data within the file (DWVW: to the end of the file, as libsndfile reads it). */
+  /**
+   * Bytes of coded data as libsndfile counts them (GSM in WAV: a pad byte after an odd-sized chunk included; DWVW: to
+   * the end of the file, as libsndfile reads it).
+   */
   dataBytes: number
   /** Frames libsndfile gives the stream (`sf_info`'s `frames`; DWVW: COMM's count, fewer when the stream ends first). */
   frames: number
@@ -32,6 +37,7 @@ export function decodeCoded(bytes: Uint8Array, layout: CodedLayout): Float32Arra
   if (layout.kind === 'ima4') {
     return decodeAdpcm(bytes, { kind: 'ima4', channels, blockAlign: IMA4_PACKET_BYTES * channels, samplesPerBlock: IMA4_PACKET_SAMPLES, dataOffset, dataBytes }, frames)
   }
+  if (layout.kind === 'gsm610') return [decodeGsm610(bytes.subarray(dataOffset), dataBytes, layout.wav49, frames)]
   const samples = decodeDwvw(bytes.subarray(dataOffset, dataOffset + dataBytes), layout.bits, frames * channels)
   // libsndfile counts the frames by decoding (`psf_decode_frame_count`), capped at COMM's count
   const got = Math.floor(samples.length / channels)

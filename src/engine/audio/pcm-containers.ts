@@ -12,6 +12,7 @@ import { blankSniff, blockingProblems, checkSane, withProblem, type AudioCodec, 
 import { audioError, type DecodedAudio } from './types.ts'
 import { decodeCoded, type CodedLayout } from './coded.ts'
 import { ima4Frames } from './adpcm.ts'
+import { GSM_FRAME_SAMPLES, GSM_WAV49_BLOCK_BYTES, GSM_WAV49_BLOCK_SAMPLES, gsmBlocks } from './gsm610.ts'
 
 /**
  * A container's sniff and, when its header was read to the samples, their layout: `layout` for raw samples,
@@ -78,7 +79,7 @@ export function sniffAiff(b: Uint8Array): PcmContainer {
         fl32: ['float', 32, false], FL32: ['float', 32, false], fl64: ['float', 64, false], FL64: ['float', 64, false],
         ulaw: ['ulaw', 8, false], ULAW: ['ulaw', 8, false], alaw: ['alaw', 8, false], ALAW: ['alaw', 8, false],
       }
-      if (aifc && (comm.compression === 'ima4' || comm.compression === 'DWVW')) return codedAiff(s, b, comm, body + 8 + offset, size - 8 - offset)
+      if (aifc && (comm.compression === 'ima4' || comm.compression === 'DWVW' || comm.compression === 'GSM ')) return codedAiff(s, b, comm, body + 8 + offset, size - 8 - offset)
       const kind = kinds[comm.compression.trim()] ?? kinds[comm.compression]
       if (!kind) return { sniff: withProblem(s, `unsupported AIFC compression "${comm.compression}"`), layout: null }
       const [encoding, bits, littleEndian] = kind
@@ -95,7 +96,8 @@ export function sniffAiff(b: Uint8Array): PcmContainer {
 
 /**
  * AIFC's coded sound data, where libsndfile (`aiff.c`) reads it: from after the SSND chunk's offset and block size,
- * `ima4` for the chunk's bytes (34-byte packets of 64 samples per channel), `DWVW` on to the end of the file.
+ * `ima4` for the chunk's bytes (34-byte packets of 64 samples per channel), `GSM ` for them too (33-byte frames of
+ * 160 samples), `DWVW` on to the end of the file.
  */
 function codedAiff(s: AudioSniff, b: Uint8Array, comm: { channels: number; frames: number; bits: number; rate: number; compression: string }, dataOffset: number, declared: number): PcmContainer {
   s.channels = comm.channels
@@ -109,6 +111,11 @@ function codedAiff(s: AudioSniff, b: Uint8Array, comm: { channels: number; frame
     s.codec = 'ima_adpcm'
     s.bitsPerSample = 4
     coded = { kind: 'ima4', channels: comm.channels, dataOffset, dataBytes, frames: comm.channels > 0 ? ima4Frames(dataBytes, comm.channels) : 0 }
+  } else if (comm.compression === 'GSM ') {
+    s.codec = 'gsm610'
+    if (comm.channels !== 1) s.problems.push(`GSM 6.10 with ${comm.channels} channels (libsndfile reads mono)`)
+    // libsndfile's count: every frame's 160 samples, capped at COMM's (gsm610_init, aiff.c)
+    coded = { kind: 'gsm610', wav49: false, channels: 1, dataOffset, dataBytes, frames: Math.min(comm.frames, gsmBlocks(dataBytes, false) * GSM_FRAME_SAMPLES) }
   } else {
     s.codec = 'dwvw'
     s.bitsPerSample = comm.bits
@@ -178,6 +185,7 @@ export function sniffW64(b: Uint8Array): PcmContainer {
       fmt = { tag, channels: u16le(b, body + 2), rate: u32le(b, body + 4), blockAlign: u16le(b, body + 12), bits: u16le(b, body + 14) }
     } else if (id === 'data') {
       if (!fmt) return { sniff: withProblem(s, 'data chunk before fmt chunk'), layout: null }
+      if (fmt.tag === WAVE_FORMAT_GSM610) return gsmWavLike(s, b, fmt, body, size - 24)
       const encoding = wavEncoding(fmt.tag, fmt.bits)
       if (!encoding) return { sniff: withProblem(s, `unsupported WAV format tag 0x${fmt.tag.toString(16)}`), layout: null }
       return finish(s, b, { encoding, bits: fmt.bits, littleEndian: true, channels: fmt.channels, rate: fmt.rate, dataOffset: body, dataBytes: size - 24, blockAlign: fmt.blockAlign })
@@ -185,6 +193,28 @@ export function sniffW64(b: Uint8Array): PcmContainer {
     at += Math.ceil(size / 8) * 8
   }
   return { sniff: withProblem(s, fmt ? 'no data chunk' : 'truncated header: no fmt chunk'), layout: null }
+}
+
+/** WAVE format tag of GSM 06.10 (Microsoft's WAV49 packing). */
+export const WAVE_FORMAT_GSM610 = 0x31
+
+/**
+ * GSM 06.10 in WAV or Wave64 as libsndfile reads it (`wavlike_read_fmt_chunk`, `gsm610_init`): mono, 65-byte blocks
+ * of 320 samples; every block counts, one cut short too.
+ */
+export function gsmWavLike(s: AudioSniff, b: Uint8Array, fmt: { channels: number; rate: number; blockAlign: number }, dataOffset: number, declared: number): PcmContainer {
+  s.codec = 'gsm610'
+  s.channels = fmt.channels
+  s.sampleRate = fmt.rate
+  s.declaredFramesRate = fmt.rate
+  if (fmt.channels !== 1 || fmt.blockAlign !== GSM_WAV49_BLOCK_BYTES) s.problems.push(`GSM 6.10 with ${fmt.channels} channels and blocks of ${fmt.blockAlign} bytes (libsndfile reads mono, 65-byte blocks)`)
+  const available = Math.max(0, b.length - dataOffset)
+  if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
+  const dataBytes = Math.min(Math.max(0, declared), available)
+  const frames = gsmBlocks(dataBytes, true) * GSM_WAV49_BLOCK_SAMPLES
+  s.declaredFrames = frames
+  checkSane(s)
+  return { sniff: s, layout: null, coded: { kind: 'gsm610', wav49: true, channels: 1, dataOffset, dataBytes, frames } }
 }
 
 /** WAV format tag (and bit depth) → encoding: PCM (8-bit unsigned), IEEE float, A-law (6), µ-law (7). */

@@ -2,8 +2,7 @@
  * The WAV variants libsndfile reads beside plain PCM: IMA ADPCM and Microsoft ADPCM (written by sox and by
  * libsndfile itself, mono and stereo, several block sizes, a last block cut short) and big-endian RIFX (libsndfile's
  * `endian='BIG'` WAV), decoded by `decodeAudio` and compared with libsndfile's `sf.read(dtype='float32')` sample for
- * sample; and the one mixscope does not decode (ALAC in CAF) skipped by the dataprep with a reason that names the
- * format.
+ * sample (the other coded formats: test/audio/coded-formats.test.ts).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -118,21 +117,6 @@ print(json.dumps({'rate': rate, 'channels': y.shape[1], 'frames': y.shape[0]}))
 `, [join(dir, cutName)])) as { rate: number; channels: number; frames: number }
       written[100 + i] = { ...ref, subtype: '' }
       compare(cutName, 100 + i, await decodeAudio(cut, { id: cutName }))
-    }
-  })
-
-  it('skips ALAC in CAF with a reason that names the format (GSM 6.10: test/audio/coded-formats.test.ts)', async () => {
-    runPython(`
-import sys, numpy as np, soundfile as sf
-x = 0.3 * np.sin(np.arange(8000) * 0.05)
-sf.write(sys.argv[1] + '/alac.caf', x, 16000, format='CAF', subtype='ALAC_16')
-`, [dir])
-    for (const [name, pattern] of [['alac.caf', /ALAC, Apple Lossless, which libsndfile reads: not decoded by mixscope/]] as const) {
-      const bytes = new Uint8Array(readFileSync(join(dir, name)))
-      await expect(decodeAudio(bytes, { id: name })).rejects.toThrow(pattern)
-      const r = await processClipNode({ bytes, id: name, format: 'flac' })
-      expect(r.ok).toBe(false)
-      expect(!r.ok && r.error).toMatch(pattern)
     }
   })
 })

@@ -1,6 +1,6 @@
 /**
  * The compressed codecs of the raw-sample containers (coded.ts): AIFC `ima4`, AIFC `DWVW` (16 and 24 bits), GSM 6.10
- * in WAV, Wave64 and AIFC, written by libsndfile itself and, where they write them, by sox and ffmpeg, decoded by `decodeAudio` and compared with libsndfile's
+ * in WAV, Wave64 and AIFC, ALAC (16/20/24/32 bits, 1–3 channels) in CAF, written by libsndfile itself and, where they write them, by sox and ffmpeg, decoded by `decodeAudio` and compared with libsndfile's
  * decode sample for sample: `sf.read(dtype='float32')`, and for DWVW, which python-soundfile's `read` cannot read
  * (its `tell()` seeks, and libsndfile cannot seek in DWVW), libsndfile's own `sf_open` + `sf_readf_float` through
  * soundfile's cffi binding.
@@ -39,6 +39,16 @@ const cases: [string, string, number, number][] = [
   ['gsm-11k.aiff', 'sf:AIFF:GSM610', 1, 11025],
   ['gsm-sox.wav', 'sox:gsm-full-rate', 1, 8000],
   ['gsm-ffmpeg.wav', 'ffmpeg:libgsm_ms', 1, 8000],
+  ['alac16-mono.caf', 'sf:CAF:ALAC_16', 1, 16000],
+  ['alac16-stereo.caf', 'sf:CAF:ALAC_16', 2, 44100],
+  ['alac20-stereo.caf', 'sf:CAF:ALAC_20', 2, 22050],
+  ['alac20-mono.caf', 'sf:CAF:ALAC_20', 1, 48000],
+  ['alac20-stereo-48k.caf', 'sf:CAF:ALAC_20', 2, 48000], // libsndfile's encoder overflows its last packet: read on as libsndfile reads it
+  ['alac24-mono.caf', 'sf:CAF:ALAC_24', 1, 22050],
+  ['alac24-stereo.caf', 'sf:CAF:ALAC_24', 2, 96000],
+  ['alac32-mono.caf', 'sf:CAF:ALAC_32', 1, 8000],
+  ['alac32-stereo.caf', 'sf:CAF:ALAC_32', 2, 16000],
+  ['alac16-3ch.caf', 'sf:CAF:ALAC_16', 3, 16000],
 ]
 
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0

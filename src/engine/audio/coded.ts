@@ -7,11 +7,13 @@
 import { decodeAdpcm, IMA4_PACKET_BYTES, IMA4_PACKET_SAMPLES } from './adpcm.ts'
 import { decodeDwvw } from './dwvw.ts'
 import { decodeGsm610 } from './gsm610.ts'
+import { decodeAlac, type AlacConfig } from './alac.ts'
 
 /** Where a coded stream is, and what libsndfile makes of it. */
 export type CodedLayout =
   | CodedCommon & { kind: 'ima4' }
   | CodedCommon & { kind: 'dwvw'; /** sample width, 8–24 */ bits: number }
+  | CodedCommon & { kind: 'alac'; config: AlacConfig; /** each packet's bytes, in order */ sizes: number[] }
   | CodedCommon & { kind: 'gsm610'; /** Microsoft's 65-byte two-frame blocks (WAV, Wave64), else 33-byte frames */ wav49: boolean }
 
 interface CodedCommon {
@@ -37,6 +39,7 @@ export function decodeCoded(bytes: Uint8Array, layout: CodedLayout): Float32Arra
   if (layout.kind === 'ima4') {
     return decodeAdpcm(bytes, { kind: 'ima4', channels, blockAlign: IMA4_PACKET_BYTES * channels, samplesPerBlock: IMA4_PACKET_SAMPLES, dataOffset, dataBytes }, frames)
   }
+  if (layout.kind === 'alac') return decodeAlac(bytes.subarray(dataOffset, dataOffset + dataBytes), layout.sizes, layout.config)
   if (layout.kind === 'gsm610') return [decodeGsm610(bytes.subarray(dataOffset), dataBytes, layout.wav49, frames)]
   const samples = decodeDwvw(bytes.subarray(dataOffset, dataOffset + dataBytes), layout.bits, frames * channels)
   // libsndfile counts the frames by decoding (`psf_decode_frame_count`), capped at COMM's count

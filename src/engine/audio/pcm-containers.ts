@@ -12,6 +12,7 @@ import { blankSniff, blockingProblems, checkSane, withProblem, type AudioCodec, 
 import { audioError, type DecodedAudio } from './types.ts'
 import { decodeCoded, type CodedLayout } from './coded.ts'
 import { ima4Frames } from './adpcm.ts'
+import { AlacDecoder, parseAlacCookie, parseAlacPackets, type AlacConfig } from './alac.ts'
 import { GSM_FRAME_SAMPLES, GSM_WAV49_BLOCK_BYTES, GSM_WAV49_BLOCK_SAMPLES, gsmBlocks } from './gsm610.ts'
 
 /**
@@ -133,7 +134,11 @@ function codedAiff(s: AudioSniff, b: Uint8Array, comm: { channels: number; frame
 /** Core Audio Format (`caff`): `desc` (rate, format, flags, bytes per packet, channels, bits) and `data`. */
 export function sniffCaf(b: Uint8Array): PcmContainer {
   const s = blankSniff('caf')
-  let desc: { rate: number; format: string; flags: number; bytesPerPacket: number; channels: number; bits: number } | null = null
+  let desc: { rate: number; format: string; flags: number; bytesPerPacket: number; framesPerPacket: number; channels: number; bits: number } | null = null
+  /** ALAC: the cookie, the packet table and the data, wherever they are in the file. */
+  let kuki: Uint8Array | null = null
+  let pakt: Uint8Array | null = null
+  let alacData: { offset: number; bytes: number } | null = null
   let at = 8
   while (at + 12 <= b.length) {
     const id = ascii(b, at, 4)
@@ -142,13 +147,22 @@ export function sniffCaf(b: Uint8Array): PcmContainer {
     if (id === 'desc') {
       if (body + 32 > b.length) return { sniff: withProblem(s, 'truncated header: desc chunk'), layout: null }
       const rate = new DataView(b.buffer, b.byteOffset + body, 8).getFloat64(0, false)
-      desc = { rate, format: ascii(b, body + 8, 4), flags: u32be(b, body + 12), bytesPerPacket: u32be(b, body + 16), channels: u32be(b, body + 24), bits: u32be(b, body + 28) }
+      desc = { rate, format: ascii(b, body + 8, 4), flags: u32be(b, body + 12), bytesPerPacket: u32be(b, body + 16), framesPerPacket: u32be(b, body + 20), channels: u32be(b, body + 24), bits: u32be(b, body + 28) }
+    } else if (id === 'kuki') {
+      kuki = b.subarray(body, Math.min(b.length, body + size))
+    } else if (id === 'pakt') {
+      // libsndfile reads the packet sizes after the chunk's 24-byte header (alac.c): the body from its start
+      pakt = b.subarray(body, Math.min(b.length, body + size))
+    } else if (id === 'data' && desc?.format === 'alac') {
+      if (b[at + 4] === 0xff && size >= 2 ** 63) size = b.length - body
+      alacData = { offset: body + 4, bytes: Math.max(0, Math.min(size, b.length - body) - 4) }
+      if (alacData.offset + alacData.bytes >= b.length) break
     } else if (id === 'data') {
       if (!desc) return { sniff: withProblem(s, 'data chunk before desc chunk'), layout: null }
       // a size of -1 (all ones) runs to the end of the file; the chunk starts with a 4-byte edit count
       if (b[at + 4] === 0xff && size >= 2 ** 63) size = Infinity
       const encoding: PcmEncoding | null = desc.format === 'lpcm' ? (desc.flags & 1 ? 'float' : 'int') : desc.format === 'ulaw' ? 'ulaw' : desc.format === 'alaw' ? 'alaw' : null
-      if (!encoding) return { sniff: withProblem(s, `unsupported CAF format "${desc.format}"${desc.format === 'alac' ? ' (ALAC, Apple Lossless, which libsndfile reads: not decoded by mixscope)' : ''}`), layout: null }
+      if (!encoding) return { sniff: withProblem(s, `unsupported CAF format "${desc.format}"`), layout: null }
       return finish(s, b, {
         encoding, bits: encoding === 'ulaw' || encoding === 'alaw' ? 8 : desc.bits, littleEndian: (desc.flags & 2) !== 0, channels: desc.channels, rate: desc.rate,
         dataOffset: body + 4, dataBytes: size - 4, blockAlign: desc.bytesPerPacket || undefined,
@@ -156,7 +170,45 @@ export function sniffCaf(b: Uint8Array): PcmContainer {
     }
     at = body + size
   }
+  if (desc?.format === 'alac') return alacCaf(s, desc, kuki, pakt, alacData, b)
   return { sniff: withProblem(s, desc ? 'no data chunk' : 'truncated header: no desc chunk'), layout: null }
+}
+
+/**
+ * ALAC in CAF as libsndfile reads it (alac.c `alac_reader_init`): the cookie's config, the packet table's sizes,
+ * and its frame count: every packet's frames but the last, plus what the last decodes to.
+ */
+function alacCaf(s: AudioSniff, desc: { rate: number; framesPerPacket: number; channels: number; bits: number }, kuki: Uint8Array | null, pakt: Uint8Array | null, data: { offset: number; bytes: number } | null, b: Uint8Array): PcmContainer {
+  s.codec = 'alac'
+  s.channels = desc.channels
+  s.sampleRate = desc.rate
+  s.declaredFramesRate = desc.rate
+  s.bitsPerSample = desc.bits
+  if (!kuki || !pakt || !data) return { sniff: withProblem(s, `ALAC without its ${!kuki ? 'kuki (magic cookie)' : !pakt ? 'pakt (packet table)' : 'data'} chunk`), layout: null }
+  let config: AlacConfig
+  try {
+    config = parseAlacCookie(kuki)
+  } catch (e) {
+    return { sniff: withProblem(s, (e as Error).message.replace(/^audio: /, '')), layout: null }
+  }
+  if (config.channels !== desc.channels) return { sniff: withProblem(s, `ALAC cookie declares ${config.channels} channels, the desc chunk ${desc.channels}`), layout: null }
+  const sizes = parseAlacPackets(pakt)
+  let frames = 0
+  if (sizes.length) {
+    const lastAt = sizes.slice(0, -1).reduce((n, x) => n + x, 0)
+    const last = sizes[sizes.length - 1]
+    frames = desc.framesPerPacket * (sizes.length - 1)
+    if (lastAt + last <= data.bytes) {
+      try {
+        frames += new AlacDecoder(config).packet(b.subarray(data.offset + lastAt, data.offset + lastAt + last), new Int32Array(config.frameLength * config.channels))
+      } catch (e) {
+        s.problems.push(`the last ALAC packet does not decode (${(e as Error).message.replace(/^audio: /, '')})`)
+      }
+    } else s.problems.push(`truncated data: the packet table lists ${lastAt + last} bytes, the file has ${data.bytes}`)
+  }
+  s.declaredFrames = frames
+  checkSane(s)
+  return { sniff: s, layout: null, coded: { kind: 'alac', config, sizes, channels: desc.channels, dataOffset: data.offset, dataBytes: data.bytes, frames } }
 }
 
 /** The 16-byte GUID that starts a Wave64 file: `riff` + 2E91CF11-A5D6-28DB-04C1-00000000 (bytes as stored). */

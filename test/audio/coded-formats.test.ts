@@ -151,6 +151,14 @@ describe('decodeAudio on coded AIFF/CAF/WAV, against libsndfile', () => {
 })
 
 describe('what libsndfile does not read', () => {
+  it.runIf(hasFfmpeg)('refuses ALAC in CAF as ffmpeg writes it (format flags 0), which libsndfile refuses too', async () => {
+    const r = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'alac16-stereo.caf'), '-c:a', 'alac', join(dir, 'alac-ffmpeg.caf')], { encoding: 'utf8' })
+    expect(r.status, r.stderr).toBe(0)
+    expect(reference(['alac-ffmpeg.caf'])[0].error).toMatch(/unsupported encoding/)
+    const bytes = new Uint8Array(readFileSync(join(dir, 'alac-ffmpeg.caf')))
+    await expect(decodeAudio(bytes, { id: 'alac-ffmpeg.caf' })).rejects.toThrow(/ALAC format flags 0, which libsndfile 1\.2 refuses/)
+  })
+
   it('refuses 12-bit DWVW AIFF, which libsndfile 1.2 cannot read either', async () => {
     // libsndfile will not write one; its 16-bit file with COMM's sample size patched to 12
     const bytes = new Uint8Array(readFileSync(join(dir, 'dwvw16-mono.aiff')))

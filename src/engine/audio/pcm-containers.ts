@@ -178,12 +178,14 @@ export function sniffCaf(b: Uint8Array): PcmContainer {
  * ALAC in CAF as libsndfile reads it (alac.c `alac_reader_init`): the cookie's config, the packet table's sizes,
  * and its frame count: every packet's frames but the last, plus what the last decodes to.
  */
-function alacCaf(s: AudioSniff, desc: { rate: number; framesPerPacket: number; channels: number; bits: number }, kuki: Uint8Array | null, pakt: Uint8Array | null, data: { offset: number; bytes: number } | null, b: Uint8Array): PcmContainer {
+function alacCaf(s: AudioSniff, desc: { rate: number; flags: number; framesPerPacket: number; channels: number; bits: number }, kuki: Uint8Array | null, pakt: Uint8Array | null, data: { offset: number; bytes: number } | null, b: Uint8Array): PcmContainer {
   s.codec = 'alac'
   s.channels = desc.channels
   s.sampleRate = desc.rate
   s.declaredFramesRate = desc.rate
   s.bitsPerSample = desc.bits
+  // caf.c takes the depth from the desc chunk's format flags (1–4: 16, 20, 24, 32 bits) and refuses other values
+  if (desc.flags < 1 || desc.flags > 4) return { sniff: withProblem(s, `ALAC format flags ${desc.flags}, which libsndfile 1.2 refuses (it reads 1–4, the bit depth's code; ffmpeg writes 0)`), layout: null }
   if (!kuki || !pakt || !data) return { sniff: withProblem(s, `ALAC without its ${!kuki ? 'kuki (magic cookie)' : !pakt ? 'pakt (packet table)' : 'data'} chunk`), layout: null }
   let config: AlacConfig
   try {

@@ -45,7 +45,11 @@ export function segmentFrames(segment: AudioSegment, rate: number, frames: numbe
 
 /** A converted clip, or why it could not be. */
 export type ClipResult =
-  | { ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number }
+  | {
+    ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number
+    /** Converted a stretch at a time from ranged reads (`createStreamedClipConverter`), not from the whole file. */
+    streamed?: true
+  }
   | { ok: false; error: string; reason?: 'missing-audio' | 'unreadable-audio' }
 
 /** Converts clips (in this thread, or on a pool). */
@@ -184,7 +188,7 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
       for await (const stretch of readPcmFrames(task.read, layout, start, end, frames)) channels = stretch
       const samples = resampleTorchaudio(referenceMono(channels), sampleRate, PREPARE_RATE)
       if (samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
-      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames }
+      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames, streamed: true }
     }
     const resampler = new TorchaudioResampleStream(sampleRate, PREPARE_RATE, frames)
     const out = (await encoder(task.format)).stream(PREPARE_RATE, resampler.outLength)
@@ -199,7 +203,7 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
       throw error
     }
     if (!resampler.done) throw new Error(`${task.id}: resampling did not complete`)
-    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames }
+    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames, streamed: true }
   } catch (error) {
     if (signal?.aborted) throw error
     return { ok: false, error: (error as Error).message }
@@ -232,7 +236,7 @@ async function streamCompressed(task: StreamedClipTask, head: Uint8Array, encode
       const joined = Array.from({ length: channels }, (_, c) => Float32Array.from(held.flatMap((p) => [...p[c]])))
       const samples = resampleTorchaudio(referenceMono(joined), sampleRate, PREPARE_RATE)
       if (samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
-      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: channels, sourceFrames: frames }
+      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: channels, sourceFrames: frames, streamed: true }
     }
     const resampler = new TorchaudioResampleStream(sampleRate, PREPARE_RATE, frames)
     const out = (await encoder(task.format)).stream(PREPARE_RATE, resampler.outLength)
@@ -246,7 +250,7 @@ async function streamCompressed(task: StreamedClipTask, head: Uint8Array, encode
       throw error
     }
     if (!resampler.done) throw new Error(`${task.id}: resampling did not complete`)
-    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: channels, sourceFrames: frames }
+    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: channels, sourceFrames: frames, streamed: true }
   } catch (error) {
     if (signal?.aborted) throw error
     return { ok: false, error: `${task.id}: ${(error as Error).message}` }

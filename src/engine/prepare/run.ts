@@ -45,6 +45,12 @@ export interface PrepareProgress {
   file: string | null
   /** Rows taken from finished files of an earlier run. */
   rowsResumed: number
+  /**
+   * Rows this run wrote whose audio was converted a stretch at a time from ranged reads (a long input file, or a
+   * compressed one over the sample limit: `streamClip`); not in the report, so that a merge of parts, which takes
+   * the clips from them, writes the report an unsharded run writes.
+   */
+  rowsStreamed: number
 }
 
 /** Options of `runPrepare`. */
@@ -199,7 +205,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
   if (!options.convert && !input) throw new Error('prepare: runPrepare needs the input folder, or a converter of its rows')
   const convert = options.convert ?? rowConverter(input!, processClip, plan.audioFormat as AudioFormat, options.streamClip)
   const rowsTotal = plan.partitions.reduce((n, p) => n + p.rows.length, 0)
-  const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0 }
+  const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0, rowsStreamed: 0 }
   const report = () => onProgress?.({ ...progress })
 
   for (const partition of plan.partitions) {
@@ -268,6 +274,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
         } else {
           group.push({ text: row.text, audio: result.audio, audioSize: result.audioSize })
           open.samples += result.audioSize
+          if (result.streamed) progress.rowsStreamed++
           progress.rowsWritten++
           progress.samplesWritten += result.audioSize
           if (group.length === rowsPerGroup) {

@@ -11,7 +11,6 @@ import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { decodeAudio } from '../../src/engine/audio/decode.ts'
 import { sniffAudio } from '../../src/engine/audio/sniff.ts'
-import { processClipNode } from '../../src/engine/node/prepare-clip-node.ts'
 import { runPython } from '../prepare/python.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-adpcm-'))

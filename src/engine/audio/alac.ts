@@ -278,8 +278,10 @@ export class AlacDecoder {
     for (;;) {
       if (bits.pos >= packet.length * 8) throw new Error('audio: ALAC packet ends before its END element')
       const tag = bits.read(3)
-      if (tag === 0 || tag === 3) numSamples = this.element(bits, 1, numSamples, out, ch, channels), ch += 1 // SCE, LFE
-      else if (tag === 1) {
+      if (tag === 0 || tag === 3) { // SCE, LFE
+        numSamples = this.element(bits, 1, numSamples, out, ch, channels)
+        ch += 1
+      } else if (tag === 1) {
         if (ch + 2 > channels) break
         numSamples = this.element(bits, 2, numSamples, out, ch, channels)
         ch += 2

@@ -1,9 +1,10 @@
 /**
  * The Prepare view on the inputs the engine reads beyond plain PCM: a NeMo manifest whose audio is a WAV over the
- * 32 MiB at which the engine worker reads a file a stretch at a time (converted whole and as a segment), IMA and
- * Microsoft ADPCM WAV (sox), big-endian RIFX WAV and a GSM 6.10 WAV (libsndfile via python3-soundfile), which is
- * skipped with its format named. The written clip lengths are checked against what libsndfile counts; the result
- * summary and the partitions it lists are read, in light and dark.
+ * 32 MiB at which the engine worker reads a file a stretch at a time (converted whole and as a segment: the result
+ * says that those two clips went that way), IMA and Microsoft ADPCM WAV (sox), big-endian RIFX WAV, GSM 6.10 WAV,
+ * AIFC `ima4` and ALAC in CAF (libsndfile via python3-soundfile), and a G.721 WAV, which is skipped with its format
+ * named. The written clip lengths are checked against what libsndfile counts; the result summary and the partitions
+ * it lists are read, in light and dark.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -32,8 +33,11 @@ y = (0.5 * np.sin(2 * np.pi * 330 * s)).astype(np.float32)
 sf.write(f'{d}/src.wav', np.stack([y, y[::-1]], axis=1), 22050, subtype='PCM_16')
 sf.write(f'{d}/audio/rifx.wav', y, 22050, format='WAV', subtype='PCM_16', endian='BIG')
 sf.write(f'{d}/audio/gsm.wav', y[:16000], 8000, format='WAV', subtype='GSM610')
-print(json.dumps({'rifx': sf.info(f'{d}/audio/rifx.wav').frames}))
-`, [dir, String(LONG_FRAMES)])) as { rifx: number }
+sf.write(f'{d}/audio/ima4.aiff', y, 22050, format='AIFF', subtype='IMA_ADPCM')
+sf.write(f'{d}/audio/alac.caf', np.stack([y, y[::-1]], axis=1), 22050, format='CAF', subtype='ALAC_24')
+sf.write(f'{d}/audio/g721.wav', y[:16000], 8000, format='WAV', subtype='G721_32')
+print(json.dumps({n: sf.info(f'{d}/audio/{n}').frames for n in ['rifx.wav', 'gsm.wav', 'ima4.aiff', 'alac.caf']}))
+`, [dir, String(LONG_FRAMES)])) as Record<string, number>
   for (const [name, encoding] of [['ima.wav', 'ima-adpcm'], ['ms.wav', 'ms-adpcm']]) {
     const r = spawnSync('sox', [join(dir, 'src.wav'), '-e', encoding, join(dir, 'audio', name)], { encoding: 'utf8' })
     if (r.status !== 0) throw new Error(`sox: ${r.stderr}`)
@@ -45,7 +49,8 @@ print(json.dumps([sf.info(f'{sys.argv[1]}/audio/{n}').frames for n in ['ima.wav'
 
   // 22.05 kHz → 16 kHz: ceil(320 · n / 441), torchaudio's length with the gcd-reduced rates
   const at16k = (n: number) => Math.ceil(320 * n / 441)
-  expectedSamples = LONG_FRAMES + 5 * 16000 + at16k(frames[0]) + at16k(frames[1]) + at16k(info.rifx)
+  expectedSamples = LONG_FRAMES + 5 * 16000 + at16k(frames[0]) + at16k(frames[1]) + at16k(info['rifx.wav']) + 2 * info['gsm.wav'] +
+    at16k(info['ima4.aiff']) + at16k(info['alac.caf'])
   const row = (audio: string, text: string, extra: Record<string, number> = {}) => JSON.stringify({ audio_filepath: audio, text, lang: 'en', corpus: 'formats', split: 'train', ...extra })
   writeFileSync(join(dir, 'manifest.jsonl'), [
     row('audio/long.wav', 'the whole long recording'),
@@ -54,6 +59,9 @@ print(json.dumps([sf.info(f'{sys.argv[1]}/audio/{n}').frames for n in ['ima.wav'
     row('audio/ms.wav', 'microsoft adpcm'),
     row('audio/rifx.wav', 'big endian'),
     row('audio/gsm.wav', 'gsm six ten'),
+    row('audio/ima4.aiff', 'apple ima four'),
+    row('audio/alac.caf', 'apple lossless'),
+    row('audio/g721.wav', 'g seven twenty one'),
   ].join('\n') + '\n')
   spawnSync('rm', [join(dir, 'src.wav')])
 })
@@ -69,12 +77,14 @@ async function convert(page: Page): Promise<void> {
   await expect(partitions.locator('tbody tr')).toHaveCount(1)
   await expect(partitions.getByText('eng_Latn')).toBeVisible()
   await page.getByRole('button', { name: 'Convert into browser storage' }).click()
-  await expect(page.getByText(/Wrote 5 rows/)).toBeVisible({ timeout: 120_000 })
+  await expect(page.getByText(/Wrote 8 rows/)).toBeVisible({ timeout: 120_000 })
   await expect(page.getByText(/1 unreadable/)).toBeVisible()
+  // the long WAV's two clips (whole, and a segment) went the streamed way, in the browser's engine worker
+  await expect(page.getByTestId('prepare-streamed')).toHaveText(/^2 clips from long input files converted a stretch at a time/)
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`converts a long WAV (streamed), ADPCM and RIFX, and names GSM 6.10 when skipping it (${colorScheme})`, async ({ page }) => {
+  test(`converts a long WAV (streamed), ADPCM, RIFX, GSM 6.10, ima4 and ALAC, and names G.721 when skipping it (${colorScheme})`, async ({ page }) => {
     test.setTimeout(180_000)
     await page.emulateMedia({ colorScheme })
     await convert(page)
@@ -83,12 +93,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const text = async (name: string) => (await (await root.getFileHandle(name)).getFile()).text()
       return { report: JSON.parse(await text('_prepare_report.json')) as { rows_written: number; files: { path: string; rows: number; audioSamples: number }[] }, skipped: await text('_prepare_skipped.jsonl') }
     })
-    expect(out.report.rows_written).toBe(5)
-    expect(out.report.files.map((f) => [f.path, f.rows])).toEqual([['version=0/corpus=formats/split=train/language=eng_Latn/part-0.parquet', 5]])
+    expect(out.report.rows_written).toBe(8)
+    expect(out.report.files.map((f) => [f.path, f.rows])).toEqual([['version=0/corpus=formats/split=train/language=eng_Latn/part-0.parquet', 8]])
     expect(out.report.files[0].audioSamples).toBe(expectedSamples)
     const skipped = out.skipped.trim().split('\n').map((l) => JSON.parse(l) as { reason: string; message: string; audio: string })
-    expect(skipped.map((s) => [s.audio, s.reason])).toEqual([['audio/gsm.wav', 'unreadable-audio']])
-    expect(skipped[0].message).toMatch(/GSM 6\.10, which libsndfile reads: not decoded by mixscope/)
+    expect(skipped.map((s) => [s.audio, s.reason])).toEqual([['audio/g721.wav', 'unreadable-audio']])
+    expect(skipped[0].message).toMatch(/G\.721 ADPCM, which libsndfile reads: not decoded by mixscope/)
     for (const width of [1280, 1920]) {
       await page.setViewportSize({ width, height: 900 })
       await page.screenshot({ path: test.info().outputPath(`prepare-formats-${colorScheme}-${width}.png`), fullPage: true })

@@ -2,8 +2,7 @@
  * The WAV variants libsndfile reads beside plain PCM: IMA ADPCM and Microsoft ADPCM (written by sox and by
  * libsndfile itself, mono and stereo, several block sizes, a last block cut short) and big-endian RIFX (libsndfile's
  * `endian='BIG'` WAV), decoded by `decodeAudio` and compared with libsndfile's `sf.read(dtype='float32')` sample for
- * sample; and the ones mixscope does not decode (GSM 6.10 WAV, ALAC in CAF) skipped by the dataprep with a reason
- * that names the format.
+ * sample (the other coded formats: test/audio/coded-formats.test.ts).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +11,6 @@ import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { decodeAudio } from '../../src/engine/audio/decode.ts'
 import { sniffAudio } from '../../src/engine/audio/sniff.ts'
-import { processClipNode } from '../../src/engine/node/prepare-clip-node.ts'
 import { runPython } from '../prepare/python.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-adpcm-'))
@@ -118,22 +116,6 @@ print(json.dumps({'rate': rate, 'channels': y.shape[1], 'frames': y.shape[0]}))
 `, [join(dir, cutName)])) as { rate: number; channels: number; frames: number }
       written[100 + i] = { ...ref, subtype: '' }
       compare(cutName, 100 + i, await decodeAudio(cut, { id: cutName }))
-    }
-  })
-
-  it('skips GSM 6.10 WAV and ALAC in CAF with a reason that names the format', async () => {
-    runPython(`
-import sys, numpy as np, soundfile as sf
-x = 0.3 * np.sin(np.arange(8000) * 0.05)
-sf.write(sys.argv[1] + '/gsm.wav', x, 8000, format='WAV', subtype='GSM610')
-sf.write(sys.argv[1] + '/alac.caf', x, 16000, format='CAF', subtype='ALAC_16')
-`, [dir])
-    for (const [name, pattern] of [['gsm.wav', /GSM 6\.10, which libsndfile reads: not decoded by mixscope/], ['alac.caf', /ALAC, Apple Lossless, which libsndfile reads: not decoded by mixscope/]] as const) {
-      const bytes = new Uint8Array(readFileSync(join(dir, name)))
-      await expect(decodeAudio(bytes, { id: name })).rejects.toThrow(pattern)
-      const r = await processClipNode({ bytes, id: name, format: 'flac' })
-      expect(r.ok).toBe(false)
-      expect(!r.ok && r.error).toMatch(pattern)
     }
   })
 })

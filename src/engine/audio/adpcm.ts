@@ -25,8 +25,8 @@ const MS_ADAPTATION = [230, 230, 230, 230, 307, 409, 512, 614, 768, 614, 512, 40
 const MS_COEF1 = [256, 512, 0, 192, 240, 460, 392]
 const MS_COEF2 = [0, -256, 0, 64, 0, -208, -232]
 
-/** The two ADPCM codecs. */
-export type AdpcmKind = 'ima_adpcm' | 'ms_adpcm'
+/** The ADPCM codecs: WAV's two, and Apple's IMA 4:1 of AIFC (`ima4`). */
+export type AdpcmKind = 'ima_adpcm' | 'ms_adpcm' | 'ima4'
 
 /** Where an ADPCM stream is and how it is cut. */
 export interface AdpcmLayout {
@@ -73,7 +73,11 @@ export function decodeAdpcm(bytes: Uint8Array, layout: AdpcmLayout, frames: numb
     // a block cut short keeps the previous block's bytes after what was read, as libsndfile's reused buffer does
     block.set(bytes.subarray(at, Math.min(end, at + blockAlign)))
     if (layout.kind === 'ima_adpcm') imaBlock(block, channels, samplesPerBlock, samples)
-    else msBlock(block, channels, samplesPerBlock, samples)
+    else if (layout.kind === 'ima4') {
+      // libsndfile counts 34-byte packets: a group whose packets run past the count decodes to zeros
+      if ((b + 1) * channels > ima4Packets(layout.dataBytes)) samples.fill(0)
+      else ima4Block(block, channels, samples)
+    } else msBlock(block, channels, samplesPerBlock, samples)
     const n = Math.min(samplesPerBlock, frames - frame)
     for (let c = 0; c < channels; c++) {
       const ch = out[c]
@@ -118,6 +122,50 @@ function imaBlock(block: Uint8Array, channels: number, perBlock: number, samples
       if (code & 8) diff = -diff
       predictor = clamp16(predictor + diff)
       samples[k] = predictor
+    }
+  }
+}
+
+/** Bytes of one AIFC `ima4` packet (one channel's 64 samples) and the samples it holds. */
+export const IMA4_PACKET_BYTES = 34
+export const IMA4_PACKET_SAMPLES = 64
+
+/** 34-byte packets libsndfile counts in `dataBytes` of `ima4` data: a last one cut short counts (`ima_reader_init`). */
+export function ima4Packets(dataBytes: number): number {
+  return Math.ceil(dataBytes / IMA4_PACKET_BYTES)
+}
+
+/**
+ * Frames libsndfile gives an AIFC `ima4` stream: 64 per packet, over the channels (integer division, as
+ * `ima_reader_init`'s `samplesperblock * blocks / channels`).
+ */
+export function ima4Frames(dataBytes: number, channels: number): number {
+  return Math.floor(IMA4_PACKET_SAMPLES * ima4Packets(dataBytes) / channels)
+}
+
+/**
+ * One group of AIFC `ima4` packets (one per channel, in channel order) into interleaved `samples`, as libsndfile's
+ * `aiff_ima_decode_block`: each packet starts with a 16-bit big-endian preamble, the predictor's top 9 bits and a
+ * 7-bit step index (clamped to 88); then 32 bytes, 64 nibbles low first, each decoded from the preamble on (the
+ * preamble is not a sample itself).
+ */
+function ima4Block(block: Uint8Array, channels: number, samples: Int32Array): void {
+  for (let c = 0; c < channels; c++) {
+    const p = c * IMA4_PACKET_BYTES
+    let predictor = int16((block[p] << 8) | (block[p + 1] & 0x80))
+    let index = Math.min(88, block[p + 1] & 0x7f)
+    for (let k = 0; k < IMA4_PACKET_SAMPLES; k++) {
+      const byte = block[p + 2 + (k >> 1)]
+      const code = k & 1 ? (byte >> 4) & 0x0f : byte & 0x0f
+      const step = IMA_STEP[index]
+      index = Math.min(88, Math.max(0, index + IMA_INDEX[code]))
+      let diff = step >> 3
+      if (code & 1) diff += step >> 2
+      if (code & 2) diff += step >> 1
+      if (code & 4) diff += step
+      if (code & 8) diff = -diff
+      predictor = clamp16(predictor + diff)
+      samples[k * channels + c] = predictor
     }
   }
 }

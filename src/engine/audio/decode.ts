@@ -106,7 +106,7 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
 }
 
 /** Where `fLaC` starts in a native FLAC file: 0, or after an ID3v2 tag. */
-function flacStart(b: Uint8Array): number {
+export function flacStart(b: Uint8Array): number {
   if (ascii(b, 0, 3) !== 'ID3' || b.length < 10) return 0
   return 10 + (((b[6] & 0x7f) << 21) | ((b[7] & 0x7f) << 14) | ((b[8] & 0x7f) << 7) | (b[9] & 0x7f)) + (b[5] & 0x10 ? 10 : 0)
 }

@@ -57,6 +57,16 @@ export interface DecodeOptions {
 /** 2^26 float32 samples (256 MiB): 70 minutes of 16 kHz mono. Bigger declared or decoded lengths are refused. */
 export const defaultMaxSamples = 2 ** 26
 
+/**
+ * Whether a decode failed only for being longer than the sample limit (`maxSamples`): every decoder says so with
+ * "over the limit of <n> samples" (from a header) or "more than the limit of <n> samples" (while decoding). The
+ * dataprep then streams the file instead (prepare/run.ts).
+ * @param message the error's message
+ */
+export function overSampleLimit(message: string): boolean {
+  return /(over|more than) the limit of \d+ samples/.test(message)
+}
+
 /** The error every decoder throws: `audio: <id> (<container>[/<codec>]): <what failed>`. */
 export function audioError(id: string | undefined, container: string, codec: string | null, what: string): MixscopeError {
   const where = codec && codec !== container ? `${container}/${codec}` : container

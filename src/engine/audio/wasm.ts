@@ -209,3 +209,35 @@ function rescaleFlac(channels: Float32Array[], bits: number): void {
   const magic = 6755399441055744
   for (const ch of channels) for (let i = 0; i < ch.length; i++) ch[i] = ((ch[i] * up + magic) - magic) / down
 }
+
+/**
+ * The planar output of the Ogg Vorbis or MP3 WASM decoder on a file read by ranges, `chunkBytes` of input at a
+ * time: the same decoder, fed the same bytes, as `decodeWasm`, so the same samples (before `decodeAudio`'s
+ * trimming), without holding the file or its samples. What streams a long compressed file through the dataprep
+ * (src/engine/audio/streamed-decode.ts).
+ * @param read reads bytes `[start, end)` of the file
+ * @param size the file's size, bytes
+ * @param channels the channels to keep (the sniffed count: mpg123 always gives two)
+ * @yields `[channels][n]` float32 pieces, in order (never empty)
+ * @throws Error `audio: ...` when the codec is not one of the two
+ */
+export async function* wasmPieces(codec: 'vorbis' | 'mp3', read: (start: number, end: number) => Promise<Uint8Array>, size: number, channels: number, chunkBytes: number): AsyncGenerator<Float32Array[]> {
+  const d = codec === 'vorbis' ? new OggVorbisDecoder() : new MPEGDecoder({ enableGapless: true })
+  const keep = (p: Piece) => p.channelData.slice(0, channels).map((c) => c.slice(0, p.samplesDecoded))
+  try {
+    await d.ready
+    // the decoders take any piece of the stream (the whole-file path feeds CHUNK bytes at a time)
+    const step = Math.max(CHUNK, Math.floor(chunkBytes / CHUNK) * CHUNK)
+    for (let at = 0; at < size; at += step) {
+      const bytes = await read(at, Math.min(size, at + step))
+      for (let i = 0; i < bytes.length; i += CHUNK) {
+        const p = await quietly(() => d.decode(bytes.subarray(i, i + CHUNK))) as Piece
+        if (p.samplesDecoded) yield keep(p)
+      }
+    }
+    if (d instanceof OggVorbisDecoder) {
+      const p = await quietly(() => d.flush())
+      if (p.samplesDecoded) yield keep(p)
+    }
+  } finally { d.free() }
+}

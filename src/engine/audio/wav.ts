@@ -7,6 +7,7 @@
  */
 import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
 import { adpcmBlocks, adpcmSamplesPerBlock, decodeAdpcm } from './adpcm.ts'
+import { decodeGsm610, GSM_WAV49_BLOCK_BYTES, GSM_WAV49_BLOCK_SAMPLES, gsmBlocks } from './gsm610.ts'
 import { decodePcm } from './pcm.ts'
 import { wavEncoding } from './pcm-containers.ts'
 import { blankSniff, blockingProblems, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
@@ -20,13 +21,14 @@ const WAVE_FORMAT_MULAW = 7
 const WAVE_FORMAT_EXTENSIBLE = 0xfffe
 const WAVE_FORMAT_ADPCM = 0x02
 const WAVE_FORMAT_IMA_ADPCM = 0x11
+const WAVE_FORMAT_GSM610 = 0x31
 
 /**
  * WAVE format tags libsndfile reads that mixscope does not decode, named in the message that skips them (the
  * registered names, RFC 2361).
  */
 const UNDECODED_TAGS: Record<number, string> = {
-  0x14: 'G.723 ADPCM', 0x31: 'GSM 6.10', 0x40: 'G.721 ADPCM', 0x50: 'MPEG', 0x55: 'MPEG Layer 3',
+  0x14: 'G.723 ADPCM', 0x40: 'G.721 ADPCM', 0x50: 'MPEG', 0x55: 'MPEG Layer 3',
 }
 
 /** Where a WAV file's `data` chunk is, found while sniffing (used by the WAV decoder). */
@@ -96,12 +98,19 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
         else if (perBlock !== implied || implied < 2) s.problems.push(`${s.codec === 'ima_adpcm' ? 'IMA' : 'Microsoft'} ADPCM: ${perBlock} samples per block, the block of ${blockAlign} bytes holds ${implied}`)
         adpcmPerBlock = perBlock
         s.bitsPerSample = 4
+      } else if (formatTag === WAVE_FORMAT_GSM610) {
+        s.codec = 'gsm610'
+        // libsndfile reads mono, 65-byte blocks of 320 samples only (wavlike_read_fmt_chunk)
+        const perBlock = size >= 20 && body + 20 <= b.length ? u16(b, body + 18) : 0
+        if (s.channels !== 1 || blockAlign !== GSM_WAV49_BLOCK_BYTES || perBlock !== GSM_WAV49_BLOCK_SAMPLES) {
+          s.problems.push(`GSM 6.10 with ${s.channels} channels, blocks of ${blockAlign} bytes and ${perBlock} samples (libsndfile reads mono, 65-byte blocks of 320)`)
+        }
       } else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}${UNDECODED_TAGS[formatTag] ? ` (${UNDECODED_TAGS[formatTag]}, which libsndfile reads: not decoded by mixscope)` : ''}`)
       const bits = s.bitsPerSample
       if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
       if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
       if ((s.codec === 'alaw' || s.codec === 'ulaw') && bits !== 8) s.problems.push(`unsupported G.711 bit depth ${bits}`)
-      if (s.channels > 0 && adpcmPerBlock === 0 && blockAlign !== s.channels * Math.ceil(bits / 8)) {
+      if (s.channels > 0 && adpcmPerBlock === 0 && s.codec !== 'gsm610' && blockAlign !== s.channels * Math.ceil(bits / 8)) {
         s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
       }
     } else if (id === 'data') {
@@ -111,7 +120,8 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
       // libsndfile counts the frames that are there when the chunk is cut short (so training reads those); ADPCM:
       // every block, the last one even when cut short, at the samples per block
-      if (blockAlign > 0) {
+      if (s.codec === 'gsm610') s.declaredFrames = gsmBlocks(gsmDataBytes(declared, available), true) * GSM_WAV49_BLOCK_SAMPLES
+      else if (blockAlign > 0) {
         s.declaredFrames = adpcmPerBlock
           ? adpcmBlocks(s.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', { blockAlign, dataBytes: Math.min(declared, available) }) * adpcmPerBlock
           : Math.floor(Math.min(declared, available) / blockAlign)
@@ -126,6 +136,24 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
   if (formatTag < 0) s.problems.push('truncated header: no fmt chunk')
   else if (!layout) s.problems.push('no data chunk')
   return { sniff: checkSane(s), layout }
+}
+
+/**
+ * The data length libsndfile's WAV reader gives GSM 06.10 (wav.c): the chunk's size within the file, plus its pad
+ * byte when the size is odd (so a 65-byte multiple plus a pad makes one more block, read over the previous one).
+ */
+function gsmDataBytes(declared: number, available: number): number {
+  return Math.min(declared, available) + (declared % 2)
+}
+
+/** GSM 06.10 WAV (WAV49 blocks, gsm610.ts), with libsndfile's frame count (`sniff.declaredFrames`). */
+function decodeGsmWav(bytes: Uint8Array, id: string | undefined, maxSamples: number, sniff: AudioSniff, layout: WavLayout): DecodedAudio {
+  const fatal = blockingProblems(sniff)
+  if (fatal.length) throw audioError(id, 'wav', 'gsm610', fatal.join('; '))
+  const frames = sniff.declaredFrames ?? 0
+  if (frames > maxSamples) throw audioError(id, 'wav', 'gsm610', `${frames} frames × 1 channel is over the limit of ${maxSamples} samples`)
+  const warnings = sniff.problems.filter((p) => !fatal.includes(p))
+  return { sampleRate: sniff.sampleRate!, channels: [decodeGsm610(bytes.subarray(layout.dataOffset), gsmDataBytes(layout.dataSize, bytes.length - layout.dataOffset), true, frames)], frames, decoder: 'wav/gsm610', container: 'wav', codec: 'gsm610', warnings, trainable: true, untrainable: null }
 }
 
 /** A WAV file's data, checked: what both decoders read. */
@@ -177,6 +205,8 @@ function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
  * @throws MixscopeError `audio: <id> (wav): ...` for unsupported formats, missing chunks or absurd headers
  */
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
+  const gsm = sniffWavLayout(bytes)
+  if (gsm.sniff.codec === 'gsm610' && gsm.layout) return decodeGsmWav(bytes, id, maxSamples, gsm.sniff, gsm.layout)
   const d = wavData(bytes, id, maxSamples)
   const { sniff, layout, channels, bits, frames } = d
   if (layout.samplesPerBlock) {

@@ -10,6 +10,7 @@ import { defaultMaxSamples } from '../audio/types.ts'
 import { decodeWavMono16 } from '../audio/wav.ts'
 import { toMono } from '../audio/mono.ts'
 import { PCM_HEAD_BYTES, pcmLayoutFromHead, readPcmFrames, type RangeReader } from '../audio/pcm-stream.ts'
+import { openStreamedDecode, type StreamedDecode } from '../audio/streamed-decode.ts'
 import { createFlacEncoder, type Flac } from './encode/flac.ts'
 import type { AudioFormat, ClipEncoder } from './encode/types.ts'
 import { createVorbisEncoder } from './encode/vorbis.ts'
@@ -44,7 +45,11 @@ export function segmentFrames(segment: AudioSegment, rate: number, frames: numbe
 
 /** A converted clip, or why it could not be. */
 export type ClipResult =
-  | { ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number }
+  | {
+    ok: true; audio: Uint8Array; audioSize: number; sourceRate: number; sourceChannels: number; sourceFrames: number
+    /** Converted a stretch at a time from ranged reads (`createStreamedClipConverter`), not from the whole file. */
+    streamed?: true
+  }
   | { ok: false; error: string; reason?: 'missing-audio' | 'unreadable-audio' }
 
 /** Converts clips (in this thread, or on a pool). */
@@ -138,8 +143,9 @@ export interface StreamedClipTask {
 }
 
 /**
- * Converts a clip from a file too long to hold: `null` when the file is not raw samples (`pcmLayoutFromHead`), for
- * the whole-file path to decide.
+ * Converts a clip from a file too long to hold: `null` when the file is neither raw samples (`pcmLayoutFromHead`)
+ * nor a compressed format read in pieces (`openStreamedDecode`: native FLAC, Ogg Vorbis, MP3, ADPCM WAV), for the
+ * whole-file path to decide.
  */
 export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSignal) => Promise<ClipResult | null>
 
@@ -148,7 +154,8 @@ export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSigna
  * the same bytes `createClipProcessor` writes for it, from a few MiB in memory besides the encoded clip. It reads
  * the frames the reference reads (all, or a segment's `[int(offset·rate), +int(duration·rate))`, as `segmentFrames`)
  * `STREAM_CHUNK_BYTES` at a time, mixes each stretch to mono (`toMono`: per frame, so stretches do not change it),
- * resamples through `TorchaudioResampleStream` and encodes through the encoder's stream. Clips run one at a time
+ * resamples through `TorchaudioResampleStream` and encodes through the encoder's stream. A compressed file goes the
+ * same way from its decoder's pieces (`streamCompressed`), with the samples `decodeAudio` gives. Clips run one at a time
  * (a second waits), so that at most one long clip is held.
  * @param options.chunkBytes input read per step (default `STREAM_CHUNK_BYTES`; tests use small ones)
  */
@@ -169,7 +176,7 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
   signal?.throwIfAborted()
   const head = await task.read(0, Math.min(task.size, PCM_HEAD_BYTES))
   const file = pcmLayoutFromHead(head, task.size)
-  if (!file) return null
+  if (!file) return streamCompressed(task, head, encoder, chunkBytes, signal)
   const { layout, sampleRate } = file
   try {
     const [start, end] = task.segment ? segmentFrames(task.segment, sampleRate, layout.frames, task.id) : [0, layout.frames]
@@ -181,7 +188,7 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
       for await (const stretch of readPcmFrames(task.read, layout, start, end, frames)) channels = stretch
       const samples = resampleTorchaudio(referenceMono(channels), sampleRate, PREPARE_RATE)
       if (samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
-      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames }
+      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames, streamed: true }
     }
     const resampler = new TorchaudioResampleStream(sampleRate, PREPARE_RATE, frames)
     const out = (await encoder(task.format)).stream(PREPARE_RATE, resampler.outLength)
@@ -196,9 +203,73 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
       throw error
     }
     if (!resampler.done) throw new Error(`${task.id}: resampling did not complete`)
-    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames }
+    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: layout.channels, sourceFrames: frames, streamed: true }
   } catch (error) {
     if (signal?.aborted) throw error
     return { ok: false, error: (error as Error).message }
+  }
+}
+
+/**
+ * The clip path for a compressed file (FLAC, Ogg Vorbis, MP3, ADPCM WAV: `openStreamedDecode`): its decoded pieces,
+ * the frames of the clip kept (`segmentFrames`), mixed, resampled and encoded as `streamClip` does raw samples.
+ * @returns null when the file is not one streamed here (the whole-file path decides)
+ */
+async function streamCompressed(task: StreamedClipTask, head: Uint8Array, encoder: (format: AudioFormat) => Promise<ClipEncoder>, chunkBytes: number, signal?: AbortSignal): Promise<ClipResult | null> {
+  let file: StreamedDecode | null
+  try {
+    file = await openStreamedDecode(task.read, task.size, head, chunkBytes)
+  } catch (error) {
+    if (signal?.aborted) throw error
+    return { ok: false, error: `${task.id}: ${(error as Error).message}` }
+  }
+  if (!file) return null
+  const { sampleRate, channels } = file
+  try {
+    const [start, end] = task.segment ? segmentFrames(task.segment, sampleRate, file.frames, task.id) : [0, file.frames]
+    const frames = end - start
+    const pieces = clipPieces(file.pieces(), start, end)
+    if (frames <= channels) {
+      // no more frames than channels: the reference's mono averages over time (`referenceMono`), one value per channel
+      const held: Float32Array[][] = []
+      for await (const p of pieces) held.push(p.map((c) => c.slice()))
+      const joined = Array.from({ length: channels }, (_, c) => Float32Array.from(held.flatMap((p) => [...p[c]])))
+      const samples = resampleTorchaudio(referenceMono(joined), sampleRate, PREPARE_RATE)
+      if (samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
+      return { ok: true, audio: (await encoder(task.format)).encode(samples, PREPARE_RATE), audioSize: samples.length, sourceRate: sampleRate, sourceChannels: channels, sourceFrames: frames, streamed: true }
+    }
+    const resampler = new TorchaudioResampleStream(sampleRate, PREPARE_RATE, frames)
+    const out = (await encoder(task.format)).stream(PREPARE_RATE, resampler.outLength)
+    try {
+      for await (const piece of pieces) {
+        signal?.throwIfAborted()
+        out.push(resampler.push(toMono(piece)))
+      }
+    } catch (error) {
+      try { out.finish() } catch { /* the encoder is released either way */ }
+      throw error
+    }
+    if (!resampler.done) throw new Error(`${task.id}: resampling did not complete`)
+    return { ok: true, audio: out.finish(), audioSize: resampler.outLength, sourceRate: sampleRate, sourceChannels: channels, sourceFrames: frames, streamed: true }
+  } catch (error) {
+    if (signal?.aborted) throw error
+    return { ok: false, error: `${task.id}: ${(error as Error).message}` }
+  }
+}
+
+/** The parts of `pieces` (frames from 0 on) that fall in frames `[start, end)`; stops reading at `end`. */
+async function* clipPieces(pieces: AsyncGenerator<Float32Array[]>, start: number, end: number): AsyncGenerator<Float32Array[]> {
+  let at = 0
+  try {
+    for await (const p of pieces) {
+      const n = p[0].length
+      const from = Math.max(0, start - at)
+      const to = Math.min(n, end - at)
+      if (to > from) yield from === 0 && to === n ? p : p.map((c) => c.subarray(from, to))
+      at += n
+      if (at >= end) return
+    }
+  } finally {
+    await pieces.return(undefined)
   }
 }

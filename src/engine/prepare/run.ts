@@ -10,6 +10,7 @@ import type { AudioFormat } from './encode/types.ts'
 import { HfAudioReader } from './inputs/hf-parquet.ts'
 import { dirOf, outsideInput, resolveAudioPath, type InputFiles } from './inputs/input-files.ts'
 import { STREAM_INPUT_BYTES, type ClipProcessor, type ClipResult, type StreamedClipConverter } from './clip.ts'
+import { overSampleLimit } from '../audio/types.ts'
 import { planFingerprint } from './plan.ts'
 import { datasetSums, statsTsv } from './stats-tsv.ts'
 import { type PlannedPartition, type PlannedRow, type PreparePlan, type PrepareReport, type SkippedRow, type WrittenFile } from './types.ts'
@@ -44,6 +45,12 @@ export interface PrepareProgress {
   file: string | null
   /** Rows taken from finished files of an earlier run. */
   rowsResumed: number
+  /**
+   * Rows this run wrote whose audio was converted a stretch at a time from ranged reads (a long input file, or a
+   * compressed one over the sample limit: `streamClip`); not in the report, so that a merge of parts, which takes
+   * the clips from them, writes the report an unsharded run writes.
+   */
+  rowsStreamed: number
 }
 
 /** Options of `runPrepare`. */
@@ -137,7 +144,9 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 /**
  * What `runPrepare` does with each row: read its input audio, convert it with `processClip`; a read that fails
  * becomes the row's `unreadable-audio` reason. A file (or tar member) over `STREAM_INPUT_BYTES` that holds raw
- * samples goes to `streamClip` instead, which reads only the frames the clip takes, a stretch at a time. A sharded
+ * samples or a compressed stream read in pieces (FLAC, Ogg Vorbis, MP3, ADPCM WAV) goes to `streamClip` instead, which
+ * reads only the frames the clip takes, a stretch at a time; so does a smaller file that the whole-file path refuses
+ * for its sample count (`overSampleLimit`). A sharded
  * dataprep (src/engine/prepare/partial) converts with it too.
  */
 export function rowConverter(input: InputFiles, processClip: ClipProcessor, format: AudioFormat, streamClip?: StreamedClipConverter): RowConverter {
@@ -153,13 +162,17 @@ export function rowConverter(input: InputFiles, processClip: ClipProcessor, form
     const a = row.audio
     if (a.kind === 'parquet') return whole(row, signal)
     const [file, from, size] = a.kind === 'file' ? [a.path, 0, input.sizes.get(a.path)] : [a.file, a.start, a.end - a.start]
-    if (size === undefined || size <= STREAM_INPUT_BYTES) return whole(row, signal)
+    if (size === undefined) return whole(row, signal)
+    // a file up to STREAM_INPUT_BYTES is read whole, unless it decodes to more than decodeAudio's sample limit (a
+    // compressed file: 12 minutes of 48 kHz stereo MP3 is 14 MB)
+    const first = size <= STREAM_INPUT_BYTES ? await whole(row, signal) : null
+    if (first && (first.ok || !overSampleLimit(first.error))) return first
     const segment = audioSegment(a)
     try {
       const result = await streamClip({
         read: (start, end) => input.source.read(file, from + start, from + end, { signal }), size, id: row.where, format, ...(segment ? { segment } : {}),
       }, signal)
-      return result ?? whole(row, signal)
+      return result ?? first ?? whole(row, signal)
     } catch (error) {
       signal?.throwIfAborted()
       return { ok: false, error: `${row.where}: cannot read ${audioRefName(a)} (${(error as Error).message})` }
@@ -192,7 +205,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
   if (!options.convert && !input) throw new Error('prepare: runPrepare needs the input folder, or a converter of its rows')
   const convert = options.convert ?? rowConverter(input!, processClip, plan.audioFormat as AudioFormat, options.streamClip)
   const rowsTotal = plan.partitions.reduce((n, p) => n + p.rows.length, 0)
-  const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0 }
+  const progress: PrepareProgress = { rowsDone: 0, rowsTotal, rowsWritten: 0, rowsFailed: 0, samplesWritten: 0, filesWritten: 0, file: null, rowsResumed: 0, rowsStreamed: 0 }
   const report = () => onProgress?.({ ...progress })
 
   for (const partition of plan.partitions) {
@@ -261,6 +274,7 @@ async function runLocked(options: RunPrepareOptions): Promise<PrepareReport> {
         } else {
           group.push({ text: row.text, audio: result.audio, audioSize: result.audioSize })
           open.samples += result.audioSize
+          if (result.streamed) progress.rowsStreamed++
           progress.rowsWritten++
           progress.samplesWritten += result.audioSize
           if (group.length === rowsPerGroup) {

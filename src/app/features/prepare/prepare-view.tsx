@@ -131,6 +131,11 @@ export function PrepareView() {
           {s.report && (
             <div className="prepare-done" role="status">
               <p>Wrote {formatCount(s.report.rows_written)} rows ({formatHours(s.report.hours_written)}) in {formatCount(s.report.files.length)} files into {s.output?.label}; skipped rows are listed in <code>_prepare_skipped.jsonl</code>.</p>
+              {(p?.rowsStreamed ?? 0) > 0 && (
+                <p data-testid="prepare-streamed">
+                  {formatCount(p!.rowsStreamed)} {p!.rowsStreamed === 1 ? 'clip' : 'clips'} from long input files converted a stretch at a time (read in pieces, never held whole).
+                </p>
+              )}
               <div className="prepare-actions">
                 <button type="button" onClick={() => void openResult()}>Open in explorer</button>
                 {s.output?.output.type === 'opfs' && !zipUrl && <button type="button" onClick={() => void download()}>Prepare zip download</button>}

@@ -1,0 +1,233 @@
+/**
+ * Compressed files read a stretch at a time: native FLAC (frames found and decoded by flac-decoder.ts a window of
+ * input at a time), Ogg Vorbis and MP3 (the WASM decoders of wasm.ts fed ranged reads) and IMA / Microsoft ADPCM WAV
+ * (whole blocks, adpcm.ts). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
+ * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
+ * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
+ * "Audio"). Raw-sample files stream through pcm-stream.ts instead.
+ */
+import { adpcmBlocks, decodeAdpcm, type AdpcmKind } from './adpcm.ts'
+import { ascii } from './bytes.ts'
+import { flacStart } from './decode.ts'
+import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, readFrameHeader, type FlacStreamInfo } from './flac-decoder.ts'
+import type { RangeReader } from './pcm-stream.ts'
+import { sniffAudio } from './sniff.ts'
+import { blockingProblems, type AudioCodec, type AudioContainer } from './sniff-result.ts'
+import { wasmPieces } from './wasm.ts'
+import { sniffWavLayout } from './wav.ts'
+
+/** A compressed file opened for reading in pieces. */
+export interface StreamedDecode {
+  container: AudioContainer
+  codec: AudioCodec
+  /** Hz. */
+  sampleRate: number
+  channels: number
+  /** Frames (per channel) `decodeAudio` returns for the file: what `pieces` yields in all. */
+  frames: number
+  /**
+   * The planar samples of frames `[0, frames)`, in order, a piece at a time (each a few MiB of input's worth);
+   * can be called again (it reads the file again).
+   * @yields `[channels][n]` float32, n > 0
+   * @throws Error `audio: ...` when the file ends before `frames` (it changed, or is damaged past repair)
+   */
+  pieces(): AsyncGenerator<Float32Array[]>
+}
+
+/** Sniff problems that `decodeAudio` reads through (as decode.ts's `tolerated`). */
+const tolerated = /^(truncated data|valid bits|no final Ogg page|truncated stream)/
+
+/** Bytes searched back from the end of an Ogg file for its last page (as ogg.ts's sniffer: 64 KiB + a page header). */
+const OGG_TAIL_BYTES = 65536 + 27
+
+/** Most bytes one FLAC frame may span before the file is taken as damaged (libFLAC's largest frame is ~2 MiB). */
+const MAX_FLAC_FRAME_BYTES = 16 << 20
+
+/**
+ * Opens a compressed file for streamed decoding.
+ * @param read the file's ranged reader
+ * @param size the file's size, bytes
+ * @param head the file's first bytes (up to 1 MiB, or the whole file when shorter)
+ * @param chunkBytes input read per step
+ * @returns null when the file is none of the formats streamed here, or its header has a problem that stops
+ * `decodeAudio` (which then says why)
+ */
+export async function openStreamedDecode(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode | null> {
+  const magic = ascii(head, 0, 4)
+  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return adpcmStream(read, size, head, chunkBytes)
+  let probe = head
+  if (magic === 'OggS' && size > head.length) {
+    // the sniffer reads the first page and the last one: give it the head and the file's tail
+    const tail = await read(Math.max(head.length, size - OGG_TAIL_BYTES), size)
+    probe = new Uint8Array(head.length + tail.length)
+    probe.set(head)
+    probe.set(tail, head.length)
+  }
+  const sniff = sniffAudio(probe)
+  if (sniff.problems.some((p) => !tolerated.test(p)) || !sniff.sampleRate || !sniff.channels || !Number.isInteger(sniff.sampleRate)) return null
+  const { sampleRate, channels } = sniff
+  if (sniff.container === 'flac') return flacStream(read, size, head, chunkBytes)
+  if (sniff.container === 'ogg' && sniff.codec === 'vorbis') {
+    const decoded = () => wasmPieces('vorbis', read, size, channels, chunkBytes)
+    // libsndfile reads up to the last granule; without one (no final page) as far as the stream decodes
+    const frames = sniff.declaredFrames ?? await countFrames(decoded())
+    return { container: 'ogg', codec: 'vorbis', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
+  }
+  if (sniff.container === 'mp3') {
+    // mpg123 in gapless mode gives libsndfile's length; it is only known once decoded (a first pass counts it)
+    const decoded = () => wasmPieces('mp3', read, size, channels, chunkBytes)
+    const frames = await countFrames(decoded())
+    return { container: 'mp3', codec: 'mp3', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
+  }
+  return null
+}
+
+/** Frames a decode yields in all. */
+async function countFrames(pieces: AsyncGenerator<Float32Array[]>): Promise<number> {
+  let n = 0
+  for await (const p of pieces) n += p[0].length
+  return n
+}
+
+/** The pieces of the first `frames` frames; an error when there are fewer. */
+async function* upTo(pieces: AsyncGenerator<Float32Array[]>, frames: number): AsyncGenerator<Float32Array[]> {
+  let at = 0
+  for await (const p of pieces) {
+    const n = Math.min(p[0].length, frames - at)
+    if (n > 0) yield n === p[0].length ? p : p.map((c) => c.subarray(0, n))
+    at += n
+    if (at >= frames) {
+      await pieces.return(undefined)
+      return
+    }
+  }
+  throw new Error(`audio: the stream decodes to ${at} frames, its header declares ${frames}: the file changed, or is damaged before its end`)
+}
+
+/** IMA / Microsoft ADPCM WAV: whole blocks at a time, with the frames `decodeWav` gives (adpcm.ts). */
+function adpcmStream(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): StreamedDecode | null {
+  const { sniff, layout } = sniffWavLayout(head)
+  if (!layout?.samplesPerBlock || blockingProblems(sniff).length || !sniff.channels || !sniff.sampleRate || layout.dataOffset > head.length) return null
+  if (sniff.codec !== 'ima_adpcm' && sniff.codec !== 'ms_adpcm') return null
+  const kind: AdpcmKind = sniff.codec
+  const { blockAlign, samplesPerBlock, dataOffset } = layout
+  const channels = sniff.channels
+  const dataBytes = Math.max(0, Math.min(layout.dataSize, size - dataOffset))
+  const blocks = adpcmBlocks(kind, { blockAlign, dataBytes })
+  const frames = blocks * samplesPerBlock
+  const perRead = Math.max(1, Math.floor(chunkBytes / blockAlign))
+  async function* pieces(): AsyncGenerator<Float32Array[]> {
+    for (let b0 = 0; b0 < blocks; b0 += perRead) {
+      const b1 = Math.min(blocks, b0 + perRead)
+      // one block before too: a last block cut short is completed from the previous block's bytes, as libsndfile's
+      // reused buffer completes it (adpcm.ts)
+      const from = Math.max(0, b0 - 1)
+      const bytes = await read(dataOffset + from * blockAlign, dataOffset + Math.min(dataBytes, b1 * blockAlign))
+      if (bytes.length < Math.min(dataBytes, b1 * blockAlign) - from * blockAlign) throw new Error(`audio: read ${bytes.length} bytes of ADPCM block ${from}: the file changed or is shorter than listed`)
+      const out = decodeAdpcm(bytes, { kind, channels, blockAlign, samplesPerBlock, dataOffset: 0, dataBytes: bytes.length }, (b1 - from) * samplesPerBlock)
+      yield out.map((c) => c.subarray((b0 - from) * samplesPerBlock))
+    }
+  }
+  return { container: 'wav', codec: kind, sampleRate: sniff.sampleRate, channels, frames, pieces }
+}
+
+/** Native FLAC: STREAMINFO from the head, then frames found a window at a time and decoded by flac-decoder.ts. */
+async function flacStream(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode | null> {
+  const start = flacStart(head)
+  if (start + 42 > head.length || ascii(head, start, 4) !== 'fLaC' || (head[start + 4] & 0x7f) !== 0) return null
+  const info = parseStreamInfo(head, start + 8)
+  // the metadata blocks (a picture may reach past the head: their 4-byte headers are read where they are)
+  let at = start + 4
+  for (let last = false; !last;) {
+    const h = at + 4 <= head.length ? head.subarray(at, at + 4) : await read(at, at + 4)
+    if (h.length < 4) return null
+    last = (h[0] & 0x80) !== 0
+    at += 4 + ((h[1] << 16) | (h[2] << 8) | h[3])
+    if (at > size) return null
+  }
+  const audioOffset = at
+  const decoded = () => flacPieces(read, size, audioOffset, info, chunkBytes)
+  // libsndfile reads no further than STREAMINFO's total; an unknown total (0): as far as the stream decodes
+  const frames = info.totalSamples > 0 ? info.totalSamples : await countFrames(decoded())
+  return { container: 'flac', codec: 'flac', sampleRate: info.sampleRate, channels: info.channels, frames, pieces: () => upTo(decoded(), frames) }
+}
+
+/**
+ * The frames of a native FLAC stream from `audioOffset`, found as flac.ts's `splitFlacFrames` finds them (a frame
+ * ends where a valid header follows and the CRC-16 up to it is 0; one whose CRC-16 fails before a header like the
+ * first frame's is cut at its own end, or dropped), `chunkBytes` of input at a time: what is left of a window (a
+ * frame not yet complete, and the last 32 bytes, which may hold a header cut in two) starts the next.
+ */
+async function* flacPieces(read: RangeReader, size: number, audioOffset: number, info: FlacStreamInfo, chunkBytes: number): AsyncGenerator<Float32Array[]> {
+  let carry = new Uint8Array(0)
+  /** File offset of `carry[0]`. */
+  let carryAt = audioOffset
+  let pos = audioOffset
+  let firstHeader: Uint8Array | null = null
+  const step = Math.max(1 << 16, chunkBytes)
+  while (pos < size || carry.length) {
+    const next = pos < size ? await read(pos, Math.min(size, pos + step)) : new Uint8Array(0)
+    if (pos < size && next.length === 0) throw new Error(`audio: FLAC read at byte ${pos} came back empty: the file changed or is shorter than listed`)
+    pos += next.length
+    const final = pos >= size
+    const b = carry.length ? concat(carry, next) : next
+    let first = 0
+    if (!firstHeader) {
+      while (first < b.length && !readFrameHeader(b, first)) first++
+      if (first >= b.length) throw new Error(`audio: no valid FLAC frame header in the ${b.length} bytes after the metadata`)
+      firstHeader = b.slice(first, first + 4)
+    }
+    const ref = firstHeader
+    const frames: Uint8Array[] = []
+    const offsets: number[] = []
+    const push = (from: number, to: number) => { frames.push(b.subarray(from, to)); offsets.push(carryAt + from) }
+    const limit = final ? b.length : b.length - 32
+    let frameStart = first
+    let crc = 0
+    let summed = first
+    for (let i = b.indexOf(0xff, first + 10); i !== -1 && i < limit; i = b.indexOf(0xff, i + 1)) {
+      if (i - frameStart < 10 || (b[i + 1] & 0xfe) !== 0xf8 || !readFrameHeader(b, i)) continue
+      crc = crc16(b, summed, i, crc)
+      summed = i
+      if (crc === 0) {
+        // zero bytes after a frame keep its CRC-16 at 0: when the last two bytes are 0, find the frame's real end
+        const end = b[i - 1] === 0 && b[i - 2] === 0 ? flacFrameEnd(b, frameStart, i, info) : i
+        push(frameStart, end > 0 ? end : i)
+        frameStart = i
+      } else if (b[i + 1] === ref[1] && (b[i + 2] & 0x0f) === (ref[2] & 0x0f) && b[i + 3] === ref[3]) {
+        const end = flacFrameEnd(b, frameStart, i, info)
+        if (end > 0) push(frameStart, end)
+        frameStart = i
+        crc = 0
+      }
+    }
+    if (final) {
+      const end = crc16(b, summed, b.length, crc) === 0 ? b.length : flacFrameEnd(b, frameStart, b.length, info)
+      if (end > 0) push(frameStart, end)
+      carry = new Uint8Array(0)
+    } else {
+      carry = b.slice(frameStart)
+      carryAt += frameStart
+      if (carry.length > MAX_FLAC_FRAME_BYTES) throw new Error(`audio: no FLAC frame boundary in ${carry.length} bytes from byte ${carryAt}: damaged stream`)
+    }
+    for (let k = 0; k < frames.length; k++) {
+      const h = readFrameHeader(frames[k], 0)!
+      const f = frameFormat(h, info)
+      if (h.channels !== info.channels || f.sampleRate !== info.sampleRate || f.bitsPerSample !== info.bitsPerSample) {
+        throw new Error(`audio: the FLAC frame at byte ${offsets[k]} has ${h.channels} channels, ${f.sampleRate} Hz, ${f.bitsPerSample} bits; STREAMINFO declares ${info.channels}, ${info.sampleRate} Hz, ${info.bitsPerSample} bits (libFLAC refuses such a stream)`)
+      }
+    }
+    if (frames.length) {
+      const r = decodeFlacFrames(frames, info, Infinity, offsets)
+      if (r.frames > 0) yield r.channels
+    }
+    if (final) return
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}

@@ -1,0 +1,199 @@
+/**
+ * Long compressed input files (clip.ts → audio/streamed-decode.ts): FLAC, Ogg Vorbis, MP3 and IMA / Microsoft ADPCM
+ * WAV, written here by python3-soundfile (libsndfile's own writers), read a stretch at a time. Short files give the
+ * bytes of the whole-file path whatever the stretch size, segments included; a FLAC, an MP3, an Ogg Vorbis and an
+ * IMA ADPCM file over `decodeAudio`'s 2^26-sample limit come out as libsndfile's decode (`sf.read`) mixed, resampled by
+ * torchaudio and written as PCM_16, within 1 LSB.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { loadLibFlacNode } from '../../src/engine/node/libflac-node.ts'
+import { processClipNode, streamClipNode } from '../../src/engine/node/prepare-clip-node.ts'
+import { createFsSource } from '../../src/engine/node/fs-source.ts'
+import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
+import { rowConverter } from '../../src/engine/prepare/run.ts'
+import type { PlannedRow } from '../../src/engine/prepare/types.ts'
+import { createStreamedClipConverter, STREAM_CHUNK_BYTES, type ClipResult } from '../../src/engine/prepare/clip.ts'
+import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
+import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
+import { runPython } from './python.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'mixscope-long-compressed-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A ranged reader of a file on disk that records the largest read. */
+function fileReader(path: string) {
+  const stats = { largest: 0, reads: 0 }
+  const read = async (start: number, end: number) => {
+    stats.largest = Math.max(stats.largest, end - start)
+    stats.reads++
+    const fh = await open(path, 'r')
+    try {
+      const out = new Uint8Array(end - start)
+      const { bytesRead } = await fh.read(out, 0, end - start, start)
+      return out.subarray(0, bytesRead)
+    } finally {
+      await fh.close()
+    }
+  }
+  return { read, stats, size: statSync(path).size }
+}
+
+function ok(r: ClipResult | null): Extract<ClipResult, { ok: true }> {
+  if (!r) throw new Error('not streamed')
+  if (!r.ok) throw new Error(r.error)
+  return r
+}
+
+describe('streamed clips of compressed files', () => {
+  // container, subtype, rate, channels, seconds
+  const files: [string, string, string, number, number, number][] = [
+    ['s16-48k-stereo.flac', 'FLAC', 'PCM_16', 48000, 2, 6.3],
+    ['s24-44k-mono.flac', 'FLAC', 'PCM_24', 44100, 1, 3.1],
+    ['s8-16k-3ch.flac', 'FLAC', 'PCM_S8', 16000, 3, 2.2],
+    ['vorbis-44k-stereo.ogg', 'OGG', 'VORBIS', 44100, 2, 4.2],
+    ['vorbis-16k-mono.ogg', 'OGG', 'VORBIS', 16000, 1, 3.0],
+    ['mp3-48k-stereo.mp3', 'MP3', 'MPEG_LAYER_III', 48000, 2, 4.1],
+    ['mp3-22k-mono.mp3', 'MP3', 'MPEG_LAYER_III', 22050, 1, 3.3],
+    ['ima-22k-stereo.wav', 'WAV', 'IMA_ADPCM', 22050, 2, 3.01],
+    ['ima-8k-mono.wav', 'WAV', 'IMA_ADPCM', 8000, 1, 2.3],
+    ['ms-44k-stereo.wav', 'WAV', 'MS_ADPCM', 44100, 2, 2.7],
+    ['ms-16k-mono.wav', 'WAV', 'MS_ADPCM', 16000, 1, 1.9],
+  ]
+  runPython(`
+import sys, json, numpy as np, soundfile as sf
+d, files = sys.argv[1], json.loads(sys.argv[2])
+rng = np.random.default_rng(9)
+for name, fmt, sub, rate, ch, sec in files:
+    n = int(rate * sec)
+    t = np.arange(n)[:, None] / rate
+    x = 0.5 * np.sin(2 * np.pi * (220 + 110 * np.arange(ch)) * t) + 0.1 * rng.standard_normal((n, ch))
+    sf.write(f'{d}/{name}', np.clip(x, -1, 1).astype(np.float32), rate, format=fmt, subtype=sub)
+`, [dir, JSON.stringify(files)])
+
+  const segments = [undefined, { offset: 0.25, duration: 0.5 }, { offset: 1.0, duration: null }, { offset: 0.1, duration: 100 }, { offset: 0.5, duration: 0.00001 }]
+
+  it('writes the bytes of the whole-file path (FLAC and Vorbis out, segments too), read a stretch at a time', async () => {
+    for (const [name] of files) {
+      const path = join(dir, name)
+      const bytes = new Uint8Array(readFileSync(path))
+      for (const chunkBytes of [4093, 1 << 22]) {
+        const convert = createStreamedClipConverter(loadLibFlacNode, { chunkBytes })
+        for (const format of ['flac', 'ogg'] as AudioFormat[]) {
+          for (const segment of format === 'ogg' ? segments.slice(0, 2) : segments) {
+            const what = `${name} ${format} ${JSON.stringify(segment)} stretches of ${chunkBytes} B`
+            const whole = await processClipNode({ bytes, id: name, format, ...(segment ? { segment } : {}) })
+            const file = fileReader(path)
+            const streamed = await convert({ read: file.read, size: file.size, id: name, format, ...(segment ? { segment } : {}) })
+            if (!whole.ok) {
+              expect(streamed, what).toEqual(whole)
+              continue
+            }
+            const got = ok(streamed)
+            expect(got.audioSize, what).toBe(whole.audioSize)
+            expect(got.sourceFrames, what).toBe(whole.sourceFrames)
+            expect(got.sourceRate, what).toBe(whole.sourceRate)
+            expect(got.sourceChannels, what).toBe(whole.sourceChannels)
+            expect(Buffer.from(got.audio).equals(Buffer.from(whole.audio)), what).toBe(true)
+            expect(file.stats.largest, what).toBeLessThanOrEqual(Math.max(chunkBytes + 65536, 1 << 20))
+          }
+        }
+      }
+    }
+  }, 240_000)
+})
+
+describe('compressed files over 2^26 samples', () => {
+  // each compared with libsndfile's decode (sf.read) → channel mean (torch) → torchaudio.functional.resample →
+  // PCM_16: 48 kHz stereo, 700 s (33.6 M frames = 2^26 + 91,136 samples) as FLAC (90 MB) and MP3 (14 MB: under
+  // STREAM_INPUT_BYTES, streamed once the whole-file path refuses it), and 48 kHz 8-channel Ogg Vorbis, 176 s
+  // (2^26 + 479,232 samples, ~7 MB); and a 700 s stereo IMA ADPCM WAV (34 MB; libsndfile counts its last block
+  // whole, and writes IMA ADPCM up to 2 channels).
+  // The MP3 (the slowest: its encoding, and two decoding passes) only with MIXSCOPE_LONG_TESTS=1: ~10 minutes for
+  // all four on 2 shared cores; its streamed bytes equal the whole-file path's above, and the Vorbis file takes the
+  // same under-32-MiB route.
+  const files = ([
+    ['long.flac', 'FLAC', 'PCM_16', 2, 700],
+    ['long.mp3', 'MP3', 'MPEG_LAYER_III', 2, 700],
+    ['long-8ch.ogg', 'OGG', 'VORBIS', 8, 176],
+    ['long-ima.wav', 'WAV', 'IMA_ADPCM', 2, 700],
+  ] as [string, string, string, number, number][]).filter(([name]) => process.env.MIXSCOPE_LONG_TESTS === '1' || !name.endsWith('.mp3'))
+  const names = files.map((f) => f[0])
+  const longDir = join(dir, 'long')
+  mkdirSync(longDir)
+  // written a second at a time (libvorbis crashes on one long write through libsndfile); libsndfile's frame counts back
+  const make = () => JSON.parse(runPython(`
+import sys, json, numpy as np, soundfile as sf
+d, files = sys.argv[1], json.loads(sys.argv[2])
+rng = np.random.default_rng(3)
+out = {}
+for name, fmt, sub, ch, sec in files:
+    n = sec * 48000
+    with sf.SoundFile(f'{d}/{name}', 'w', 48000, ch, format=fmt, subtype=sub) as f:
+        for at in range(0, n, 48000):
+            t = np.arange(at, min(n, at + 48000), dtype=np.float64)[:, None]
+            c = np.arange(ch)[None, :]
+            x = 0.25 * np.sin(t * (0.013 - 0.001 * c) + c) / (1 + 0.2 * c) + 0.01 * rng.standard_normal((len(t), ch))
+            f.write(x.astype(np.float32))
+    out[name] = sf.info(f'{d}/{name}').frames
+print(json.dumps(out))
+`, [longDir, JSON.stringify(files)])) as Record<string, number>
+
+  it('is converted whole and as a segment by the dataprep, as libsndfile reads it, from reads of a few MiB', async () => {
+    const declared = make() // libsndfile's frame counts
+    for (const [name, , , ch] of files) expect(declared[name] * ch, name).toBeGreaterThan(defaultMaxSamples)
+    const input = await listInput(await createFsSource(longDir))
+    const reads = { largest: 0 }
+    const source = input.source
+    const read = source.read.bind(source)
+    source.read = (path, start, end, options) => {
+      reads.largest = Math.max(reads.largest, end - start)
+      return read(path, start, end, options)
+    }
+    const row = (path: string, segment?: { offset: number; duration: number }): PlannedRow => ({ index: 0, where: 'manifest.json:1', text: 'x', audio: { kind: 'file', path, ...(segment ? { segment } : {}) } })
+    const wholePath = rowConverter(input, processClipNode, 'flac')
+    const convert = rowConverter(input, processClipNode, 'flac', streamClipNode)
+    for (const name of names) {
+      // read whole, it is refused (what streaming is for)
+      const refused = await wholePath(row(name))
+      expect(!refused.ok && refused.error, name).toMatch(/(over|more than) the limit of 67108864 samples/)
+      reads.largest = 0
+      const whole = ok(await convert(row(name)))
+      expect(whole.sourceFrames, name).toBe(declared[name])
+      expect(whole.audioSize, name).toBe(Math.ceil(declared[name] / 3))
+      // the files over 32 MiB are only read in pieces (the smaller ones are read whole first, and refused)
+      if (statSync(join(longDir, name)).size > 32 << 20) expect(reads.largest, name).toBeLessThanOrEqual(Math.max(STREAM_CHUNK_BYTES + 65536, 1 << 20))
+      writeFileSync(join(dir, `${name}.whole.flac`), whole.audio)
+      const seg = ok(await convert(row(name, { offset: 150.37, duration: 21.5 })))
+      writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
+    }
+    const report = JSON.parse(runPython(`
+import sys, json, numpy as np, soundfile as sf, torch, torchaudio
+d, names = sys.argv[1], json.loads(sys.argv[2])
+def reference(name, offset, count):
+    with sf.SoundFile(f'{d}/long/{name}') as f:                   # libsndfile, as NeMo's and fairseq2's readers
+        f.seek(int(offset * f.samplerate))
+        wav = f.read(frames=count, dtype='float32', always_2d=True)
+    x = torch.from_numpy(wav).mean(dim=1)
+    y = torchaudio.functional.resample(x, 48000, 16000).numpy()
+    return np.clip(np.round(y * 32768), -32768, 32767).astype(np.int32)   # PCM_16 as libsndfile writes float
+out = {}
+for name in names:
+    for part, offset, count in [('whole', 0, -1), ('segment', 150.37, int(21.5 * 48000))]:
+        ours = sf.read(f'{d}/{name}.{part}.flac', dtype='int16')[0].astype(np.int32)
+        ref = reference(name, offset, count)
+        out[f'{name} {part}'] = {'frames': len(ours), 'refFrames': len(ref), 'maxDiff': int(np.abs(ours - ref).max()) if len(ours) == len(ref) else None}
+print(json.dumps(out))
+`, [dir, JSON.stringify(names)]))
+    for (const name of names) {
+      expect(report[`${name} whole`], name).toEqual({ frames: Math.ceil(declared[name] / 3), refFrames: Math.ceil(declared[name] / 3), maxDiff: expect.any(Number) })
+      expect(report[`${name} whole`].maxDiff, name).toBeLessThanOrEqual(1)
+      expect(report[`${name} segment`].refFrames, name).toBe(21.5 * 16000)
+      expect(report[`${name} segment`].frames, name).toBe(21.5 * 16000)
+      expect(report[`${name} segment`].maxDiff, name).toBeLessThanOrEqual(1)
+    }
+  }, 900_000)
+})

@@ -41,7 +41,7 @@ export function showAudit(): void {
 
 /** The open's problems: its findings (stats and row checks) and its files. */
 export function openProblems(report: OpenResult): ProblemCounts {
-  return problemCounts({ sources: [report.validation], files: report.files })
+  return problemCounts({ sources: [report.validation], files: report.files, stats: report.stats })
 }
 
 /**
@@ -57,7 +57,7 @@ export function useProblemCounts(): { counts: ProblemCounts; audited: boolean } 
     const result = audit && audit.dataset === report.dataset ? audit.result : null
     if (!result) return { counts: openProblems(report), audited: false }
     return {
-      counts: problemCounts({ sources: [report.validation, result.report], extra: result.configFindings, files: report.files }),
+      counts: problemCounts({ sources: [report.validation, result.report], extra: result.configFindings, files: report.files, stats: report.stats }),
       audited: true,
     }
   }, [report, audit])

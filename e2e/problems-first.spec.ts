@@ -1,7 +1,7 @@
 /**
  * Problems first: a messy copy of the demo (test/helpers/messy-dataset.ts: 2 of 51 parquet files unreadable, a stray
  * file, one row with audio_size −5) opens on an alert above the totals that names the broken files and rows, the Audit
- * tab carries the number of errors, and the alert's button opens the Audit on its blocking errors, whose counts agree
+ * tab carries the number of errors, labelled as found while opening (before the Audit ran) and then as the Audit's, and the alert's button opens the Audit on its blocking errors, whose counts agree
  * with the alert's and the badge's once the audit has finished. The clean demo shows no alert and no badge; warnings
  * alone a quiet note and a warning badge. In the light and the dark theme at 1280 px; screenshots of the alert at 1280 and 1920 px go to `SHOTS_DIR` when it is set.
  */
@@ -69,8 +69,12 @@ for (const theme of ['Light', 'Dark'] as const) {
     expect((await alert.boundingBox())!.y).toBeLessThan((await hours.boundingBox())!.y)
     await expect(hours.getByText(`${messy.unreadable.length} unreadable`, { exact: true })).toBeVisible()
 
-    // the badge, before the audit ran: the open's errors
-    await expect(page.getByRole('tab', { name: `Audit, ${errors} errors` })).toBeVisible()
+    // the badge, before the audit ran: the open's errors, labelled as the open's (the tab's name and its tooltip)
+    const before = `${errors} errors found while opening; run the Audit for row checks`
+    const tab = page.getByRole('tab', { name: `Audit, ${before}`, exact: true })
+    await expect(tab).toBeVisible()
+    await expect(tab).toHaveAttribute('title', before)
+    await expect(tab.locator('.tab-badge')).toHaveText(String(errors))
 
     if (shots) {
       const t = theme.toLowerCase()
@@ -103,6 +107,8 @@ for (const theme of ['Light', 'Dark'] as const) {
     const card = Number(await blocking.locator('.card-value').getAttribute('data-value'))
     expect(card).toBeGreaterThanOrEqual(errors)
     await expect.poll(() => badgeErrors(page)).toBe(card)
+    // and says it is the Audit's count now
+    await expect(page.getByRole('tab', { name: `Audit, ${card} errors found by the Audit`, exact: true })).toHaveAttribute('title', `${card} errors found by the Audit`)
     if (shots) await page.screenshot({ path: join(shots, `audit-${theme.toLowerCase()}-1280.png`) })
   })
 }
@@ -167,7 +173,7 @@ test('warnings alone get a quiet note and a warning badge, no alert', async ({ p
   await expect(overview.getByRole('alert')).toHaveCount(0)
   const note = overview.getByRole('status').filter({ hasText: 'No errors while opening' })
   await expect(note).toContainText('1 warning (versions-merged)')
-  await expect(page.getByRole('tab', { name: 'Audit, 1 warning' })).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Audit, 1 warning found while opening; run the Audit for row checks', exact: true })).toBeVisible()
   if (shots) await note.screenshot({ path: join(shots, 'note-light-1280.png') })
   // the note opens the Audit on every category (there are no blocking errors to filter to)
   await note.getByRole('button', { name: 'Open the Audit' }).click()

@@ -13,6 +13,7 @@ import { checkDataset, finding, type Finding, openDataset, problemCounts, type P
 import { type MessyDataset, writeMessyDataset } from '../helpers/messy-dataset.ts'
 import { query } from '../helpers/duckdb.ts'
 import { hiveKeysOf } from '../../src/engine/dataset/hive.ts'
+import { unreadableHours } from '../../src/engine/dataset/unreadable-hours.ts'
 
 let messy: MessyDataset
 beforeAll(async () => { messy = await writeMessyDataset() }, 60_000)
@@ -41,7 +42,7 @@ describe('problemCounts on the messy demo copy', () => {
     expect(byKind.get('unreadable-parquet')).toMatchObject({ severity: 'error', total: 2, listed: 2, files: { count: 2, atLeast: false }, rows: { count: 0, atLeast: false }, hours: null })
     // no stats TSV: the unreadable files' hours are unknown, and so are the bad row's (its audio_size is the error)
     const { stats } = await validateMessy()
-    const withStats = problemCounts({ sources: [validation], files, stats })
+    const withStats = problemCounts({ sources: [validation], files, unreadable: (paths) => unreadableHours(paths, stats) })
     const cost = new Map(withStats.kinds.map((k) => [k.kind, k]))
     expect(cost.get('unreadable-parquet')).toMatchObject({ hours: null, unknown: { count: 2, atLeast: false } })
     expect(cost.get('unreadable-parquet')!.unknownWhy).toMatch(/no stats TSV/)
@@ -77,7 +78,7 @@ describe('problemCounts: the hours the errors cost, with a stats TSV', () => {
   it('takes the unreadable files\' hours from the TSV, as DuckDB computes them over the readable files', async () => {
     const { validation, stats, files } = await validateMessy(undefined, withTsv.root)
     expect(stats.summary?.path).toContain('language_distribution_0.tsv')
-    const counts = problemCounts({ sources: [validation], files, stats })
+    const counts = problemCounts({ sources: [validation], files, unreadable: (paths) => unreadableHours(paths, stats) })
     const unreadable = counts.kinds.find((k) => k.kind === 'unreadable-parquet')!
     // the reference: per (corpus, language) of an unreadable file, the TSV's hours less DuckDB's Σ audio_size of
     // the readable files (the unreadable ones left out of the glob by name)
@@ -103,7 +104,7 @@ describe('problemCounts: the hours the errors cost, with a stats TSV', () => {
   it('says the hours are unknown when the TSV counts the train split alone', async () => {
     const { validation, stats, files } = await validateMessy(undefined, withTsv.root)
     const trainOnly = { ...stats, partitions: stats.partitions.filter((p) => p.split === 'train') }
-    const counts = problemCounts({ sources: [validation], files, stats: trainOnly })
+    const counts = problemCounts({ sources: [validation], files, unreadable: (paths) => unreadableHours(paths, trainOnly) })
     const unreadable = counts.kinds.find((k) => k.kind === 'unreadable-parquet')!
     expect(unreadable).toMatchObject({ hours: null, unknown: { count: 2, atLeast: false } })
     expect(unreadable.unknownWhy).toMatch(/does not count every split/)

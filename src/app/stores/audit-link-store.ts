@@ -8,7 +8,7 @@
 import { useMemo } from 'react'
 import { useStore } from 'zustand'
 import { createStore } from 'zustand/vanilla'
-import { type ProblemCounts, problemCounts } from '../../engine/index.ts'
+import { type ProblemCounts, problemCounts, unreadableHours } from '../../engine/index.ts'
 import type { AuditResult } from '../../engine/worker/protocol/audit.ts'
 import type { OpenResult } from '../../engine/worker/protocol/dataset.ts'
 import { usableReport } from './dataset-store.ts'
@@ -41,7 +41,7 @@ export function showAudit(): void {
 
 /** The open's problems: its findings (stats and row checks) and its files. */
 export function openProblems(report: OpenResult): ProblemCounts {
-  return problemCounts({ sources: [report.validation], files: report.files, stats: report.stats })
+  return problemCounts({ sources: [report.validation], files: report.files, unreadable: (paths) => unreadableHours(paths, report.stats) })
 }
 
 /**
@@ -59,7 +59,7 @@ export function useProblemCounts(): { counts: ProblemCounts; audited: boolean; l
     const opening = Boolean(report.provisional)
     if (!result) return { counts: openProblems(report), audited: false, level: null, opening }
     return {
-      counts: problemCounts({ sources: [report.validation, result.report], extra: result.configFindings, files: report.files, stats: report.stats }),
+      counts: problemCounts({ sources: [report.validation, result.report], extra: result.configFindings, files: report.files, unreadable: (paths) => unreadableHours(paths, report.stats) }),
       audited: true,
       level: result.level,
       opening,

@@ -6,15 +6,12 @@
  * lower bound, never passed off as the total.
  *
  * Hours, what the errors cost (docs/interpretations.md "What the errors cost in hours"): a report's `summary` (the
- * audit's) gives a kind's rows and hours; without one, the unreadable files' hours are the stats TSV's hours of their
- * (corpus, language) less the readable files' hours, when the TSV counts every split (its verdict on the partitions
- * whose files are all readable); a stray file holds no rows (0 h); every other count says its hours are unknown and why.
+ * audit's) gives a kind's rows and hours; the unreadable files' hours are what `ProblemInput.unreadable` knows (the
+ * stats TSV's, src/engine/dataset/unreadable-hours.ts); a stray file holds no rows (0 h); every other count says its
+ * hours are unknown and why.
  */
 import type { FindingCount } from './findings-sink.ts'
 import { compareUtf8, type Finding, type Severity } from './findings.ts'
-import type { StatsReport } from '../dataset/stats-types.ts'
-import { hiveKeysOf } from '../dataset/hive.ts'
-import { tsvCoverage } from '../dataset/tsv-coverage.ts'
 
 /** One report's findings: its true counts per kind and the findings it lists (the first ones of each kind). */
 export interface ProblemSource {
@@ -31,8 +28,17 @@ export interface ProblemInput {
   extra?: readonly Finding[]
   /** The open's discovery counts: parquet files and how many of them have a readable footer. */
   files?: { parquet: number; readable: number }
-  /** The open's stats (partitions and the stats TSV's rows): what the unreadable files' hours are taken from. */
-  stats?: Pick<StatsReport, 'partitions' | 'summary'>
+  /**
+   * The hours of unreadable files, by path, where they are known, and why the others' are not: the open's stats TSV
+   * (`unreadableHours` of src/engine/dataset/unreadable-hours.ts); without it every unreadable file's hours are unknown.
+   */
+  unreadable?: (paths: readonly string[]) => UnreadableHours
+}
+
+/** What `ProblemInput.unreadable` says of unreadable files: the hours of those it knows, why it does not know the others'. */
+export interface UnreadableHours {
+  hours: ReadonlyMap<string, number>
+  why: string
 }
 
 /** A count that is exact, or (`atLeast`) only a lower bound because a list it was counted from is capped. */
@@ -97,36 +103,6 @@ const noRowKinds = new Set(['stray-file'])
 /** Row kinds whose bad value is the row's `audio_size` itself (so its hours cannot be known without decoding). */
 const sizeIsTheError = (f: Finding) => f.kind === 'bad-audio-size' || (f.kind === 'null-value' && /null audio_size/.test(f.message))
 
-/**
- * The unreadable files' hours per (corpus, language) from the stats TSV (see the module's comment): `known` maps
- * each file whose hours are known to its share (the pair's hours less the readable files', counted once on the
- * pair's first unreadable file), `why` says why the others are not.
- */
-function unreadableHours(files: readonly string[], stats: ProblemInput['stats']): { hours: Map<string, number>; why: string } {
-  const hours = new Map<string, number>()
-  const rows = stats?.summary?.rows ?? []
-  if (!stats || rows.length === 0) return { hours, why: 'their footers cannot be read and no stats TSV counts their hours' }
-  const pairOf = (path: string) => { const k = hiveKeysOf(path); return k.corpus !== undefined && k.language !== undefined ? `${k.corpus}\u0000${k.language}` : null }
-  const broken = new Set(files.map(pairOf).filter((p): p is string => p !== null))
-  const data = stats.partitions.filter((p) => p.corpus !== null && p.language !== null)
-    .map((p) => ({ corpus: p.corpus!, language: p.language!, split: p.split ?? '', hours: p.hours }))
-  const coverage = tsvCoverage(data, rows.map((r) => ({ corpus: r.corpus, language: r.language, hours: r.hours ?? NaN })), 'train')
-  // whether the TSV counts every split: its verdict on the partitions whose files are all readable
-  const whole = coverage.filter((c) => !broken.has(`${c.corpus}\u0000${c.language}`) && c.kind !== 'no-data' && c.kind !== 'no-tsv-row')
-  const everySplit = whole.some((c) => c.kind === 'all-splits') && whole.every((c) => c.kind === 'all-splits' || c.kind === 'no-held-out')
-  if (!everySplit) return { hours, why: 'their footers cannot be read and the stats TSV does not count every split' }
-  const byPair = new Map(coverage.map((c) => [`${c.corpus}\u0000${c.language}`, c]))
-  const counted = new Set<string>()
-  for (const path of files) {
-    const pair = pairOf(path)
-    const c = pair === null ? undefined : byPair.get(pair)
-    if (!c || c.tsvHours === null || !Number.isFinite(c.tsvHours)) continue
-    hours.set(path, counted.has(pair!) ? 0 : Math.max(0, c.tsvHours - c.dataHours))
-    counted.add(pair!)
-  }
-  return { hours, why: 'their footers cannot be read and the stats TSV has no row for their corpus and language' }
-}
-
 /** Counts the findings of `input` (see the module's comment). */
 export function problemCounts(input: ProblemInput): ProblemCounts {
   type Tally = { severity: Severity; total: number; listed: Finding[]; files: Set<string>; rows: Set<string>; summary: { rows: number; hours: number } | null; capped: boolean }
@@ -178,7 +154,7 @@ export function problemCounts(input: ProblemInput): ProblemCounts {
     findings[t.severity] += total
     const rows: BoundedCount = t.summary ? { count: t.summary.rows, atLeast: false } : { count: t.rows.size, atLeast: capped && t.rows.size > 0 }
     const files: BoundedCount = { count: t.files.size, atLeast: capped }
-    const cost = kindHours(kind, t.listed, t.summary, rows, files, capped, input.stats)
+    const cost = kindHours(kind, t.listed, t.summary, rows, files, capped, input.unreadable)
     if (t.severity === 'error') {
       if (capped) errorsCapped = true
       errorRowsAtLeast = Math.max(errorRowsAtLeast, rows.count)
@@ -210,12 +186,12 @@ export function problemCounts(input: ProblemInput): ProblemCounts {
 
 /** One kind's hours (see the module's comment). */
 function kindHours(kind: string, listed: readonly Finding[], summary: { rows: number; hours: number } | null, rows: BoundedCount,
-  files: BoundedCount, capped: boolean, stats: ProblemInput['stats']): Pick<KindProblems, 'hours' | 'unknown' | 'unknownWhy' | 'hoursBasis'> {
+  files: BoundedCount, capped: boolean, unreadable: ProblemInput['unreadable']): Pick<KindProblems, 'hours' | 'unknown' | 'unknownWhy' | 'hoursBasis'> {
   const none = { count: 0, atLeast: false }
   if (noRowKinds.has(kind)) return { hours: 0, unknown: none, unknownWhy: null, hoursBasis: null }
   if (kind === 'unreadable-parquet') {
     const paths = [...new Set(listed.map((f) => f.path).filter((p) => p !== ''))]
-    const { hours, why } = unreadableHours(paths, stats)
+    const { hours, why } = unreadable?.(paths) ?? { hours: new Map<string, number>(), why: 'their footers cannot be read' }
     const unknown = { count: paths.length - hours.size, atLeast: capped }
     const known = hours.size > 0 ? [...hours.values()].reduce((a, b) => a + b, 0) : null
     return { hours: known, unknown: unknown.count > 0 || unknown.atLeast ? unknown : none, unknownWhy: unknown.count > 0 || unknown.atLeast ? why : null,

@@ -14,8 +14,9 @@ export {
 } from './core/findings-sink.ts'
 export { type ByteBuckets, memoryBuckets, type RandomAccessBuckets } from './core/byte-buckets.ts'
 export {
-  type BoundedCount, type KindProblems, type ProblemCounts, problemCounts, type ProblemInput, type ProblemSource,
+  type BoundedCount, type KindProblems, type ProblemCounts, problemCounts, type ProblemInput, type ProblemSource, type UnreadableHours,
 } from './core/problem-counts.ts'
+export { unreadableHours } from './dataset/unreadable-hours.ts'
 export { npyEncode } from './core/npy.ts'
 
 // Foundation: the reference's random generators

@@ -7,7 +7,7 @@
 import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative, resolve } from 'node:path'
-import { writeParquet } from './duckdb.ts'
+import { query, writeParquet } from './duckdb.ts'
 
 const demoRoot = resolve(import.meta.dirname, '..', '..', 'public/demo/version=0')
 
@@ -24,6 +24,8 @@ export interface MessyDataset {
   stray: string[]
   /** The rows with `audio_size` −5, as `{ path, row }`. */
   badAudioSize: { path: string; row: number }[]
+  /** With `tsv`: the stats TSV written in the root (`language_distribution_0.tsv`, the demo's hours over every split, written before anything broke), else `null`. */
+  tsv: string | null
   /** Removes the folder. */
   remove(): void
 }
@@ -35,12 +37,24 @@ function parquetUnder(dir: string): string[] {
     .filter((p) => p.endsWith('.parquet') && !p.split('/').some((s) => s.startsWith('.') || s.startsWith('_')))
 }
 
-export async function writeMessyDataset(): Promise<MessyDataset> {
+/**
+ * Writes the messy copy; with `tsv`, also a stats TSV of the demo as it was (DuckDB's sums of audio_size over every
+ * split per corpus and language, as the reference dataprep writes it), so the unreadable files' hours are known.
+ */
+export async function writeMessyDataset(options: { tsv?: boolean } = {}): Promise<MessyDataset> {
   const dir = mkdtempSync(join(tmpdir(), 'mixscope-messy-'))
   const root = join(dir, 'version=0')
   cpSync(demoRoot, root, { recursive: true })
   // the demo's manifest lists the files as they were; a folder open does not read it, but no stale listing either
   rmSync(join(root, '_manifest.json'), { force: true })
+  let tsv: string | null = null
+  if (options.tsv) {
+    const glob = join(root, '**', '*.parquet').replaceAll("'", "''")
+    const rows = await query(`SELECT corpus, language, sum(audio_size) / 16000 / 3600 AS hours
+      FROM read_parquet('${glob}', hive_partitioning = true) GROUP BY corpus, language ORDER BY corpus, language`)
+    tsv = 'language_distribution_0.tsv'
+    writeFileSync(join(root, tsv), ['corpus\tlanguage\thours', ...rows.map((r) => `${r.corpus}\t${r.language}\t${r.hours}`)].join('\n') + '\n')
+  }
 
   const cut = 'corpus=mls/split=dev/language=deu_Latn/part-0.parquet'
   truncateSync(join(root, cut), Math.floor(readFileSync(join(root, cut)).length / 2))
@@ -69,6 +83,7 @@ export async function writeMessyDataset(): Promise<MessyDataset> {
     unreadable: [cut, zeroed].sort(),
     stray: [relative(root, join(root, stray)).split('\\').join('/')],
     badAudioSize: [{ path: rewritten, row: 2 }],
+    tsv,
     remove: () => rmSync(dir, { recursive: true, force: true }),
   }
 }

@@ -86,6 +86,17 @@ describe('progressive open', () => {
     expect(done).toEqual([...done].sort((a, b) => a - b))
     expect(done.at(-1)).toBeLessThan(final.files.parquet) // the last snapshot would be the final numbers: not sent twice
     // each snapshot: exact for the files it has, never more than the final numbers
+    // every language of the listing is in a snapshot's numbers or among its languages not read yet, never in both
+    const listed = new Set([...folders.keys()].map((f) => /language=([^/]+)/.exec(f)![1]))
+    expect(listed.size).toBeGreaterThan(1)
+    expect(rest.some((p) => (p.provisional!.unreadLanguages ?? []).length > 0)).toBe(true)
+    for (const p of rest) {
+      const unread = p.provisional!.unreadLanguages!
+      expect(unread).toEqual([...unread].sort())
+      const numbered = new Set(p.stats.partitions.filter((x) => x.files > 0).map((x) => x.language))
+      expect(unread.filter((l) => numbered.has(l))).toEqual([])
+      expect(new Set([...numbered, ...unread])).toEqual(listed)
+    }
     for (const p of rest) {
       expect(p.stats.totals.rows).toBeLessThanOrEqual(final.stats.totals.rows)
       expect(p.stats.totals.files).toBe(p.provisional!.filesDone) // every file of the fixture is readable

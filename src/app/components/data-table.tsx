@@ -114,7 +114,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           {noun && <span className="hint" aria-live="polite">{formatCount(shown.length)} of {formatCount(rows.length)} {rows.length === 1 ? noun[0] : noun[1]}</span>}
         </div>
       )}
-      <div ref={scroller} className={virtual ? 'table-scroll' : 'table-plain'} style={virtual ? { height: props.height ?? 420 } : undefined}
+      <div ref={scroller} className={virtual ? 'table-scroll' : 'table-plain'} style={virtual ? { height: `min(${props.height ?? 420}px, 70vh)` } : undefined}
         tabIndex={virtual ? 0 : undefined} role={virtual ? 'region' : undefined} aria-label={virtual ? `${label} (scrollable)` : undefined}>
         <table aria-label={label} aria-rowcount={shown.length + 1}>
           <thead><tr>{columns.map(header)}</tr>{props.footer}</thead>

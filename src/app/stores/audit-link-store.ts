@@ -8,7 +8,7 @@
 import { useMemo } from 'react'
 import { useStore } from 'zustand'
 import { createStore } from 'zustand/vanilla'
-import { type ProblemCounts, problemCounts } from '../../engine/index.ts'
+import { type ProblemCounts, problemCounts, unreadableHours } from '../../engine/index.ts'
 import type { AuditResult } from '../../engine/worker/protocol/audit.ts'
 import type { OpenResult } from '../../engine/worker/protocol/dataset.ts'
 import { usableReport } from './dataset-store.ts'
@@ -41,24 +41,28 @@ export function showAudit(): void {
 
 /** The open's problems: its findings (stats and row checks) and its files. */
 export function openProblems(report: OpenResult): ProblemCounts {
-  return problemCounts({ sources: [report.validation], files: report.files })
+  return problemCounts({ sources: [report.validation], files: report.files, unreadable: (paths) => unreadableHours(paths, report.stats) })
 }
 
 /**
  * The best problem counts there are for the dataset the views work with: the open's findings joined with the audit's
  * (and its config findings) once the audit of this dataset has a result, as the Audit view lists them; else the
- * open's alone. `null` while no dataset is usable.
+ * open's alone. `level`: what the audit read (`null` before it ran); `opening`: the open is still reading (its
+ * counts are so far). `null` while no dataset is usable.
  */
-export function useProblemCounts(): { counts: ProblemCounts; audited: boolean } | null {
+export function useProblemCounts(): { counts: ProblemCounts; audited: boolean; level: AuditResult['level'] | null; opening: boolean } | null {
   const report = useDatasetStore(usableReport)
   const audit = useStore(auditLinkStore, (s) => s.audit)
   return useMemo(() => {
     if (!report) return null
     const result = audit && audit.dataset === report.dataset ? audit.result : null
-    if (!result) return { counts: openProblems(report), audited: false }
+    const opening = Boolean(report.provisional)
+    if (!result) return { counts: openProblems(report), audited: false, level: null, opening }
     return {
-      counts: problemCounts({ sources: [report.validation, result.report], extra: result.configFindings, files: report.files }),
+      counts: problemCounts({ sources: [report.validation, result.report], extra: result.configFindings, files: report.files, unreadable: (paths) => unreadableHours(paths, report.stats) }),
       audited: true,
+      level: result.level,
+      opening,
     }
   }, [report, audit])
 }

@@ -4,6 +4,11 @@
  * and listed `findings`. The counts are the reports' true totals (docs/conventions.md "Findings and exit codes"):
  * a list capped per kind says how many files and rows its first findings name, and that number is marked as a
  * lower bound, never passed off as the total.
+ *
+ * Hours, what the errors cost (docs/interpretations.md "What the errors cost in hours"): a report's `summary` (the
+ * audit's) gives a kind's rows and hours; the unreadable files' hours are what `ProblemInput.unreadable` knows (the
+ * stats TSV's, src/engine/dataset/unreadable-hours.ts); a stray file holds no rows (0 h); every other count says its
+ * hours are unknown and why.
  */
 import type { FindingCount } from './findings-sink.ts'
 import { compareUtf8, type Finding, type Severity } from './findings.ts'
@@ -23,6 +28,17 @@ export interface ProblemInput {
   extra?: readonly Finding[]
   /** The open's discovery counts: parquet files and how many of them have a readable footer. */
   files?: { parquet: number; readable: number }
+  /**
+   * The hours of unreadable files, by path, where they are known, and why the others' are not: the open's stats TSV
+   * (`unreadableHours` of src/engine/dataset/unreadable-hours.ts); without it every unreadable file's hours are unknown.
+   */
+  unreadable?: (paths: readonly string[]) => UnreadableHours
+}
+
+/** What `ProblemInput.unreadable` says of unreadable files: the hours of those it knows, why it does not know the others'. */
+export interface UnreadableHours {
+  hours: ReadonlyMap<string, number>
+  why: string
 }
 
 /** A count that is exact, or (`atLeast`) only a lower bound because a list it was counted from is capped. */
@@ -44,8 +60,17 @@ export interface KindProblems {
   files: BoundedCount
   /** Rows the findings are about: the summary's rows when a report has them, else the distinct rows listed. */
   rows: BoundedCount
-  /** Hours of those rows, `null` when no report knows them (the open's findings carry no `audio_size`). */
+  /**
+   * Known hours of what the kind is about (its rows, or its files' rows), `null` when none are known. With `unknown`
+   * above 0 they are the hours of the rest only.
+   */
   hours: number | null
+  /** Files (file kinds) or rows (row kinds) whose hours are not known without reading (0 when all are known). */
+  unknown: BoundedCount
+  /** Why `unknown` ones cannot be known without reading, `null` when there are none. */
+  unknownWhy: string | null
+  /** Where `hours` come from when it is not the rows' own `audio_size` (the stats TSV), else `null`. */
+  hoursBasis: string | null
   /** The first listed finding (its message words the problem), `null` when none is listed. */
   first: Finding | null
 }
@@ -57,7 +82,12 @@ export interface ProblemCounts {
   /** Every kind: errors first, then warnings, notes; within a severity most findings first, then by kind. */
   kinds: KindProblems[]
   /** What the error findings are about: distinct files and rows (each once, whatever the number of its findings). */
-  errors: { files: BoundedCount; rows: BoundedCount }
+  errors: {
+    files: BoundedCount
+    rows: BoundedCount
+    /** Σ known hours of the error kinds, and how many files and rows of them have hours not known without reading. */
+    hours: { known: number; unknownFiles: BoundedCount; unknownRows: BoundedCount }
+  }
   /** Parquet files, and those whose footer could not be read (their rows are in no total), when the open's counts are given. */
   files: { parquet: number; unreadable: number } | null
 }
@@ -66,6 +96,12 @@ const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 }
 const moreSevere = (a: Severity, b: Severity): Severity => (severityRank[a] <= severityRank[b] ? a : b)
 
 const findingKey = (f: Finding) => JSON.stringify([f.path, f.row, f.row_group, f.kind, f.severity, f.message])
+
+/** Kinds about files whose rows are in no total because the file is not parquet: no rows, no hours. */
+const noRowKinds = new Set(['stray-file'])
+
+/** Row kinds whose bad value is the row's `audio_size` itself (so its hours cannot be known without decoding). */
+const sizeIsTheError = (f: Finding) => f.kind === 'bad-audio-size' || (f.kind === 'null-value' && /null audio_size/.test(f.message))
 
 /** Counts the findings of `input` (see the module's comment). */
 export function problemCounts(input: ProblemInput): ProblemCounts {
@@ -111,20 +147,27 @@ export function problemCounts(input: ProblemInput): ProblemCounts {
   const out: KindProblems[] = []
   let errorsCapped = false
   let errorRowsAtLeast = errorRows.size
+  const errorHours = { known: 0, unknownFiles: { count: 0, atLeast: false }, unknownRows: { count: 0, atLeast: false } }
   for (const [kind, t] of kinds) {
     const total = Math.max(t.total, t.listed.length)
     const capped = t.capped || total > t.listed.length
     findings[t.severity] += total
     const rows: BoundedCount = t.summary ? { count: t.summary.rows, atLeast: false } : { count: t.rows.size, atLeast: capped && t.rows.size > 0 }
+    const files: BoundedCount = { count: t.files.size, atLeast: capped }
+    const cost = kindHours(kind, t.listed, t.summary, rows, files, capped, input.unreadable)
     if (t.severity === 'error') {
       if (capped) errorsCapped = true
       errorRowsAtLeast = Math.max(errorRowsAtLeast, rows.count)
+      errorHours.known += cost.hours ?? 0
+      const into = rows.count > 0 ? errorHours.unknownRows : errorHours.unknownFiles
+      into.count += cost.unknown.count
+      into.atLeast ||= cost.unknown.atLeast
     }
     out.push({
       kind, severity: t.severity, total, listed: t.listed.length,
-      files: { count: t.files.size, atLeast: capped },
+      files,
       rows,
-      hours: t.summary ? t.summary.hours : null,
+      ...cost,
       first: t.listed[0] ?? null,
     })
   }
@@ -135,7 +178,31 @@ export function problemCounts(input: ProblemInput): ProblemCounts {
     errors: {
       files: { count: errorFiles.size, atLeast: errorsCapped },
       rows: { count: errorRowsAtLeast, atLeast: errorsCapped },
+      hours: errorHours,
     },
     files: input.files ? { parquet: input.files.parquet, unreadable: input.files.parquet - input.files.readable } : null,
   }
+}
+
+/** One kind's hours (see the module's comment). */
+function kindHours(kind: string, listed: readonly Finding[], summary: { rows: number; hours: number } | null, rows: BoundedCount,
+  files: BoundedCount, capped: boolean, unreadable: ProblemInput['unreadable']): Pick<KindProblems, 'hours' | 'unknown' | 'unknownWhy' | 'hoursBasis'> {
+  const none = { count: 0, atLeast: false }
+  if (noRowKinds.has(kind)) return { hours: 0, unknown: none, unknownWhy: null, hoursBasis: null }
+  if (kind === 'unreadable-parquet') {
+    const paths = [...new Set(listed.map((f) => f.path).filter((p) => p !== ''))]
+    const { hours, why } = unreadable?.(paths) ?? { hours: new Map<string, number>(), why: 'their footers cannot be read' }
+    const unknown = { count: paths.length - hours.size, atLeast: capped }
+    const known = hours.size > 0 ? [...hours.values()].reduce((a, b) => a + b, 0) : null
+    return { hours: known, unknown: unknown.count > 0 || unknown.atLeast ? unknown : none, unknownWhy: unknown.count > 0 || unknown.atLeast ? why : null,
+      hoursBasis: known === null ? null : "the stats TSV's hours of their corpus and language less the readable files'" }
+  }
+  if (rows.count > 0 && listed.length > 0 && listed.every(sizeIsTheError)) {
+    return { hours: null, unknown: rows, unknownWhy: 'their audio_size is the bad value; only decoding their audio would tell', hoursBasis: null }
+  }
+  // the audit's summary sums the audio_size of every row it flagged
+  if (summary) return { hours: summary.hours, unknown: none, unknownWhy: null, hoursBasis: null }
+  if (rows.count > 0) return { hours: null, unknown: rows, unknownWhy: 'the open counts these rows, not their audio_size; the Audit counts their hours', hoursBasis: null }
+  if (files.count > 0) return { hours: null, unknown: files, unknownWhy: 'the open counts these files, not their hours; the Audit counts them', hoursBasis: null }
+  return { hours: null, unknown: none, unknownWhy: null, hoursBasis: null }
 }

@@ -14,7 +14,7 @@ import type { Dataset } from '../dataset/dataset.ts'
 import type { DatasetSource } from '../source/source.ts'
 import type { StatsReport, ValidateReport } from '../dataset/stats-types.ts'
 import { checkDataset, rowChecksDuringOpen } from './validate.ts'
-import { estimateResult, filesOf, sameStats, summaryResult, validationSoFar, withoutPartitions } from './open-snapshots.ts'
+import { estimateResult, filesOf, sameStats, summaryResult, unreadLanguagesOf, validationSoFar, withoutPartitions } from './open-snapshots.ts'
 import type { OpenProvisional, OpenResult, OpenResultMessage } from './open-types.ts'
 
 /** Options of `openProgressive`. */
@@ -98,7 +98,7 @@ export async function openProgressive(source: DatasetSource, options: Progressiv
       const fromIndex = so.files.filter((f) => f.facts && !checks.checked.has(f.path)).length
       const stats = statsReport(so, { partial: true })
       send(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex, read: filesDone - fromIndex, index: null }, {
-        stage: 'stats', filesDone, filesTotal, fromIndex, basis: 'files',
+        stage: 'stats', filesDone, filesTotal, fromIndex, basis: 'files', unreadLanguages: unreadLanguagesOf(so),
       }))
     }),
   })

@@ -4,6 +4,7 @@
  * counts. Structured fields only: the page words where the numbers come from (`OpenProvisional.basis`).
  */
 import { capFindings } from '../core/findings-sink.ts'
+import { compareUtf8 } from '../core/findings.ts'
 import type { Dataset, DatasetEstimate } from '../dataset/dataset.ts'
 import type { IndexSummary } from '../dataset/index-summary.ts'
 import type { DatasetSource } from '../source/source.ts'
@@ -36,6 +37,22 @@ export function sameStats(a: StatsReport, b: StatsReport): boolean {
   if (!samePartitions(a.partitions, b.partitions)) return false
   for (let i = 0; i < a.findings.length; i++) if (JSON.stringify(a.findings[i]) !== JSON.stringify(b.findings[i])) return false
   return JSON.stringify(a.summary) === JSON.stringify(b.summary)
+}
+
+/**
+ * The languages (`language` hive key) of `dataset`'s files none of whose files is described yet (no facts, no error):
+ * what a `files` snapshot's numbers do not show at all yet (`OpenProvisional.unreadLanguages`), sorted by UTF-8 bytes.
+ */
+export function unreadLanguagesOf(dataset: Dataset): string[] {
+  const read = new Set<string>()
+  const unread = new Set<string>()
+  for (const f of dataset.files) {
+    const language = f.keys.language
+    if (language === undefined) continue
+    if (f.facts || f.error !== undefined) read.add(language)
+    else unread.add(language)
+  }
+  return [...unread].filter((l) => !read.has(l)).sort(compareUtf8)
 }
 
 /** Discovery counts: parquet files, readable footers, ignored paths, stray files, Σ parquet bytes. */

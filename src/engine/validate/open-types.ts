@@ -73,6 +73,12 @@ export interface OpenProvisional {
   basis: 'listing' | 'index-summary' | 'index-rows' | 'files' | 'all-files'
   /** `all-files`: files whose rows are still being checked. */
   remaining?: number
+  /**
+   * `files`: the languages of the file listing none of whose files is described yet (so in no number of the snapshot),
+   * sorted by UTF-8 bytes, so a language can be found and focused before its files are read (at most one entry per
+   * language of the listing).
+   */
+  unreadLanguages?: string[]
   /** Set by the page on a `validating` result it keeps when the open is cancelled: the row checks did not finish. */
   rowChecksCancelled?: true
   estimate?: DatasetEstimate

@@ -11,15 +11,17 @@ import { clampRange, panRange, rankItems, zoomRange, type RankRange } from '../.
 import { formatCount, formatShare } from '../../lib/format.ts'
 import { NumberField } from '../number-field.tsx'
 import type { Item } from './distribution-charts.tsx'
-import { BandBarChart } from './svg/band-bar-chart.tsx'
+import { angledLabelRoom, BandBarChart } from './svg/band-bar-chart.tsx'
 import { RankBrush } from './svg/rank-brush.tsx'
 import { rankColumns } from './svg/scales.ts'
 import { categorical } from './theme.ts'
 
 /** Ranks shown at first. */
 const initialWindow = 40
-/** The plot's margins: the brush lines up with the plot (left, right). */
-const margin = { top: 8, right: 16, bottom: 68, left: 80 }
+/** The plot's margins at least (the bottom and left grow with the labels): the brush lines up with the plot (left, right). */
+const baseMargin = { top: 8, right: 16, bottom: 68, left: 80 }
+/** The chart's height above its bottom margin (the plot and its top margin), whatever room the labels take. */
+const aboveLabels = 208
 /** At most this many columns in the window (past it, a column stands for several ranks): about one per px at 1,920 px. */
 const mostColumns = 1600
 
@@ -66,6 +68,14 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
     for (let k = c.from; k <= c.to && !focused; k++) focused = selected?.has(shown[k].key) ?? false
     return { key: p.key, value: log && !(p.value > 0) ? null : p.value, fill: focused ? 'var(--accent-strong)' : categorical(0) }
   }), [columns, shown, selected, log])
+  // the labels of the window's columns, angled under the plot: the margins leave them room (long partition names such
+  // as `commonvoice/eng_Latn` were cut off by the svg's bottom edge, over the brush)
+  const margin = useMemo(() => {
+    let chars = 1
+    for (const c of columns) chars = Math.max(chars, shown[c.from]?.key.length ?? 0)
+    const room = angledLabelRoom(chars)
+    return { ...baseMargin, bottom: Math.max(baseMargin.bottom, room.down), left: Math.max(baseMargin.left, room.left) }
+  }, [columns, shown])
   if (n === 0) return null
   const move = (next: RankRange) => setAsked(clampRange(next, n))
   const describe = (i: number) => {
@@ -98,7 +108,7 @@ export const RankedBars = memo(function RankedBars({ items, noun, format, label,
       </div>
       <div className="chart" role="group" data-start={range.start + 1} data-end={range.end + 1}
         aria-label={`${chartLabel}, ranked: ranks ${formatCount(range.start + 1)} to ${formatCount(range.end + 1)} of ${formatCount(n)} ${noun[1]}${log ? ' (log scale)' : ''}; the table lists every value.`}>
-        <BandBarChart bars={bars} orientation="columns" height={276} margin={margin} gap={bars.length > 200 ? 0 : 0.1}
+        <BandBarChart bars={bars} orientation="columns" height={aboveLabels + margin.bottom} margin={margin} gap={bars.length > 200 ? 0 : 0.1}
           value={{ format, log, floor: log ? logFloor : undefined }} angled categoryLabel={(i) => shown[columns[i].from].key}
           tooltip={describe} onPick={onSelect || columns.length < shown.length ? pick : undefined}
           keyboardLabel={`Ranked bars (Enter ${columns.length < shown.length ? 'zooms into a bar' : 'focuses one'})`} />

@@ -4,7 +4,9 @@
  * brush to zoom into any rank range, and the "Find language" table
  * with every language. Clicking a bar or a row focuses languages (every view then filters to them): the charts then
  * draw the focused languages only, and the "Find language" table keeps every language (it is where the focus is
- * picked) and says so.
+ * picked) and says so. While an open reads the files (`OpenProvisional.unreadLanguages`), the table also lists the
+ * languages of the file listing none of whose files is read yet, as "not read yet" rows that can be found and focused
+ * at once (their numbers come with their files).
  */
 import { useDeferredValue, useMemo } from 'react'
 import { usePaced } from '../../components/paced.ts'
@@ -20,15 +22,34 @@ import { focusStore } from '../../stores/focus-store.ts'
 
 const noun: [string, string] = ['language', 'languages']
 const toggleFocus = (key: string) => focusStore.getState().toggle(key)
+const noUnread: readonly string[] = []
 
-export function LanguageSection({ languages, metric, focus }: { languages: LanguageHours[]; metric: 'hours' | 'rows'; focus: ReadonlySet<string> }) {
+/** A row of the "Find language" table: a language's numbers, or (`unread`) a language whose files are not read yet. */
+type TableRow = LanguageHours & { unread?: true }
+
+/** A number cell; for a language whose files are not read yet, "not read yet" in the first one, a dash in the others. */
+function cellOf(l: TableRow, value: number, kind: 'hours' | 'count' | 'share', first = false) {
+  if (!l.unread) return <NumCell value={value} kind={kind} />
+  return <td className="num empty not-read" title="its files are not read yet">{first ? 'not read yet' : '—'}</td>
+}
+
+export function LanguageSection({ languages, metric, focus, unread = noUnread }: {
+  languages: LanguageHours[]
+  metric: 'hours' | 'rows'
+  focus: ReadonlySet<string>
+  /** Languages of the listing none of whose files is read yet (a progressive open's `files` snapshots). */
+  unread?: readonly string[]
+}) {
   // the charts draw the focused languages (all without a focus); the table lists every one
   const charted = useMemo(() => (focus.size === 0 ? languages : languages.filter((l) => focus.has(l.language))), [languages, focus])
   const items = useMemo(() => charted.map((l) => ({ key: l.language, value: metric === 'hours' ? l.hours : l.rows })), [charted, metric])
   const format = metric === 'hours' ? formatHours : formatCount
   // every language ranked (1,600 bars' worth of chart) and the table render in a background pass, after the charts
   // above paint
-  const now = useMemo(() => ({ items, metric, languages }), [items, metric, languages])
+  const tableRows = useMemo<readonly TableRow[]>(() => (unread.length === 0 ? languages : [...languages, ...unread.map((language) => ({
+    language, hours: 0, rows: 0, share: 0, trainHours: 0, corpora: [], splits: [], unread: true as const,
+  }))]), [languages, unread])
+  const now = useMemo(() => ({ items, metric, languages: tableRows, unread: unread.length }), [items, metric, tableRows, unread])
   const ranked = useDeferredValue(now, null)
   // the distribution paints first; the coverage curve, the top bars, the ranked chart and the table mount after it,
   // one per idle period (each chart's commit is a cascade of recharts store updates: together, at 100,000
@@ -77,12 +98,17 @@ export function LanguageSection({ languages, metric, focus }: { languages: Langu
       <div className="language-table-block" aria-busy={ranked !== now || tableShown !== ranked}>
         <Staged stage={stage} at={4} minHeight={420}>
         {tableShown && (
-        <LanguageTable rows={tableShown.languages} label="Hours per language" toolbar={focus.size > 0 ? <span className="hint" data-testid="table-all-languages">Every language, not only the focused ones: click a row to add it to the focus or remove it.</span> : undefined} initialSort={{ id: 'hours', descending: true }} height={360}
+        <LanguageTable rows={tableShown.languages} label="Hours per language" initialSort={{ id: 'hours', descending: true }} height={360}
+          toolbar={(focus.size > 0 || tableShown.unread > 0) ? <>
+            {focus.size > 0 && <span className="hint" data-testid="table-all-languages">Every language, not only the focused ones: click a row to add it to the focus or remove it.</span>}
+            {tableShown.unread > 0 && <span className="hint" data-testid="table-unread-languages">{formatCount(tableShown.unread)} {tableShown.unread === 1 ? 'language' : 'languages'} of the file listing not read yet: listed as &ldquo;not read yet&rdquo;, to find and focus now.</span>}
+          </> : undefined}
+          rowData={(l): Record<string, string> => (l.unread ? { unread: 'true' } : {})}
           columns={[
-            { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => l.hours, cell: (l) => <NumCell value={l.hours} kind="hours" /> },
-            { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => l.rows, cell: (l) => <NumCell value={l.rows} kind="count" /> },
-            { id: 'share', header: 'Share', numeric: true, sortValue: (l) => l.share, cell: (l) => <NumCell value={l.share} kind="share" /> },
-            { id: 'train', header: 'Train hours', numeric: true, sortValue: (l) => l.trainHours, cell: (l) => <NumCell value={l.trainHours} kind="hours" /> },
+            { id: 'hours', header: 'Hours', numeric: true, sortValue: (l) => (l.unread ? null : l.hours), cell: (l) => cellOf(l, l.hours, 'hours', true) },
+            { id: 'rows', header: 'Rows', numeric: true, sortValue: (l) => (l.unread ? null : l.rows), cell: (l) => cellOf(l, l.rows, 'count') },
+            { id: 'share', header: 'Share', numeric: true, sortValue: (l) => (l.unread ? null : l.share), cell: (l) => cellOf(l, l.share, 'share') },
+            { id: 'train', header: 'Train hours', numeric: true, sortValue: (l) => (l.unread ? null : l.trainHours), cell: (l) => cellOf(l, l.trainHours, 'hours') },
             { id: 'corpora', header: 'Corpora', sortValue: (l) => l.corpora.length, cell: (l) => <td dir="auto">{l.corpora.join(', ')}</td> },
             { id: 'splits', header: 'Splits', sortValue: (l) => l.splits.join(','), cell: (l) => <td>{l.splits.join(', ')}</td> },
           ]} />

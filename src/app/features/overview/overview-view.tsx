@@ -76,7 +76,7 @@ export function OverviewView() {
         <label><input type="radio" name="overview-metric" checked={metric === 'rows'} onChange={() => setMetric('rows')} /> Rows</label>
         <label><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} /> Log scale (corpus and split bars)</label>
       </div>
-      <LanguageSection languages={languages} metric={metric} focus={focus} />
+      <LanguageSection languages={languages} metric={metric} focus={focus} unread={report.provisional?.unreadLanguages} />
       <div className="overview-details" aria-busy={details !== inputs}>
         {details && <OverviewDetails inputs={details} />}
       </div>

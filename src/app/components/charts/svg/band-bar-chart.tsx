@@ -64,6 +64,23 @@ export interface BandBarChartProps {
 
 const tickFont = 12
 const angledFont = 11
+/** Angled labels longer than this are clipped (with `…`), so the room they take below the plot is bounded. */
+export const angledLabelChars = 32
+/** The angle of angled labels (degrees, counter-clockwise from the axis). */
+const angledDegrees = 50
+/** A generous width of one character of an angled label (11 px sans-serif: most glyphs are narrower). */
+const angledCharWidth = 7
+
+/**
+ * The room angled labels of up to `chars` characters take below the plot (`down`: from the plot's bottom edge, the
+ * 8 px gap included) and left of their bar (`left`): what a chart's bottom and left margins must leave them so none
+ * is cut off by the svg's edge or drawn under what follows it (the ranked chart's brush).
+ */
+export function angledLabelRoom(chars: number): { down: number; left: number } {
+  const w = Math.min(chars, angledLabelChars) * angledCharWidth
+  const a = (angledDegrees * Math.PI) / 180
+  return { down: Math.ceil(8 + w * Math.sin(a) + angledFont * Math.cos(a)), left: Math.ceil(w * Math.cos(a) + angledFont * Math.sin(a) / 2) }
+}
 
 /** The chart, filling its box's width; `height` px tall. */
 export function BandBarChart(props: BandBarChartProps) {
@@ -154,7 +171,7 @@ function BandBarPlot({ bars, orientation, height, margin, value, categoryLabel, 
             const c = slots.centre(i)
             if (!columns) return <text key={i} className="chart-tick" x={plot.left - 6} y={c} textAnchor="end" dominantBaseline="middle" fontSize={tickFont}>{clip(categoryLabel(i), Math.floor((margin.left - 8) / 7))}</text>
             return angled
-              ? <text key={i} className="chart-tick" transform={`translate(${c},${plot.bottom + 8}) rotate(-50)`} textAnchor="end" dominantBaseline="middle" fontSize={angledFont}>{categoryLabel(i)}</text>
+              ? <text key={i} className="chart-tick" transform={`translate(${c},${plot.bottom + 8}) rotate(-${angledDegrees})`} textAnchor="end" dominantBaseline="middle" fontSize={angledFont}>{clip(categoryLabel(i), angledLabelChars)}</text>
               : <text key={i} className="chart-tick" x={c} y={plot.bottom + 14} textAnchor="middle" fontSize={tickFont}>{categoryLabel(i)}</text>
           })}
         </g>

@@ -13,7 +13,9 @@ import { resampleChannels } from './resample.ts'
 import { sniffAudio, type AudioSniff } from './sniff.ts'
 import { audioError, defaultMaxSamples, type DecodedAudio, type DecodeOptions } from './types.ts'
 import { decodeWasm, type RawDecode } from './wasm.ts'
-import { decodeWav } from './wav.ts'
+import { decodeWav, sniffWavLayout } from './wav.ts'
+import { blockingProblems } from './sniff-result.ts'
+import { firstMpegFrame, mpg123EstimatedFrames } from './mp3.ts'
 import { decodePcmContainer } from './pcm-containers.ts'
 import { decodeWebCodecs, hasWebCodecs, WebCodecsUnavailable } from './webcodecs.ts'
 
@@ -43,6 +45,7 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   const sniff = sniffAudio(bytes)
   const fail = (what: string) => audioError(id, sniff.container, sniff.codec, what)
   if (sniff.container === 'unknown') throw fail(`not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64 or NIST SPHERE: ${sniff.problems.join('; ')}`)
+  if (sniff.container === 'wav' && sniff.codec === 'mp3') return decodeMp3Wav(bytes, options)
   if (sniff.container === 'wav') return decodeWav(bytes, id, maxSamples)
   if (sniff.container === 'aiff' || sniff.container === 'caf' || sniff.container === 'w64' || sniff.container === 'sphere') return decodePcmContainer(bytes, id, maxSamples)
   const fatal = sniff.problems.filter((p) => !tolerated.test(p))
@@ -103,6 +106,42 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
     sampleRate: out.sampleRate, channels: out.channels, frames, decoder: raw.decoder, container: sniff.container, codec: sniff.codec, warnings,
     trainable: untrainable.length === 0, untrainable: untrainable.length ? untrainable.join('; ') : null,
   }
+}
+
+/**
+ * MPEG Layer III in a WAV (format tag 0x55): libsndfile hands the `data` chunk to mpg123 (`mpeg_decode.c`), so its
+ * samples are those of the same frames as an MP3 file (any Xing/LAME tag in them used as there).
+ */
+async function decodeMp3Wav(bytes: Uint8Array, options: DecodeOptions): Promise<DecodedAudio> {
+  const { sniff, layout } = sniffWavLayout(bytes)
+  const fatal = blockingProblems(sniff)
+  if (!layout || fatal.length) throw audioError(options.id, 'wav', 'mp3', fatal.join('; ') || 'no data chunk')
+  const data = bytes.subarray(layout.dataOffset, layout.dataOffset + Math.min(layout.dataSize, bytes.length - layout.dataOffset))
+  if (data.length === 0) throw audioError(options.id, 'wav', 'mp3', 'empty data chunk (0 bytes of MPEG frames)')
+  const inner = await decodeAudio(data, options)
+  if (inner.container !== 'mp3') throw audioError(options.id, 'wav', 'mp3', `the data chunk of a format-tag-0x55 WAV is not MPEG Layer III frames (read as ${inner.container})`)
+  const warnings = [...sniff.problems.filter((p) => !fatal.includes(p)), ...inner.warnings]
+  const declared = mp3WavFrames(bytes.length, data)
+  if (declared === null || declared === inner.frames) return { ...inner, container: 'wav', warnings }
+  if (inner.frames > declared) {
+    // libsndfile reads no further than mpg123's estimate
+    const channels = cut(inner.channels, 0, declared)
+    return { ...inner, channels, frames: declared, container: 'wav', warnings: [...warnings, `decoded ${inner.frames} frames; libsndfile reads the ${declared} that mpg123 estimates from the file's size`] }
+  }
+  const why = `decodes ${inner.frames} of the ${declared} frames libsndfile declares (mpg123's estimate from the file's size): libsndfile's read comes up short, and training fails on that`
+  return { ...inner, container: 'wav', warnings, trainable: false, untrainable: inner.untrainable ? `${inner.untrainable}; ${why}` : why }
+}
+
+/**
+ * The frames libsndfile declares for an MPEG Layer III WAV: mpg123's estimate from the file's size
+ * (`mpg123EstimatedFrames`), or null when the data starts with a Xing/Info frame count (the MP3 file's length then).
+ * @param fileBytes the whole WAV file's size, bytes
+ * @param data its data chunk
+ */
+export function mp3WavFrames(fileBytes: number, data: Uint8Array): number | null {
+  const first = firstMpegFrame(data, 0)
+  if (!first || sniffAudio(data).declaredFrames !== null) return null
+  return mpg123EstimatedFrames(fileBytes, first.header)
 }
 
 /** Where `fLaC` starts in a native FLAC file: 0, or after an ID3v2 tag. */

@@ -1,6 +1,6 @@
 /**
  * Compressed files read a stretch at a time: native FLAC (frames found and decoded by flac-decoder.ts a window of
- * input at a time), Ogg Vorbis and MP3 (the WASM decoders of wasm.ts fed ranged reads) and IMA / Microsoft ADPCM WAV
+ * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged reads) and IMA / Microsoft ADPCM WAV
  * (whole blocks, adpcm.ts). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
  * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
  * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
@@ -8,7 +8,7 @@
  */
 import { adpcmBlocks, decodeAdpcm, type AdpcmKind } from './adpcm.ts'
 import { ascii } from './bytes.ts'
-import { flacStart } from './decode.ts'
+import { flacStart, mp3WavFrames } from './decode.ts'
 import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, readFrameHeader, type FlacStreamInfo } from './flac-decoder.ts'
 import type { RangeReader } from './pcm-stream.ts'
 import { sniffAudio } from './sniff.ts'
@@ -54,7 +54,7 @@ const MAX_FLAC_FRAME_BYTES = 16 << 20
  */
 export async function openStreamedDecode(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode | null> {
   const magic = ascii(head, 0, 4)
-  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return adpcmStream(read, size, head, chunkBytes)
+  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return mp3WavStream(read, size, head, chunkBytes) ?? adpcmStream(read, size, head, chunkBytes)
   let probe = head
   if (magic === 'OggS' && size > head.length) {
     // the sniffer reads the first page and the last one: give it the head and the file's tail
@@ -102,6 +102,29 @@ async function* upTo(pieces: AsyncGenerator<Float32Array[]>, frames: number): As
     }
   }
   throw new Error(`audio: the stream decodes to ${at} frames, its header declares ${frames}: the file changed, or is damaged before its end`)
+}
+
+/**
+ * MPEG Layer III in a WAV (tag 0x55): its data chunk decoded as an MP3 file (`decodeAudio` does the same), the
+ * length counted by a first pass.
+ */
+function mp3WavStream(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode> | null {
+  const { sniff, layout } = sniffWavLayout(head)
+  if (sniff.codec !== 'mp3' || !layout || blockingProblems(sniff).length) return null
+  const { dataOffset } = layout
+  const dataBytes = Math.max(0, Math.min(layout.dataSize, size - dataOffset))
+  if (dataBytes === 0 || dataOffset >= head.length) return null
+  // the rate and channels of the MPEG frames, which mpg123 decodes at (as `decodeAudio`'s), not the fmt chunk's
+  const mpeg = sniffAudio(head.subarray(dataOffset, Math.min(head.length, dataOffset + dataBytes)))
+  if (mpeg.container !== 'mp3' || mpeg.problems.some((p) => !tolerated.test(p)) || !mpeg.channels || !mpeg.sampleRate) return null
+  const { channels, sampleRate } = mpeg
+  const decoded = () => wasmPieces('mp3', (start, end) => read(dataOffset + start, dataOffset + end), dataBytes, channels, chunkBytes)
+  // libsndfile reads no further than mpg123's estimate of the length (decode.ts `mp3WavFrames`)
+  const declared = mp3WavFrames(size, head.subarray(dataOffset, Math.min(head.length, dataOffset + dataBytes)))
+  return countFrames(decoded()).then((n) => {
+    const frames = declared === null ? n : Math.min(n, declared)
+    return { container: 'wav', codec: 'mp3', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
+  })
 }
 
 /** IMA / Microsoft ADPCM WAV: whole blocks at a time, with the frames `decodeWav` gives (adpcm.ts). */

@@ -2,7 +2,7 @@
  * WAV (RIFF/WAVE, RF64 with its `ds64` 64-bit sizes, and RIFX: the same chunks with big-endian sizes, header fields
  * and samples, as libsndfile's `wav.c` reads them): the header walk (`sniffWavLayout`, also the sniffer's) and
  * the decoder, parsed directly: PCM 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, G.711 A-law and µ-law,
- * WAVE_FORMAT_EXTENSIBLE, any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer
+ * WAVE_FORMAT_EXTENSIBLE (MPEG Layer III, tag 0x55, is found here and decoded by decode.ts as an MP3 file), any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer
  * / 2^(bits−1), G.711 through its 16-bit tables (pcm.ts).
  */
 import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
@@ -22,13 +22,17 @@ const WAVE_FORMAT_EXTENSIBLE = 0xfffe
 const WAVE_FORMAT_ADPCM = 0x02
 const WAVE_FORMAT_IMA_ADPCM = 0x11
 const WAVE_FORMAT_GSM610 = 0x31
+/** MPEG Layer III in a WAV: libsndfile (≥ 1.1, `wavlike_read_fmt_chunk` → `mpeg_decoder_init`) reads its data chunk with mpg123. */
+const WAVE_FORMAT_MPEGLAYER3 = 0x55
 
 /**
  * WAVE format tags libsndfile reads that mixscope does not decode, named in the message that skips them (the
  * registered names, RFC 2361).
  */
 const UNDECODED_TAGS: Record<number, string> = {
-  0x14: 'G.723 ADPCM', 0x40: 'G.721 ADPCM', 0x50: 'MPEG', 0x55: 'MPEG Layer 3',
+  0x14: 'G.723 ADPCM, which libsndfile reads: not decoded by mixscope', 0x40: 'G.721 ADPCM, which libsndfile reads: not decoded by mixscope',
+  // measured with libsndfile 1.2.0: sf_open fails on an ffmpeg `-c:a mp2 -f wav` file (tag 0x50)
+  0x50: 'MPEG layer 1/2, which libsndfile refuses too',
 }
 
 /** Where a WAV file's `data` chunk is, found while sniffing (used by the WAV decoder). */
@@ -105,12 +109,15 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
         if (s.channels !== 1 || blockAlign !== GSM_WAV49_BLOCK_BYTES || perBlock !== GSM_WAV49_BLOCK_SAMPLES) {
           s.problems.push(`GSM 6.10 with ${s.channels} channels, blocks of ${blockAlign} bytes and ${perBlock} samples (libsndfile reads mono, 65-byte blocks of 320)`)
         }
-      } else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}${UNDECODED_TAGS[formatTag] ? ` (${UNDECODED_TAGS[formatTag]}, which libsndfile reads: not decoded by mixscope)` : ''}`)
+      } else if (formatTag === WAVE_FORMAT_MPEGLAYER3) {
+        // the MPEG frames carry their own layout: the fmt chunk's block align and bits are not checked
+        s.codec = 'mp3'
+      } else s.problems.push(`unsupported WAV format tag 0x${formatTag.toString(16)}${UNDECODED_TAGS[formatTag] ? ` (${UNDECODED_TAGS[formatTag]})` : ''}`)
       const bits = s.bitsPerSample
       if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
       if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
       if ((s.codec === 'alaw' || s.codec === 'ulaw') && bits !== 8) s.problems.push(`unsupported G.711 bit depth ${bits}`)
-      if (s.channels > 0 && adpcmPerBlock === 0 && s.codec !== 'gsm610' && blockAlign !== s.channels * Math.ceil(bits / 8)) {
+      if (s.channels > 0 && adpcmPerBlock === 0 && s.codec !== 'gsm610' && s.codec !== 'mp3' && blockAlign !== s.channels * Math.ceil(bits / 8)) {
         s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
       }
     } else if (id === 'data') {
@@ -120,7 +127,9 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
       // libsndfile counts the frames that are there when the chunk is cut short (so training reads those); ADPCM:
       // every block, the last one even when cut short, at the samples per block
-      if (s.codec === 'gsm610') s.declaredFrames = gsmBlocks(gsmDataBytes(declared, available), true) * GSM_WAV49_BLOCK_SAMPLES
+      // MP3: the length is known once decoded (mpg123's count, as the MP3 file's)
+      if (s.codec === 'mp3') s.declaredFrames = null
+      else if (s.codec === 'gsm610') s.declaredFrames = gsmBlocks(gsmDataBytes(declared, available), true) * GSM_WAV49_BLOCK_SAMPLES
       else if (blockAlign > 0) {
         s.declaredFrames = adpcmPerBlock
           ? adpcmBlocks(s.codec === 'ima_adpcm' ? 'ima_adpcm' : 'ms_adpcm', { blockAlign, dataBytes: Math.min(declared, available) }) * adpcmPerBlock
@@ -242,6 +251,7 @@ export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples:
  * @throws as `decodeWav`
  */
 export function decodeWavMono16(bytes: Uint8Array, id: string | undefined, maxSamples: number, into?: Float32Array): { samples: Float32Array; sampleRate: number; channels: number; frames: number } | null {
+  if (sniffWavLayout(bytes).sniff.codec === 'mp3') return null // MPEG frames: decodeAudio decodes them
   const d = wavData(bytes, id, maxSamples)
   const pcm = pcm16Of(bytes, d)
   if (!pcm) return null

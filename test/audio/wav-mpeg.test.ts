@@ -81,7 +81,7 @@ describe.runIf(hasFfmpeg)('MPEG Layer III in WAV, against libsndfile', () => {
     expect(audio.frames, 'frames as libsndfile counts them').toBe(ref.frames)
     // libsndfile declares mpg123's estimate of the length: a read of that many frames that comes up short fails training
     expect(audio.trainable, `declared ${ref.declared}, read ${ref.frames}`).toBe(ref.declared === ref.frames)
-    const want = new Float32Array(readFileSync(join(dir, `${name}.f32`)).buffer.slice(0))
+    const want = new Float32Array(new Uint8Array(readFileSync(join(dir, `${name}.f32`))).buffer)
     for (let c = 0; c < ref.channels; c++) {
       let worst = 0
       for (let k = 0; k < ref.frames; k++) worst = Math.max(worst, Math.abs(audio.channels[c][k] - want[c * ref.frames + k]))

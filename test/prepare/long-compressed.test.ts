@@ -1,6 +1,6 @@
 /**
- * Long compressed input files (clip.ts → audio/streamed-decode.ts): FLAC, Ogg Vorbis, MP3 and IMA / Microsoft ADPCM
- * WAV, written here by python3-soundfile (libsndfile's own writers), read a stretch at a time. Short files give the
+ * Long compressed input files (clip.ts → audio/streamed-decode.ts): FLAC, Ogg Vorbis, MP3, IMA / Microsoft ADPCM and
+ * G.721 WAV, written here by python3-soundfile (libsndfile's own writers), read a stretch at a time. Short files give the
  * bytes of the whole-file path whatever the stretch size, segments included; a FLAC, an MP3, an Ogg Vorbis and an
  * IMA ADPCM file over `decodeAudio`'s 2^26-sample limit come out as libsndfile's decode (`sf.read`) mixed, resampled by
  * torchaudio and written as PCM_16, within 1 LSB.
@@ -62,6 +62,8 @@ describe('streamed clips of compressed files', () => {
     ['ima-8k-mono.wav', 'WAV', 'IMA_ADPCM', 8000, 1, 2.3],
     ['ms-44k-stereo.wav', 'WAV', 'MS_ADPCM', 44100, 2, 2.7],
     ['ms-16k-mono.wav', 'WAV', 'MS_ADPCM', 16000, 1, 1.9],
+    ['g721-8k-mono.wav', 'WAV', 'G721_32', 8000, 1, 2.3], // libsndfile writes G.721 mono only
+    ['g721-16k-mono.wav', 'WAV', 'G721_32', 16000, 1, 1.7],
   ]
   runPython(`
 import sys, json, numpy as np, soundfile as sf

@@ -12,9 +12,10 @@ export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | '
 /**
  * Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM, `ulaw`/`alaw` G.711, `ima_adpcm` /
  * `ms_adpcm` WAV's IMA and Microsoft 4-bit ADPCM (`ima_adpcm` also AIFC's `ima4`), `gsm610` GSM 06.10 (WAV, Wave64,
- * AIFC), `dwvw` AIFC's Delta Word Variable Width, `alac` Apple Lossless in CAF.
+ * AIFC), `dwvw` AIFC's Delta Word Variable Width, `alac` Apple Lossless in CAF, `g721` G.721 32 kbit/s ADPCM (WAV),
+ * `mp3` MPEG Layer III (MP3 files, WAV).
  */
-export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'ima_adpcm' | 'ms_adpcm' | 'gsm610' | 'dwvw' | 'alac' | 'flac' | 'vorbis' | 'opus' | 'mp3'
+export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'ima_adpcm' | 'ms_adpcm' | 'gsm610' | 'dwvw' | 'alac' | 'g721' | 'flac' | 'vorbis' | 'opus' | 'mp3'
 
 /** What the header of an encoded audio file declares. */
 export interface AudioSniff {

@@ -1,6 +1,6 @@
 /**
  * Compressed files read a stretch at a time: native FLAC (frames found and decoded by flac-decoder.ts a window of
- * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged reads) and IMA / Microsoft ADPCM WAV
+ * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged reads), G.721 WAV (g72x.ts) and IMA / Microsoft ADPCM WAV
  * (whole blocks, adpcm.ts). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
  * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
  * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
@@ -8,6 +8,7 @@
  */
 import { adpcmBlocks, decodeAdpcm, type AdpcmKind } from './adpcm.ts'
 import { ascii } from './bytes.ts'
+import { G72X_BLOCK_SAMPLES, G72xDecoder, g72xBlockBytes, g72xFrames } from './g72x.ts'
 import { flacStart, mp3WavFrames } from './decode.ts'
 import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, readFrameHeader, type FlacStreamInfo } from './flac-decoder.ts'
 import type { RangeReader } from './pcm-stream.ts'
@@ -54,7 +55,7 @@ const MAX_FLAC_FRAME_BYTES = 16 << 20
  */
 export async function openStreamedDecode(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode | null> {
   const magic = ascii(head, 0, 4)
-  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return mp3WavStream(read, size, head, chunkBytes) ?? adpcmStream(read, size, head, chunkBytes)
+  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return mp3WavStream(read, size, head, chunkBytes) ?? g721Stream(read, size, head, chunkBytes) ?? adpcmStream(read, size, head, chunkBytes)
   let probe = head
   if (magic === 'OggS' && size > head.length) {
     // the sniffer reads the first page and the last one: give it the head and the file's tail
@@ -125,6 +126,29 @@ function mp3WavStream(read: RangeReader, size: number, head: Uint8Array, chunkBy
     const frames = declared === null ? n : Math.min(n, declared)
     return { container: 'wav', codec: 'mp3', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
   })
+}
+
+/** G.721 WAV: whole 60-byte blocks through one decoder state, with the frames `decodeWav` gives (g72x.ts). */
+function g721Stream(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): StreamedDecode | null {
+  const { sniff, layout } = sniffWavLayout(head)
+  if (sniff.codec !== 'g721' || !layout || blockingProblems(sniff).length || !sniff.sampleRate || layout.dataOffset > head.length) return null
+  const { dataOffset } = layout
+  const dataBytes = Math.max(0, Math.min(layout.dataSize, size - dataOffset))
+  const blockBytes = g72xBlockBytes('g721_32')
+  const frames = g72xFrames('g721_32', dataBytes)
+  const blocks = frames / G72X_BLOCK_SAMPLES
+  const perRead = Math.max(1, Math.floor(chunkBytes / blockBytes))
+  async function* pieces(): AsyncGenerator<Float32Array[]> {
+    const decoder = new G72xDecoder('g721_32')
+    for (let b0 = 0; b0 < blocks; b0 += perRead) {
+      const b1 = Math.min(blocks, b0 + perRead)
+      const end = Math.min(dataBytes, b1 * blockBytes)
+      const bytes = await read(dataOffset + b0 * blockBytes, dataOffset + end)
+      if (bytes.length < end - b0 * blockBytes) throw new Error(`audio: read ${bytes.length} bytes of G.721 block ${b0}: the file changed or is shorter than listed`)
+      yield [decoder.decode(bytes, b1 - b0)]
+    }
+  }
+  return { container: 'wav', codec: 'g721', sampleRate: sniff.sampleRate, channels: 1, frames, pieces }
 }
 
 /** IMA / Microsoft ADPCM WAV: whole blocks at a time, with the frames `decodeWav` gives (adpcm.ts). */

@@ -2,11 +2,13 @@
  * WAV (RIFF/WAVE, RF64 with its `ds64` 64-bit sizes, and RIFX: the same chunks with big-endian sizes, header fields
  * and samples, as libsndfile's `wav.c` reads them): the header walk (`sniffWavLayout`, also the sniffer's) and
  * the decoder, parsed directly: PCM 8-bit unsigned, 16/24/32-bit signed, IEEE float 32/64, G.711 A-law and µ-law,
+ * G.721 ADPCM (g72x.ts), IMA / Microsoft ADPCM (adpcm.ts), GSM 06.10 (gsm610.ts),
  * WAVE_FORMAT_EXTENSIBLE (MPEG Layer III, tag 0x55, is found here and decoded by decode.ts as an MP3 file), any extra chunks (fact, LIST, ...) with odd-size padding. Values as libsndfile: integer
  * / 2^(bits−1), G.711 through its 16-bit tables (pcm.ts).
  */
 import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
 import { adpcmBlocks, adpcmSamplesPerBlock, decodeAdpcm } from './adpcm.ts'
+import { decodeG72x, g72xBlockBytes, g72xFrames } from './g72x.ts'
 import { decodeGsm610, GSM_WAV49_BLOCK_BYTES, GSM_WAV49_BLOCK_SAMPLES, gsmBlocks } from './gsm610.ts'
 import { decodePcm } from './pcm.ts'
 import { wavEncoding } from './pcm-containers.ts'
@@ -24,13 +26,16 @@ const WAVE_FORMAT_IMA_ADPCM = 0x11
 const WAVE_FORMAT_GSM610 = 0x31
 /** MPEG Layer III in a WAV: libsndfile (≥ 1.1, `wavlike_read_fmt_chunk` → `mpeg_decoder_init`) reads its data chunk with mpg123. */
 const WAVE_FORMAT_MPEGLAYER3 = 0x55
+/** G.721 32 kbit/s ADPCM: libsndfile reads it mono (`g72x.c`, SFE_G72X_NOT_MONO otherwise). */
+const WAVE_FORMAT_G721_ADPCM = 0x40
 
 /**
  * WAVE format tags libsndfile reads that mixscope does not decode, named in the message that skips them (the
  * registered names, RFC 2361).
  */
 const UNDECODED_TAGS: Record<number, string> = {
-  0x14: 'G.723 ADPCM, which libsndfile reads: not decoded by mixscope', 0x40: 'G.721 ADPCM, which libsndfile reads: not decoded by mixscope',
+  // measured with libsndfile 1.2.0: sf_open fails on a G.721 WAV with its tag patched to 0x14 (wav.c reads G.721 only)
+  0x14: 'G.723 ADPCM, which libsndfile refuses too',
   // measured with libsndfile 1.2.0: sf_open fails on an ffmpeg `-c:a mp2 -f wav` file (tag 0x50)
   0x50: 'MPEG layer 1/2, which libsndfile refuses too',
 }
@@ -109,6 +114,9 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
         if (s.channels !== 1 || blockAlign !== GSM_WAV49_BLOCK_BYTES || perBlock !== GSM_WAV49_BLOCK_SAMPLES) {
           s.problems.push(`GSM 6.10 with ${s.channels} channels, blocks of ${blockAlign} bytes and ${perBlock} samples (libsndfile reads mono, 65-byte blocks of 320)`)
         }
+      } else if (formatTag === WAVE_FORMAT_G721_ADPCM) {
+        s.codec = 'g721'
+        if (s.channels !== 1) s.problems.push(`G.721 ADPCM with ${s.channels} channels (libsndfile reads mono only)`)
       } else if (formatTag === WAVE_FORMAT_MPEGLAYER3) {
         // the MPEG frames carry their own layout: the fmt chunk's block align and bits are not checked
         s.codec = 'mp3'
@@ -117,7 +125,7 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       if (s.codec === 'pcm' && ![8, 16, 24, 32].includes(bits)) s.problems.push(`unsupported PCM bit depth ${bits}`)
       if (s.codec === 'float' && bits !== 32 && bits !== 64) s.problems.push(`unsupported float bit depth ${bits}`)
       if ((s.codec === 'alaw' || s.codec === 'ulaw') && bits !== 8) s.problems.push(`unsupported G.711 bit depth ${bits}`)
-      if (s.channels > 0 && adpcmPerBlock === 0 && s.codec !== 'gsm610' && s.codec !== 'mp3' && blockAlign !== s.channels * Math.ceil(bits / 8)) {
+      if (s.channels > 0 && adpcmPerBlock === 0 && s.codec !== 'gsm610' && s.codec !== 'mp3' && s.codec !== 'g721' && blockAlign !== s.channels * Math.ceil(bits / 8)) {
         s.problems.push(`block align ${blockAlign} differs from channels × bytes per sample = ${s.channels * Math.ceil(bits / 8)}`)
       }
     } else if (id === 'data') {
@@ -129,6 +137,7 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
       // every block, the last one even when cut short, at the samples per block
       // MP3: the length is known once decoded (mpg123's count, as the MP3 file's)
       if (s.codec === 'mp3') s.declaredFrames = null
+      else if (s.codec === 'g721') s.declaredFrames = g72xFrames('g721_32', Math.min(declared, available))
       else if (s.codec === 'gsm610') s.declaredFrames = gsmBlocks(gsmDataBytes(declared, available), true) * GSM_WAV49_BLOCK_SAMPLES
       else if (blockAlign > 0) {
         s.declaredFrames = adpcmPerBlock
@@ -163,6 +172,21 @@ function decodeGsmWav(bytes: Uint8Array, id: string | undefined, maxSamples: num
   if (frames > maxSamples) throw audioError(id, 'wav', 'gsm610', `${frames} frames × 1 channel is over the limit of ${maxSamples} samples`)
   const warnings = sniff.problems.filter((p) => !fatal.includes(p))
   return { sampleRate: sniff.sampleRate!, channels: [decodeGsm610(bytes.subarray(layout.dataOffset), gsmDataBytes(layout.dataSize, bytes.length - layout.dataOffset), true, frames)], frames, decoder: 'wav/gsm610', container: 'wav', codec: 'gsm610', warnings, trainable: true, untrainable: null }
+}
+
+/**
+ * G.721 WAV (g72x.ts): libsndfile's length, every 60-byte block of the data there is (the declared size, or less when
+ * the file ends first), the last one even when cut short.
+ */
+function decodeG721Wav(bytes: Uint8Array, id: string | undefined, maxSamples: number, sniff: AudioSniff, layout: WavLayout): DecodedAudio {
+  const fatal = blockingProblems(sniff)
+  if (fatal.length) throw audioError(id, 'wav', 'g721', fatal.join('; '))
+  const frames = sniff.declaredFrames ?? 0
+  if (frames > maxSamples) throw audioError(id, 'wav', 'g721', `${frames} frames × 1 channel is over the limit of ${maxSamples} samples`)
+  const dataBytes = Math.min(layout.dataSize, bytes.length - layout.dataOffset)
+  const warnings = sniff.problems.filter((p) => !fatal.includes(p))
+  if (dataBytes % g72xBlockBytes('g721_32')) warnings.push(`data ends with a partial block (${dataBytes % g72xBlockBytes('g721_32')} bytes, completed from the previous block as libsndfile does)`)
+  return { sampleRate: sniff.sampleRate!, channels: [decodeG72x('g721_32', bytes.subarray(layout.dataOffset, layout.dataOffset + dataBytes), dataBytes)], frames, decoder: 'wav/g721', container: 'wav', codec: 'g721', warnings, trainable: true, untrainable: null }
 }
 
 /** A WAV file's data, checked: what both decoders read. */
@@ -216,6 +240,7 @@ function pcm16Of(bytes: Uint8Array, d: WavData): Int16Array | null {
 export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples: number): DecodedAudio {
   const gsm = sniffWavLayout(bytes)
   if (gsm.sniff.codec === 'gsm610' && gsm.layout) return decodeGsmWav(bytes, id, maxSamples, gsm.sniff, gsm.layout)
+  if (gsm.sniff.codec === 'g721' && gsm.layout) return decodeG721Wav(bytes, id, maxSamples, gsm.sniff, gsm.layout)
   const d = wavData(bytes, id, maxSamples)
   const { sniff, layout, channels, bits, frames } = d
   if (layout.samplesPerBlock) {
@@ -251,7 +276,8 @@ export function decodeWav(bytes: Uint8Array, id: string | undefined, maxSamples:
  * @throws as `decodeWav`
  */
 export function decodeWavMono16(bytes: Uint8Array, id: string | undefined, maxSamples: number, into?: Float32Array): { samples: Float32Array; sampleRate: number; channels: number; frames: number } | null {
-  if (sniffWavLayout(bytes).sniff.codec === 'mp3') return null // MPEG frames: decodeAudio decodes them
+  const codec = sniffWavLayout(bytes).sniff.codec
+  if (codec === 'mp3' || codec === 'g721') return null // coded: decodeAudio decodes them
   const d = wavData(bytes, id, maxSamples)
   const pcm = pcm16Of(bytes, d)
   if (!pcm) return null

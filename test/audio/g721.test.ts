@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { decodeAudio } from '../../src/engine/audio/decode.ts'
 import { sniffAudio } from '../../src/engine/audio/sniff.ts'
 import { openStreamedDecode } from '../../src/engine/audio/streamed-decode.ts'
+import { decodeG72x, type G72xKind } from '../../src/engine/audio/g72x.ts'
 import { processClipNode } from '../../src/engine/node/prepare-clip-node.ts'
 import { runPython } from '../prepare/python.ts'
 
@@ -128,5 +129,28 @@ describe('what libsndfile refuses', () => {
     expect(b.error).toMatch(/Error opening/)
     await expect(decodeAudio(g723, { id: 'g723.wav' })).rejects.toThrow(/unsupported WAV format tag 0x14 \(G\.723 ADPCM, which libsndfile refuses too\)/)
     await expect(decodeAudio(stereo, { id: 'stereo.wav' })).rejects.toThrow(/G\.721 ADPCM with 2 channels \(libsndfile reads mono only\)/)
+  })
+})
+
+describe('the G.723 decoders (g72x.ts), for AU files, which mixscope does not read yet', () => {
+  it.each(['G721_32', 'G723_24', 'G723_40'] as const)('%s in an AU file libsndfile wrote decodes as sf.read', (sub) => {
+    const name = `${sub}.au`
+    runPython(`
+import sys, numpy as np, soundfile as sf
+rng = np.random.default_rng(4)
+n = 9001
+t = np.arange(n) / 8000
+x = 0.7 * np.sin(2 * np.pi * (150 + 2500 * t) * t) + rng.normal(0, 0.05, n)
+x[:30] = 1.0; x[30:60] = -1.0
+sf.write(sys.argv[1], np.clip(x, -1, 1), 8000, format='AU', subtype=sys.argv[2])
+`, [join(dir, name), sub])
+    const ref = reference([name])[0]
+    expect(ref.error).toBeUndefined()
+    const b = readFileSync(join(dir, name))
+    // AU header: big-endian data offset at 4, data size at 8
+    const out = decodeG72x(sub.toLowerCase() as G72xKind, new Uint8Array(b.subarray(b.readUInt32BE(4))), b.readUInt32BE(8))
+    expect(out.length).toBe(ref.frames)
+    const want = new Float32Array(new Uint8Array(readFileSync(join(dir, `${name}.f32`))).buffer)
+    expect(Buffer.from(out.buffer).equals(Buffer.from(want.buffer))).toBe(true)
   })
 })

@@ -37,27 +37,63 @@ export interface OggStream {
  * @throws Error (plain description; the caller adds the id) when there is no page at all
  */
 export function readOggPackets(b: Uint8Array): OggStream {
-  const warnings: string[] = []
-  const packets: OggPacket[] = []
-  let serial = -1
-  let lastGranule = -1
-  let pending: Uint8Array[] = []
+  const state = oggReadState()
+  readOggPages(b, state, true)
+  if (state.serial === -1) throw new Error('no Ogg page found')
+  if (state.pending.length) state.warnings.push('stream ends inside a packet (truncated)')
+  return { serial: state.serial, packets: state.packets, lastGranule: state.lastGranule, warnings: state.warnings }
+}
+
+/** Where `readOggPages` is in a stream read a window at a time. */
+export interface OggReadState {
+  serial: number
+  lastGranule: number
+  /** The pieces of a packet not yet ended. */
+  pending: Uint8Array[]
+  pageNo: number
+  /** Packets read and not yet taken (the caller empties it). */
+  packets: OggPacket[]
+  warnings: string[]
+}
+
+/** A fresh `OggReadState`. */
+export function oggReadState(): OggReadState {
+  return { serial: -1, lastGranule: -1, pending: [], pageNo: 0, packets: [], warnings: [] }
+}
+
+/**
+ * Reads the pages in `b` into `state.packets`, as `readOggPackets` reads a whole file: a window of it at a time
+ * (streamed-decode.ts) gives the same packets.
+ * @param b the bytes from where the previous call stopped
+ * @param final whether `b` runs to the end of the file; if not, reading stops before a page not wholly in `b`
+ * @returns the bytes of `b` used (the rest starts the next window)
+ */
+export function readOggPages(b: Uint8Array, state: OggReadState, final: boolean): number {
+  const { warnings, packets } = state
+  let { serial, lastGranule, pending, pageNo } = state
   let at = 0
-  let pageNo = 0
+  const stop = (where: number) => {
+    Object.assign(state, { serial, lastGranule, pending, pageNo })
+    return where
+  }
   while (at + 27 <= b.length) {
     if (b[at] !== 0x4f || b[at + 1] !== 0x67 || b[at + 2] !== 0x67 || b[at + 3] !== 0x53) {
       // resync to the next capture pattern
       const next = findCapture(b, at + 1)
+      // not final: the capture pattern may start in the last 3 bytes, cut by the window
+      if (!final && next >= b.length) return stop(Math.max(at + 1, b.length - 3))
       warnings.push(`${next - at} bytes of junk at byte ${at}`)
       at = next
       continue
     }
     const nseg = b[at + 26]
     const headerLen = 27 + nseg
+    if (at + headerLen > b.length && !final) return stop(at)
     if (at + headerLen > b.length) { warnings.push(`truncated page header at byte ${at}`); break }
     let bodyLen = 0
     for (let i = 0; i < nseg; i++) bodyLen += b[at + 27 + i]
     const end = at + headerLen + bodyLen
+    if (end > b.length && !final) return stop(at)
     if (end > b.length) {
       // the file ends inside this page: keep the packets that are complete (no CRC to check them by)
       const before = packets.length
@@ -104,9 +140,7 @@ export function readOggPackets(b: Uint8Array): OggStream {
     at = end
     pageNo++
   }
-  if (serial === -1) throw new Error('no Ogg page found')
-  if (pending.length) warnings.push('stream ends inside a packet (truncated)')
-  return { serial, packets, lastGranule, warnings }
+  return stop(final ? b.length : at)
 }
 
 function findCapture(b: Uint8Array, from: number): number {

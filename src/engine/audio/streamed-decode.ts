@@ -1,6 +1,8 @@
 /**
  * Compressed files read a stretch at a time: native FLAC (frames found and decoded by flac-decoder.ts a window of
- * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged reads), G.721 WAV (g72x.ts) and IMA / Microsoft ADPCM WAV
+ * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged
+ * reads), Ogg Opus (libopus fed the packets of Ogg pages read a window at a time) and FLAC in Ogg (its packets decoded
+ * by flac-decoder.ts), G.721 WAV (g72x.ts) and IMA / Microsoft ADPCM WAV
  * (whole blocks, adpcm.ts). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
  * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
  * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
@@ -14,7 +16,8 @@ import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, re
 import type { RangeReader } from './pcm-stream.ts'
 import { sniffAudio } from './sniff.ts'
 import { blockingProblems, type AudioCodec, type AudioContainer } from './sniff-result.ts'
-import { wasmPieces } from './wasm.ts'
+import { opusPieces, wasmPieces } from './wasm.ts'
+import { oggReadState, readOggPages } from './ogg.ts'
 import { sniffWavLayout } from './wav.ts'
 
 /** A compressed file opened for reading in pieces. */
@@ -74,6 +77,18 @@ export async function openStreamedDecode(read: RangeReader, size: number, head: 
     const frames = sniff.declaredFrames ?? await countFrames(decoded())
     return { container: 'ogg', codec: 'vorbis', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
   }
+  if (sniff.container === 'ogg' && sniff.codec === 'opus') {
+    const decoded = () => opusPieces(oggPackets(read, size, chunkBytes), sampleRate)
+    // as decodeAudio: the last granule less the pre-skip, at the decoding rate; without one, as far as it decodes
+    const frames = sniff.declaredFrames !== null ? Math.floor(sniff.declaredFrames * sampleRate / 48000) : await countFrames(decoded())
+    return { container: 'ogg', codec: 'opus', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
+  }
+  if (sniff.container === 'ogg' && sniff.codec === 'flac') {
+    // decodeAudio reads every frame of FLAC in Ogg (no declared length): a first pass counts them
+    const decoded = () => oggFlacPieces(oggPackets(read, size, chunkBytes))
+    const frames = await countFrames(decoded())
+    return { container: 'ogg', codec: 'flac', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
+  }
   if (sniff.container === 'mp3') {
     // mpg123 in gapless mode gives libsndfile's length; it is only known once decoded (a first pass counts it)
     const decoded = () => wasmPieces('mp3', read, size, channels, chunkBytes)
@@ -81,6 +96,53 @@ export async function openStreamedDecode(read: RangeReader, size: number, head: 
     return { container: 'mp3', codec: 'mp3', sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
   }
   return null
+}
+
+/**
+ * The packets of an Ogg file's first logical stream, `chunkBytes` of input at a time (ogg.ts `readOggPages`: the
+ * packets `readOggPackets` gives the whole file).
+ * @yields the packets completed by each window, in order
+ */
+async function* oggPackets(read: RangeReader, size: number, chunkBytes: number): AsyncGenerator<Uint8Array[]> {
+  const state = oggReadState()
+  let carry = new Uint8Array(0)
+  const step = Math.max(1 << 16, chunkBytes)
+  for (let pos = 0; pos < size;) {
+    const next = await read(pos, Math.min(size, pos + step))
+    if (next.length === 0) throw new Error(`audio: Ogg read at byte ${pos} came back empty: the file changed or is shorter than listed`)
+    pos += next.length
+    const b = carry.length ? concat(carry, next) : next
+    const used = readOggPages(b, state, pos >= size)
+    carry = b.slice(used)
+    if (carry.length > MAX_FLAC_FRAME_BYTES) throw new Error(`audio: no complete Ogg page in ${carry.length} bytes: damaged stream`)
+    if (state.packets.length) yield state.packets.splice(0).map((p) => p.data)
+  }
+  if (state.serial === -1) throw new Error('audio: no Ogg page found')
+}
+
+/**
+ * FLAC in Ogg: the mapping header (STREAMINFO at 17), the other metadata packets it counts, then one frame per
+ * packet, decoded by flac-decoder.ts (the values of the whole-file path's decoders: integers / 2^(bits−1)).
+ */
+async function* oggFlacPieces(packets: AsyncIterable<Uint8Array[]>): AsyncGenerator<Float32Array[]> {
+  let info: FlacStreamInfo | null = null
+  let skip = 0
+  for await (const batch of packets) {
+    let frames = batch
+    if (!info) {
+      const head = batch[0]
+      info = parseStreamInfo(head, 17)
+      skip = 1 + ((head[7] << 8) | head[8])
+    }
+    if (skip) {
+      const n = Math.min(skip, frames.length)
+      frames = frames.slice(n)
+      skip -= n
+    }
+    if (!frames.length) continue
+    const r = decodeFlacFrames(frames, info, Infinity)
+    if (r.frames > 0) yield r.channels
+  }
 }
 
 /** Frames a decode yields in all. */

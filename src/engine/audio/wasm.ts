@@ -241,3 +241,40 @@ export async function* wasmPieces(codec: 'vorbis' | 'mp3', read: (start: number,
     }
   } finally { d.free() }
 }
+
+/**
+ * An Ogg Opus stream's samples from its packets read a window at a time (streamed-decode.ts), decoded by libopus as
+ * `decodeWasm` decodes the whole file: at `rate`, OpusHead's pre-skip applied, 256 packets per call.
+ * @param packets the stream's packets in order, in batches (OpusHead and OpusTags first)
+ * @yields `[channels][n]` float32 pieces
+ */
+export async function* opusPieces(packets: AsyncIterable<Uint8Array[]>, rate: number): AsyncGenerator<Float32Array[]> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let d: OpusDecoder<any> | null = null
+  let channels = 0
+  let headers = 0
+  let queue: Uint8Array[] = []
+  const flush = async function* (all: boolean): AsyncGenerator<Float32Array[]> {
+    while (d && (queue.length >= 256 || (all && queue.length))) {
+      const p = quietly(() => d!.decodeFrames(queue.slice(0, 256))) as Piece
+      queue = queue.slice(256)
+      if (p.samplesDecoded) yield p.channelData.slice(0, channels).map((c) => c.slice(0, p.samplesDecoded))
+    }
+  }
+  try {
+    for await (const batch of packets) {
+      for (const packet of batch) {
+        if (headers === 0) {
+          const head = parseOpusHead(packet)
+          channels = head.channels
+          const opus = new OpusDecoder({ ...head.mapping, channels: head.channels, preSkip: Math.round((head.preSkip / 48000) * rate), sampleRate: rate } as ConstructorParameters<typeof OpusDecoder>[0])
+          d = opus
+          await opus.ready
+        } else if (headers > 1) queue.push(packet)
+        headers = Math.min(headers + 1, 2)
+      }
+      yield* flush(false)
+    }
+    yield* flush(true)
+  } finally { d?.free() }
+}

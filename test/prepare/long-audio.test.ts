@@ -131,11 +131,12 @@ for name, fmt, sub, rate, ch, sec in files:
     const r = await streamClipNode({ read: file.read, size: file.size, id: 'x', format: 'flac', segment: { offset: 10, duration: 1 } })
     expect(r?.ok).toBe(false)
     expect(r && !r.ok && r.error).toMatch(/after the end of the audio/)
-    // Ogg Opus is decoded whole (FLAC, Vorbis, MP3 and ADPCM stream too: long-compressed.test.ts)
-    const opusPath = join(dir, 'x.opus')
-    runPython(`import sys, numpy as np, soundfile as sf; sf.write(sys.argv[1], np.zeros(1600, np.float32), 16000, format='OGG', subtype='OPUS')`, [opusPath])
-    const opus = fileReader(opusPath)
-    expect(await streamClipNode({ read: opus.read, size: opus.size, id: 'o', format: 'flac' })).toBeNull()
+    // GSM 6.10 WAV is decoded whole (FLAC, Ogg Vorbis/Opus, FLAC in Ogg, MP3, MP3/G.721/ADPCM WAV stream too:
+    // long-compressed.test.ts, long-ogg.test.ts)
+    const gsmPath = join(dir, 'x-gsm.wav')
+    runPython(`import sys, numpy as np, soundfile as sf; sf.write(sys.argv[1], np.zeros(1600, np.float32), 8000, format='WAV', subtype='GSM610')`, [gsmPath])
+    const gsm = fileReader(gsmPath)
+    expect(await streamClipNode({ read: gsm.read, size: gsm.size, id: 'g', format: 'flac' })).toBeNull()
   })
 })
 

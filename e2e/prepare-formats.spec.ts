@@ -2,8 +2,8 @@
  * The Prepare view on the inputs the engine reads beyond plain PCM: a NeMo manifest whose audio is a WAV over the
  * 32 MiB at which the engine worker reads a file a stretch at a time (converted whole and as a segment: the result
  * says that those two clips went that way), IMA and Microsoft ADPCM WAV (sox), big-endian RIFX WAV, GSM 6.10 WAV,
- * AIFC `ima4` and ALAC in CAF (libsndfile via python3-soundfile), and a G.721 WAV, which is skipped with its format
- * named. The written clip lengths are checked against what libsndfile counts; the result summary and the partitions
+ * AIFC `ima4`, ALAC in CAF and G.721 WAV (libsndfile via python3-soundfile), and a Sun AU file, which is skipped with
+ * its format named (libsndfile reads AU; mixscope does not yet). The written clip lengths are checked against what libsndfile counts; the result summary and the partitions
  * it lists are read, in light and dark.
  */
 import { spawnSync } from 'node:child_process'
@@ -36,7 +36,8 @@ sf.write(f'{d}/audio/gsm.wav', y[:16000], 8000, format='WAV', subtype='GSM610')
 sf.write(f'{d}/audio/ima4.aiff', y, 22050, format='AIFF', subtype='IMA_ADPCM')
 sf.write(f'{d}/audio/alac.caf', np.stack([y, y[::-1]], axis=1), 22050, format='CAF', subtype='ALAC_24')
 sf.write(f'{d}/audio/g721.wav', y[:16000], 8000, format='WAV', subtype='G721_32')
-print(json.dumps({n: sf.info(f'{d}/audio/{n}').frames for n in ['rifx.wav', 'gsm.wav', 'ima4.aiff', 'alac.caf']}))
+sf.write(f'{d}/audio/tone.au', y[:16000], 8000, format='AU', subtype='PCM_16')
+print(json.dumps({n: sf.info(f'{d}/audio/{n}').frames for n in ['rifx.wav', 'gsm.wav', 'ima4.aiff', 'alac.caf', 'g721.wav']}))
 `, [dir, String(LONG_FRAMES)])) as Record<string, number>
   for (const [name, encoding] of [['ima.wav', 'ima-adpcm'], ['ms.wav', 'ms-adpcm']]) {
     const r = spawnSync('sox', [join(dir, 'src.wav'), '-e', encoding, join(dir, 'audio', name)], { encoding: 'utf8' })
@@ -50,7 +51,7 @@ print(json.dumps([sf.info(f'{sys.argv[1]}/audio/{n}').frames for n in ['ima.wav'
   // 22.05 kHz → 16 kHz: ceil(320 · n / 441), torchaudio's length with the gcd-reduced rates
   const at16k = (n: number) => Math.ceil(320 * n / 441)
   expectedSamples = LONG_FRAMES + 5 * 16000 + at16k(frames[0]) + at16k(frames[1]) + at16k(info['rifx.wav']) + 2 * info['gsm.wav'] +
-    at16k(info['ima4.aiff']) + at16k(info['alac.caf'])
+    at16k(info['ima4.aiff']) + at16k(info['alac.caf']) + 2 * info['g721.wav']
   const row = (audio: string, text: string, extra: Record<string, number> = {}) => JSON.stringify({ audio_filepath: audio, text, lang: 'en', corpus: 'formats', split: 'train', ...extra })
   writeFileSync(join(dir, 'manifest.jsonl'), [
     row('audio/long.wav', 'the whole long recording'),
@@ -62,6 +63,7 @@ print(json.dumps([sf.info(f'{sys.argv[1]}/audio/{n}').frames for n in ['ima.wav'
     row('audio/ima4.aiff', 'apple ima four'),
     row('audio/alac.caf', 'apple lossless'),
     row('audio/g721.wav', 'g seven twenty one'),
+    row('audio/tone.au', 'a sun audio file'),
   ].join('\n') + '\n')
   spawnSync('rm', [join(dir, 'src.wav')])
 })
@@ -77,14 +79,14 @@ async function convert(page: Page): Promise<void> {
   await expect(partitions.locator('tbody tr')).toHaveCount(1)
   await expect(partitions.getByText('eng_Latn')).toBeVisible()
   await page.getByRole('button', { name: 'Convert into browser storage' }).click()
-  await expect(page.getByText(/Wrote 8 rows/)).toBeVisible({ timeout: 120_000 })
+  await expect(page.getByText(/Wrote 9 rows/)).toBeVisible({ timeout: 120_000 })
   await expect(page.getByText(/1 unreadable/)).toBeVisible()
   // the long WAV's two clips (whole, and a segment) went the streamed way, in the browser's engine worker
   await expect(page.getByTestId('prepare-streamed')).toHaveText(/^2 clips from long input files converted a stretch at a time/)
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`converts a long WAV (streamed), ADPCM, RIFX, GSM 6.10, ima4 and ALAC, and names G.721 when skipping it (${colorScheme})`, async ({ page }) => {
+  test(`converts a long WAV (streamed), ADPCM, RIFX, GSM 6.10, ima4, ALAC and G.721, and names AU when skipping it (${colorScheme})`, async ({ page }) => {
     test.setTimeout(180_000)
     await page.emulateMedia({ colorScheme })
     await convert(page)
@@ -93,12 +95,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const text = async (name: string) => (await (await root.getFileHandle(name)).getFile()).text()
       return { report: JSON.parse(await text('_prepare_report.json')) as { rows_written: number; files: { path: string; rows: number; audioSamples: number }[] }, skipped: await text('_prepare_skipped.jsonl') }
     })
-    expect(out.report.rows_written).toBe(8)
-    expect(out.report.files.map((f) => [f.path, f.rows])).toEqual([['version=0/corpus=formats/split=train/language=eng_Latn/part-0.parquet', 8]])
+    expect(out.report.rows_written).toBe(9)
+    expect(out.report.files.map((f) => [f.path, f.rows])).toEqual([['version=0/corpus=formats/split=train/language=eng_Latn/part-0.parquet', 9]])
     expect(out.report.files[0].audioSamples).toBe(expectedSamples)
     const skipped = out.skipped.trim().split('\n').map((l) => JSON.parse(l) as { reason: string; message: string; audio: string })
-    expect(skipped.map((s) => [s.audio, s.reason])).toEqual([['audio/g721.wav', 'unreadable-audio']])
-    expect(skipped[0].message).toMatch(/G\.721 ADPCM, which libsndfile reads: not decoded by mixscope/)
+    expect(skipped.map((s) => [s.audio, s.reason])).toEqual([['audio/tone.au', 'unreadable-audio']])
+    expect(skipped[0].message).toMatch(/Sun\/NeXT AU file: libsndfile, which the reference decodes with, reads it, but mixscope does not decode AU yet/)
     for (const width of [1280, 1920]) {
       await page.setViewportSize({ width, height: 900 })
       await page.screenshot({ path: test.info().outputPath(`prepare-formats-${colorScheme}-${width}.png`), fullPage: true })

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryBuckets, type RandomAccessBuckets } from '../../src/engine/core/byte-buckets.ts'
 import { createOpfsSpill, type SpillDirectory } from '../../src/engine/core/opfs-spill.ts'
+import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 
 /** A model OPFS directory; `open` counts the access handles open at once, `maxOpenSeen` the most ever. */
 class ModelDirectory implements SpillDirectory {
@@ -84,24 +85,12 @@ class ModelDirectory implements SpillDirectory {
   }
 }
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 describe('OPFS spill', () => {
   it('gives back what the in-memory buckets give back, over many buckets and few handles', async () => {
     const root = new ModelDirectory()
     const spill = await createOpfsSpill(root, { maxOpen: 3, now: 1_000_000 })
     const reference = memoryBuckets()
-    const next = random(7)
+    const next = mulberry32(7)
     const sizes = new Map<number, number>()
     const pending: Promise<unknown>[] = []
     const both = async <T>(f: (b: RandomAccessBuckets) => Promise<T>) => {

@@ -5,8 +5,7 @@
  * same bytes as the whole-file path, whatever the stretch size, segments included; the streamed resampler gives
  * `resampleTorchaudio`'s samples bit for bit however the input is cut.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -16,39 +15,16 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { rowConverter } from '../../src/engine/prepare/run.ts'
 import type { PlannedRow } from '../../src/engine/prepare/types.ts'
-import { createStreamedClipConverter, STREAM_CHUNK_BYTES, type ClipResult } from '../../src/engine/prepare/clip.ts'
+import { createStreamedClipConverter, STREAM_CHUNK_BYTES } from '../../src/engine/prepare/clip.ts'
 import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
 import { resampleTorchaudio, TorchaudioResampleStream } from '../../src/engine/prepare/resample-torchaudio.ts'
 import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
 import { runPython } from './python.ts'
+import { fileReader, ok } from './long-files.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-long-audio-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-/** A ranged reader of a file on disk that records the largest read. */
-function fileReader(path: string) {
-  const stats = { largest: 0, reads: 0 }
-  const read = async (start: number, end: number) => {
-    stats.largest = Math.max(stats.largest, end - start)
-    stats.reads++
-    const fh = await open(path, 'r')
-    try {
-      const out = new Uint8Array(end - start)
-      const { bytesRead } = await fh.read(out, 0, end - start, start)
-      return out.subarray(0, bytesRead)
-    } finally {
-      await fh.close()
-    }
-  }
-  return { read, stats, size: statSync(path).size }
-}
-
-function ok(r: ClipResult | null): Extract<ClipResult, { ok: true }> {
-  if (!r) throw new Error('not streamed')
-  if (!r.ok) throw new Error(r.error)
-  return r
-}
 
 describe('TorchaudioResampleStream', () => {
   it('gives resampleTorchaudio\'s samples bit for bit, however the input is cut', () => {

@@ -6,7 +6,6 @@
  * torchaudio and written as PCM_16, within 1 LSB.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -16,37 +15,14 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { rowConverter } from '../../src/engine/prepare/run.ts'
 import type { PlannedRow } from '../../src/engine/prepare/types.ts'
-import { createStreamedClipConverter, STREAM_CHUNK_BYTES, type ClipResult } from '../../src/engine/prepare/clip.ts'
+import { createStreamedClipConverter, STREAM_CHUNK_BYTES } from '../../src/engine/prepare/clip.ts'
 import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
 import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
 import { runPython } from './python.ts'
+import { expectLibsndfileTorchaudio, fileReader, ok } from './long-files.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-long-compressed-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-/** A ranged reader of a file on disk that records the largest read. */
-function fileReader(path: string) {
-  const stats = { largest: 0, reads: 0 }
-  const read = async (start: number, end: number) => {
-    stats.largest = Math.max(stats.largest, end - start)
-    stats.reads++
-    const fh = await open(path, 'r')
-    try {
-      const out = new Uint8Array(end - start)
-      const { bytesRead } = await fh.read(out, 0, end - start, start)
-      return out.subarray(0, bytesRead)
-    } finally {
-      await fh.close()
-    }
-  }
-  return { read, stats, size: statSync(path).size }
-}
-
-function ok(r: ClipResult | null): Extract<ClipResult, { ok: true }> {
-  if (!r) throw new Error('not streamed')
-  if (!r.ok) throw new Error(r.error)
-  return r
-}
 
 describe('streamed clips of compressed files', () => {
   // container, subtype, rate, channels, seconds
@@ -172,30 +148,6 @@ print(json.dumps(out))
       const seg = ok(await convert(row(name, { offset: 150.37, duration: 21.5 })))
       writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
     }
-    const report = JSON.parse(runPython(`
-import sys, json, numpy as np, soundfile as sf, torch, torchaudio
-d, names = sys.argv[1], json.loads(sys.argv[2])
-def reference(name, offset, count):
-    with sf.SoundFile(f'{d}/long/{name}') as f:                   # libsndfile, as NeMo's and fairseq2's readers
-        f.seek(int(offset * f.samplerate))
-        wav = f.read(frames=count, dtype='float32', always_2d=True)
-    x = torch.from_numpy(wav).mean(dim=1)
-    y = torchaudio.functional.resample(x, 48000, 16000).numpy()
-    return np.clip(np.round(y * 32768), -32768, 32767).astype(np.int32)   # PCM_16 as libsndfile writes float
-out = {}
-for name in names:
-    for part, offset, count in [('whole', 0, -1), ('segment', 150.37, int(21.5 * 48000))]:
-        ours = sf.read(f'{d}/{name}.{part}.flac', dtype='int16')[0].astype(np.int32)
-        ref = reference(name, offset, count)
-        out[f'{name} {part}'] = {'frames': len(ours), 'refFrames': len(ref), 'maxDiff': int(np.abs(ours - ref).max()) if len(ours) == len(ref) else None}
-print(json.dumps(out))
-`, [dir, JSON.stringify(names)]))
-    for (const name of names) {
-      expect(report[`${name} whole`], name).toEqual({ frames: Math.ceil(declared[name] / 3), refFrames: Math.ceil(declared[name] / 3), maxDiff: expect.any(Number) })
-      expect(report[`${name} whole`].maxDiff, name).toBeLessThanOrEqual(1)
-      expect(report[`${name} segment`].refFrames, name).toBe(21.5 * 16000)
-      expect(report[`${name} segment`].frames, name).toBe(21.5 * 16000)
-      expect(report[`${name} segment`].maxDiff, name).toBeLessThanOrEqual(1)
-    }
+    expectLibsndfileTorchaudio(dir, Object.fromEntries(names.map((n) => [n, join(longDir, n)])), declared)
   }, 900_000)
 })

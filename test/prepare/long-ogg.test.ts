@@ -6,11 +6,10 @@
  * Ogg, so that file's reference is libsndfile's decode of the native FLAC it was made from (ffmpeg `-c:a flac -f
  * ogg`, lossless: the same samples).
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { open } from 'node:fs/promises'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadLibFlacNode } from '../../src/engine/node/libflac-node.ts'
 import { processClipNode, streamClipNode } from '../../src/engine/node/prepare-clip-node.ts'
@@ -18,34 +17,15 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { rowConverter } from '../../src/engine/prepare/run.ts'
 import type { PlannedRow } from '../../src/engine/prepare/types.ts'
-import { createStreamedClipConverter, type ClipResult } from '../../src/engine/prepare/clip.ts'
+import { createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
 import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
 import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
 import { runPython } from './python.ts'
+import { expectLibsndfileTorchaudio, fileReader, ok } from './long-files.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-long-ogg-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const hasFfmpeg = spawnSync('ffmpeg', ['-version']).status === 0
-
-function fileReader(path: string) {
-  const read = async (start: number, end: number) => {
-    const fh = await open(path, 'r')
-    try {
-      const out = new Uint8Array(end - start)
-      const { bytesRead } = await fh.read(out, 0, end - start, start)
-      return out.subarray(0, bytesRead)
-    } finally {
-      await fh.close()
-    }
-  }
-  return { read, size: statSync(path).size }
-}
-
-function ok(r: ClipResult | null): Extract<ClipResult, { ok: true }> {
-  if (!r) throw new Error('not streamed')
-  if (!r.ok) throw new Error(r.error)
-  return r
-}
 
 /** FLAC in Ogg from a native FLAC (or WAV) by ffmpeg: the same samples. */
 function oggFlac(from: string, to: string): void {
@@ -139,31 +119,6 @@ print(json.dumps(out))
       const seg = ok(await convert(row(name, { offset: 150.37, duration: 21.5 })))
       writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
     }
-    const report = JSON.parse(runPython(`
-import sys, json, numpy as np, soundfile as sf, torch, torchaudio
-d, names = sys.argv[1], json.loads(sys.argv[2])
-refs = {'long-8ch.opus': f'{d}/long/long-8ch.opus', 'long-8ch.oga': f'{d}/long-8ch-ref.flac'}
-def reference(name, offset, count):
-    with sf.SoundFile(refs[name]) as f:
-        f.seek(int(offset * f.samplerate))
-        wav = f.read(frames=count, dtype='float32', always_2d=True)
-    x = torch.from_numpy(wav).mean(dim=1)
-    y = torchaudio.functional.resample(x, 48000, 16000).numpy()
-    return np.clip(np.round(y * 32768), -32768, 32767).astype(np.int32)
-out = {}
-for name in names:
-    for part, offset, count in [('whole', 0, -1), ('segment', 150.37, int(21.5 * 48000))]:
-        ours = sf.read(f'{d}/{name}.{part}.flac', dtype='int16')[0].astype(np.int32)
-        ref = reference(name, offset, count)
-        out[f'{name} {part}'] = {'frames': len(ours), 'refFrames': len(ref), 'maxDiff': int(np.abs(ours - ref).max()) if len(ours) == len(ref) else None}
-print(json.dumps(out))
-`, [dir, JSON.stringify(names)]))
-    for (const name of names) {
-      expect(report[`${name} whole`], name).toEqual({ frames: Math.ceil(declared[name] / 3), refFrames: Math.ceil(declared[name] / 3), maxDiff: expect.any(Number) })
-      expect(report[`${name} whole`].maxDiff, name).toBeLessThanOrEqual(1)
-      expect(report[`${name} segment`].frames, name).toBe(21.5 * 16000)
-      expect(report[`${name} segment`].refFrames, name).toBe(21.5 * 16000)
-      expect(report[`${name} segment`].maxDiff, name).toBeLessThanOrEqual(1)
-    }
+    expectLibsndfileTorchaudio(dir, { 'long-8ch.opus': join(longDir, 'long-8ch.opus'), 'long-8ch.oga': join(dir, 'long-8ch-ref.flac') }, declared)
   }, 900_000)
 })

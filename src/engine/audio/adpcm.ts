@@ -112,18 +112,21 @@ function imaBlock(block: Uint8Array, channels: number, perBlock: number, samples
     let index = steps[c]
     let predictor = samples[c]
     for (let k = channels + c; k < perBlock * channels; k += channels) {
-      const step = IMA_STEP[index]
       const code = samples[k]
+      predictor = clamp16(predictor + imaDiff(IMA_STEP[index], code))
       index = Math.min(88, Math.max(0, index + IMA_INDEX[code]))
-      let diff = step >> 3
-      if (code & 1) diff += step >> 2
-      if (code & 2) diff += step >> 1
-      if (code & 4) diff += step
-      if (code & 8) diff = -diff
-      predictor = clamp16(predictor + diff)
       samples[k] = predictor
     }
   }
+}
+
+/** The IMA ADPCM difference a 4-bit `code` stands for at quantizer `step` (libsndfile's, bit by bit from `step >> 3`). */
+function imaDiff(step: number, code: number): number {
+  let diff = step >> 3
+  if (code & 1) diff += step >> 2
+  if (code & 2) diff += step >> 1
+  if (code & 4) diff += step
+  return code & 8 ? -diff : diff
 }
 
 /** Bytes of one AIFC `ima4` packet (one channel's 64 samples) and the samples it holds. */
@@ -157,14 +160,8 @@ function ima4Block(block: Uint8Array, channels: number, samples: Int32Array): vo
     for (let k = 0; k < IMA4_PACKET_SAMPLES; k++) {
       const byte = block[p + 2 + (k >> 1)]
       const code = k & 1 ? (byte >> 4) & 0x0f : byte & 0x0f
-      const step = IMA_STEP[index]
+      predictor = clamp16(predictor + imaDiff(IMA_STEP[index], code))
       index = Math.min(88, Math.max(0, index + IMA_INDEX[code]))
-      let diff = step >> 3
-      if (code & 1) diff += step >> 2
-      if (code & 2) diff += step >> 1
-      if (code & 4) diff += step
-      if (code & 8) diff = -diff
-      predictor = clamp16(predictor + diff)
       samples[k * channels + c] = predictor
     }
   }

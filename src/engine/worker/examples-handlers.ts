@@ -57,7 +57,7 @@ function needsAudit(dataset: OpenDataset, spec: ConfigSpec | undefined): Example
   } catch {
     otherConfig = false
   }
-  const rows = readable.reduce((n, f) => n + f.rows, 0)
+  const rows = rowsOf(dataset)
   return {
     total: 0, offset: 0, rows: [], facets: facetsOfFiles(dataset.files),
     indexed: { rows, rowGroups: readable.reduce((n, f) => n + f.rowGroups.length, 0) },

@@ -30,6 +30,8 @@ for (const setup of [
     await page.goto(`/?view=batches&${setup.query}`)
     await waitForDataset(page, 'Demo dataset')
     await expect(page.getByRole('status').filter({ hasText: /^Done/ })).toBeVisible({ timeout: 30_000 })
+    // the sampler's first fill, read behind the first batch, settles: the batches below are training's (the CLI reads eagerly)
+    await expect(page.locator('.warm-up-note[data-warm-up="done"]')).toBeVisible({ timeout: 30_000 })
 
     // the list: one row per batch, sizes and longest example as in the CLI's JSONL
     const list = page.getByRole('table', { name: 'Batches' })

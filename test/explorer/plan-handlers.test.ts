@@ -47,6 +47,10 @@ describe('plan handlers', () => {
       if (chunk.done) break
     }
     expect(seen).toEqual([0, 1, 2, 3, 4])
+    // the sampler's first fill, behind the first batch, reads every partition stream's first row group
+    expect(start.warmUpStreams).toBe(start.mixture!.length)
+    const warm = await call('plan-warm-up', { session: start.session })
+    expect(warm).toEqual({ filled: start.mixture!.length, total: start.mixture!.length, settled: true })
     const expected = await cliJsonl(['--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5'])
     const jsonl = new TextDecoder().decode(await call('plan-export', { session: start.session, format: 'jsonl' }))
     expect(jsonl).toBe(expected)

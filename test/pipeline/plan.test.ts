@@ -77,7 +77,7 @@ describe('planBatches behaviour', () => {
     await collect(plan.batches, 10)
     expect(plan.drops.total('warm-up')).toBe(3)
     expect(plan.drops.list().filter((d) => d.reason === 'warm-up').map((d) => `${d.corpus}/${d.language}`))
-      .toEqual(['mls/deu_Latn', 'mls/fra_Latn', 'fleurs/eng_Latn'])
+      .toEqual(['fleurs/eng_Latn', 'mls/deu_Latn', 'mls/fra_Latn']) // (listed by corpus, then language)
     const m = plan.mixture!
     expect(m.map((x) => x.seed)).toEqual([2 + 2 + 1, 2 + 2 + 2, 2 + 2 + 3])
     const draws = m.reduce((a, x) => a + x.sampled, 0)

@@ -182,3 +182,66 @@ describe('an unusable cell raises when its row reaches the stage that reads it, 
     expect(plan.drops.total('warm-up')).toBe(2)
   })
 })
+
+describe('the sampler\'s first fill put behind the first batch (deferFirstFill) changes reads, never batches or errors', () => {
+  it('gives the eager plan\'s batches, drops and draws, and the warm-up reads every stream\'s first row group', async () => {
+    for (const seed of [1, 2, 3, 4]) {
+      const data = generated(seed, 9, 60)
+      for (const extra of configs) {
+        const input = { partitions: data.partitions, weights: data.weights, trainStreaming: true, split: 'train', config: config(extra) }
+        for (const options of [{}, { mixtureRowBudget: 1, prefetchFragments: 0 }]) {
+          const eager = await run(input, data.meta, options)
+          const deferred = await run(input, data.meta, { ...options, deferFirstFill: true })
+          const why = JSON.stringify({ seed, extra, options })
+          expect(deferred.lines, why).toEqual(eager.lines)
+          await deferred.plan.warmUp!.start()
+          expect(deferred.plan.warmUp!.filled, why).toBe(data.partitions.length)
+          expect(deferred.plan.drops.list(), why).toEqual(eager.plan.drops.list())
+          expect(deferred.plan.mixture?.map((m) => m.sampled), why).toEqual(eager.plan.mixture?.map((m) => m.sampled))
+          expect(new Set(deferred.reads.keys()), why).toEqual(new Set(eager.reads.keys()))
+        }
+      }
+    }
+  })
+
+  it('reads only the streams its first batch draws before that batch', async () => {
+    const data = generated(5, 60, 40)
+    const input = { partitions: data.partitions, weights: data.weights, trainStreaming: true, split: 'train', config: config({ max_num_batches: 1 }) }
+    const eager = await run(input, data.meta)
+    const plan = planBatches({ ...input, deferFirstFill: true, readFragmentMeta: async (f) => data.meta.get(f)! })
+    const first = await plan.batches.next()
+    const drawn = plan.mixture!.filter((m) => m.sampled > 0).length
+    expect(linesOf([first.value as PlannedBatch])).toEqual(eager.lines)
+    expect(drawn).toBeLessThan(60)
+    // the fill starts with the first batch; the reads before it were the drawn streams' own
+    expect(plan.warmUp!.isStarted).toBe(true)
+    expect(eager.plan.io.fragments).toBeGreaterThanOrEqual(60)
+    await plan.warmUp!.start()
+    expect(plan.warmUp!.filled).toBe(60)
+  })
+
+  it('a first row group that fails to read stops the plan with the eager plan\'s error, batches or not', async () => {
+    for (const seed of [1, 2, 3, 6, 7]) {
+      const data = generated(seed, 12, 30)
+      const input = { partitions: data.partitions, weights: data.weights, trainStreaming: true, split: 'train', config: config({ max_num_batches: 6 }) }
+      // break the first row group (in stream order) of two partitions
+      for (const broken of [[3, 8], [0, 11], [5]]) {
+        const bad = new Set<FragmentRef>()
+        const eagerFirsts = await run(input, data.meta)
+        for (const p of broken) for (const f of data.partitions[p].fragments) if ([...eagerFirsts.reads.keys()].includes(f)) bad.add(f)
+        const read = async (f: FragmentRef) => {
+          await new Promise((resolve) => setTimeout(resolve, 0))
+          if (bad.has(f)) throw new Error(`cannot read ${f.path} row group ${f.rowGroup}`)
+          return data.meta.get(f)!
+        }
+        const eager = planBatches({ ...input, readFragmentMeta: read })
+        const eagerError = await collect(eager.batches).then(() => null, (e: Error) => e.message)
+        expect(eagerError, JSON.stringify({ seed, broken })).not.toBeNull()
+        const deferred = planBatches({ ...input, deferFirstFill: true, readFragmentMeta: read })
+        const deferredError = await collect(deferred.batches).then(() => null, (e: Error) => e.message)
+        expect(deferredError, JSON.stringify({ seed, broken })).toBe(eagerError)
+        await expect(deferred.warmUp!.start()).rejects.toThrow(eagerError!)
+      }
+    }
+  })
+})

@@ -25,7 +25,7 @@ function fakeClient(total: number, weighted = false) {
     if (kind === 'plan-start') {
       const session = ++sessions
       streamed.set(session, 0)
-      return { session, config: {}, findings: [], trainStreaming: true, limit: total, buckets: null, mixture: null, unweighted: [], diagnostics: [], summaryPath: null, weighted } as unknown as PlanStartResult as Requests[K]['result']
+      return { session, config: {}, findings: [], trainStreaming: true, limit: total, buckets: null, mixture: null, unweighted: [], diagnostics: [], summaryPath: null, weighted, warmUpStreams: null } as unknown as PlanStartResult as Requests[K]['result']
     }
     if (kind === 'plan-next') {
       if (hold) await new Promise<void>((resolve, reject) => { release = resolve; options.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))) })
@@ -33,7 +33,7 @@ function fakeClient(total: number, weighted = false) {
       const from = streamed.get(session)!
       const to = Math.min(total, from + (p.count as number))
       streamed.set(session, to)
-      return { batches: Array.from({ length: to - from }, (_, i) => summary(from + i)), done: to === total, total: to, mixture: null, drops: [], io: { fragments: 0, rows: 0 } } as Requests[K]['result']
+      return { batches: Array.from({ length: to - from }, (_, i) => summary(from + i)), done: to === total, total: to, mixture: null, drops: [], io: { fragments: 0, rows: 0 }, warmUp: null } as Requests[K]['result']
     }
     if (kind === 'plan-close') { closed.push(p.session as number); return null as Requests[K]['result'] }
     if (kind === 'plan-batch') return { index: p.index, step: 0, indexInStep: 0, examples: tableToTransfer(examplesTable([{ index: p.index as number, step: 0, indexInStep: 0, examples: [] }], { text: true })) } as unknown as Requests[K]['result']
@@ -160,5 +160,46 @@ describe('batches store', () => {
     expect(store.getState().status).toBe('done')
     expect(store.getState().batches).toHaveLength(chunkSize * 3)
     expect(client.calls.filter((c) => c === 'plan-next')).toHaveLength(3)
+  })
+})
+
+describe('batches store: the sampler\'s warm-up behind the first batch', () => {
+  /** A client whose plan has a mixture of 40 streams; `warmUp` answers `plan-warm-up`. */
+  function mixtureClient(warmUp: (options: RequestOptions) => Promise<Requests['plan-warm-up']['result']>) {
+    const base = fakeClient(3, true)
+    return {
+      request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params'], options: RequestOptions = {}): Promise<Requests[K]['result']> => {
+        if (kind === 'plan-start') return { ...(await base.request(kind, params, options) as PlanStartResult), warmUpStreams: 40 } as Requests[K]['result']
+        if (kind === 'plan-warm-up') return await warmUp(options) as Requests[K]['result']
+        return base.request(kind, params, options)
+      },
+    }
+  }
+
+  test('reports the fill as it goes and once checked', async () => {
+    let finish!: () => void
+    const store = createBatchesStore(mixtureClient(async (options) => {
+      options.onProgress?.({ phase: 'warm-up', done: 12, total: 40, requests: 0, bytes: 0 })
+      await new Promise<void>((resolve) => { finish = resolve })
+      return { filled: 40, total: 40, settled: true }
+    }))
+    await store.getState().run(1, spec, 3)
+    expect(store.getState().batches).toHaveLength(3)
+    expect(store.getState().warmUp).toEqual({ filled: 12, total: 40, status: 'running' })
+    finish()
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState().warmUp).toEqual({ filled: 40, total: 40, status: 'done' })
+    expect(store.getState().status).toBe('done')
+  })
+
+  test('a failed fill replaces the batches with the reference\'s error', async () => {
+    let fail!: (error: Error) => void
+    const store = createBatchesStore(mixtureClient(() => new Promise((_, reject) => { fail = reject })))
+    await store.getState().run(1, spec, 3)
+    expect(store.getState().batches).toHaveLength(3)
+    fail(new Error('parquet: cannot read row group 0 of corpus=c/split=train/language=x/part-0.parquet'))
+    await new Promise((r) => setTimeout(r, 0))
+    expect(store.getState()).toMatchObject({ status: 'error', batches: [], warmUp: { status: 'failed', total: 40 } })
+    expect(store.getState().error).toBe('Training stops before its first batch: parquet: cannot read row group 0 of corpus=c/split=train/language=x/part-0.parquet')
   })
 })

@@ -42,6 +42,11 @@ export interface BatchesState {
   featurize: { status: 'idle' | 'running' | 'done' | 'error'; from: number; count: number; result: FeaturizeResult | null; error: string | null }
   /** Plans started (`plan-start` asked): a config change the plan does not see starts none. */
   plans: number
+  /**
+   * The sampler's first fill, read behind the first batch (`plan-warm-up`): until `done`, the batches are those
+   * training draws unless one of those reads fails; `failed` replaced them with the error. `null` without a mixture.
+   */
+  warmUp: { filled: number; total: number; status: 'running' | 'done' | 'failed' } | null
 }
 
 export interface BatchesActions {
@@ -74,7 +79,7 @@ export type BatchesStore = BatchesState & BatchesActions
 
 export const initialBatchesState: BatchesState = {
   status: 'idle', start: null, batches: [], rowGroupsRead: null, live: null, rate: null, error: null, selected: null, selectedBatch: null,
-  featurize: { status: 'idle', from: 0, count: 0, result: null, error: null }, plans: 0,
+  featurize: { status: 'idle', from: 0, count: 0, result: null, error: null }, plans: 0, warmUp: null,
 }
 
 /** Creates the store over a worker client (`request` only; a fake in tests) and a clock in ms. */
@@ -132,6 +137,24 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
       }
     }
 
+    /** Follows the sampler's deferred first fill; its failure replaces the batches with the reference's error. */
+    async function watchWarmUp(own: AbortController, id: number, total: number): Promise<void> {
+      set({ warmUp: { filled: 0, total, status: 'running' } })
+      try {
+        const done = await client.request('plan-warm-up', { session: id }, {
+          signal: own.signal,
+          onProgress: (p) => { if (controller === own) set({ warmUp: { filled: p.done, total: p.total ?? total, status: 'running' } }) },
+        })
+        if (controller === own) set({ warmUp: { filled: done.filled, total: done.total, status: 'done' } })
+      } catch (error) {
+        if (controller !== own || (error instanceof Error && error.name === 'AbortError') || own.signal.aborted) return
+        const message = error instanceof Error ? error.message : String(error)
+        set((s) => ({ status: 'error', error: `Training stops before its first batch: ${message}`, batches: [], selected: null, selectedBatch: null,
+          warmUp: { filled: s.warmUp?.filled ?? 0, total, status: 'failed' } }))
+        own.abort()
+      }
+    }
+
     return {
       ...initialBatchesState,
 
@@ -179,6 +202,7 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
           hiddenMs = 0
           hiddenAt = now()
           set({ start })
+          if (start.warmUpStreams !== null) void watchWarmUp(own, start.session, start.warmUpStreams)
           await stream(own, start.session)
         } catch (error) {
           if (controller !== own || (error instanceof Error && error.name === 'AbortError')) return

@@ -32,6 +32,8 @@ export interface PlanDatasetOptions {
   tokenizer?: TaskTokenizer
   /** Row groups read ahead per stream (default 1: fairseq2's `nb_prefetch`). */
   prefetchFragments?: number
+  /** Put the sampler's first fill behind the first batch (`PlanInput.deferFirstFill`; the explorer's Batches view). */
+  deferFirstFill?: boolean
   signal?: AbortSignal
 }
 
@@ -112,6 +114,7 @@ export function planDataset(dataset: OpenDataset, config: PipelineConfig, option
     readFragmentMeta: metaReader(dataset, fileOf),
     tokenizer: options.tokenizer,
     prefetchFragments: options.prefetchFragments,
+    deferFirstFill: options.deferFirstFill,
     signal: options.signal,
   })
   return { ...plan, config: c, selection, weights, summaryPath: dataset.summary?.path ?? null, findings: sortFindings([...checked, ...notes]) }

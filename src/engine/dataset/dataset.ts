@@ -125,7 +125,7 @@ export interface PartitionEstimate {
 
 /** Progress of a long engine operation. */
 export interface Progress {
-  phase: 'listing' | 'footers' | 'stats' | 'validate' | 'audit' | 'deep' | 'index' | 'plan' | 'decode' | 'features' | 'prepare'
+  phase: 'listing' | 'footers' | 'stats' | 'validate' | 'audit' | 'deep' | 'index' | 'plan' | 'warm-up' | 'decode' | 'features' | 'prepare'
   /** Units done (files, row groups, rows: depends on phase). */
   done: number
   /** Units in all, or `null` when unknown yet. */

@@ -15,6 +15,10 @@ export type DropReason =
   | 'bucket-above-max'
   | 'drop-remainder'
 
+/** Pipeline order of the drop reasons (where in the reference's pipeline each one drops an example). */
+const REASON_ORDER: readonly DropReason[] = ['warm-up', 'length-below-min', 'length-above-max', 'empty-text', 'fast-speech', 'all-unknown', 'long-text',
+  'bucket-below-min', 'bucket-above-max', 'drop-remainder']
+
 /** Assumed sample rate for hours (the dataprep's `audio_size / 16000`), in Hz. */
 export const HOURS_SAMPLE_RATE = 16_000
 
@@ -29,7 +33,10 @@ export interface DropCount {
   hours: number
 }
 
-/** Accumulates drops; `list()` gives a deterministic order (reason, corpus, language as first seen). */
+/**
+ * Accumulates drops; `list()` gives them in pipeline order of the reason, then by corpus and language (code points),
+ * so the order does not depend on which partition stream was read first.
+ */
 export class DropCounter {
   private readonly cells = new Map<string, DropCount>()
 
@@ -45,9 +52,11 @@ export class DropCounter {
     if (Number.isFinite(length)) cell.hours += length / HOURS_SAMPLE_RATE / 3600
   }
 
-  /** Every non-empty cell, in first-seen order. */
+  /** Every non-empty cell: by reason in pipeline order, then corpus, then language. */
   list(): DropCount[] {
+    const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
     return [...this.cells.values()].map((c) => ({ ...c }))
+      .sort((a, b) => REASON_ORDER.indexOf(a.reason) - REASON_ORDER.indexOf(b.reason) || byText(a.corpus, b.corpus) || byText(a.language, b.language))
   }
 
   /** Total examples dropped for a reason (all partitions). */

@@ -6,6 +6,7 @@
  */
 import type { FragmentRef } from './fragments.ts'
 import type { FragmentMeta, ReadFragmentMeta } from './fragment-rows.ts'
+import type { DeferredFill } from './deferred-fill.ts'
 
 /** Partition streams read at once ahead of the sampler's first call: the reference's warm-up pool (`max_workers`). */
 export const FIRST_READ_WINDOW = 30
@@ -31,21 +32,26 @@ export function peekFirst(order: Iterator<FragmentRef>): PeekedOrder {
 /**
  * One read function per stream: the first read of stream `i`'s first row group is served from a read started
  * ahead; every other read goes to `read`. The first read of any stream starts streams `0 .. window-1`, and each primed
- * read taken starts the next stream's.
+ * read taken starts the next stream's. With `deferred` (the sampler's first fill put off, deferred-fill.ts), nothing is
+ * read ahead until that fill starts: until then a stream's first read is its own, and the fill skips streams read so.
  */
-export function primedReads(firsts: readonly (FragmentRef | undefined)[], read: ReadFragmentMeta, window = FIRST_READ_WINDOW, signal?: AbortSignal): ReadFragmentMeta[] {
+export function primedReads(firsts: readonly (FragmentRef | undefined)[], read: ReadFragmentMeta, window = FIRST_READ_WINDOW, signal?: AbortSignal,
+  deferred?: DeferredFill): ReadFragmentMeta[] {
   const primed = new Map<number, Promise<FragmentMeta>>()
+  const readAlready = new Uint8Array(firsts.length)
   let next = 0
   const fill = () => {
+    if (deferred && !deferred.isStarted) return
     while (primed.size < window && next < firsts.length) {
       const i = next++
       const fragment = firsts[i]
-      if (fragment === undefined || signal?.aborted) continue
+      if (fragment === undefined || readAlready[i] || signal?.aborted) continue
       const meta = read(fragment, signal)
       meta.catch(() => undefined) // taken (and awaited) by its stream, or never needed
       primed.set(i, meta)
     }
   }
+  deferred?.onStart(fill)
   return firsts.map((first, i) => (fragment: FragmentRef, s?: AbortSignal) => {
     fill() // (the first read of any stream starts the window: nothing is read before the plan is pulled)
     const meta = primed.get(i)
@@ -54,6 +60,7 @@ export function primedReads(firsts: readonly (FragmentRef | undefined)[], read: 
       fill()
       return meta
     }
+    if (fragment === first) readAlready[i] = 1
     return read(fragment, s)
   })
 }

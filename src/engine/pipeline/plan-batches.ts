@@ -8,6 +8,7 @@ import { MixscopeError } from '../core/findings.ts'
 import type { PlannedExample } from './example.ts'
 import { fragmentRows, type FragmentRowsOptions, type ReadFragmentMeta, type RowLabels } from './fragment-rows.ts'
 import { peekFirst, primedReads } from './first-reads.ts'
+import { afterFirstStartFill, DeferredFill } from './deferred-fill.ts'
 import { partitionStreamSeed, rankFragments, singleStreamSeed, type FragmentRef } from './fragments.ts'
 import { weightedSample } from './sampler.ts'
 import { asrTaskBatches, checkTaskConfig, rowDropReason, type TaskConfig, type TaskTokenizer } from './task.ts'
@@ -61,6 +62,12 @@ export interface PlanInput {
    * stream keeps at most `max(MIN_KEPT_ROWS, budget / streams)` rows of its row group and reads it again for more.
    */
   mixtureRowBudget?: number
+  /**
+   * Put the mixture sampler's first fill (one row group of every partition stream) behind the first batch
+   * (deferred-fill.ts): the same batches, the first one after the reads its draws need; `Plan.warmUp` reports the
+   * rest of the fill, and any error waits for it. Off by default (the CLI reads in the reference's order).
+   */
+  deferFirstFill?: boolean
   signal?: AbortSignal
 }
 
@@ -121,6 +128,11 @@ export interface Plan {
    * the ones a mixture stream keeps.
    */
   io: { fragments: number; rows: number; rereads: number }
+  /**
+   * With `deferFirstFill` and a mixture: the sampler's first fill, going on behind the batches (until it has
+   * `settled` without an `error`, the batches are those of a run whose start has not been fully checked); else `null`.
+   */
+  warmUp: DeferredFill | null
 }
 
 /**
@@ -159,6 +171,7 @@ export function planBatches(input: PlanInput): Plan {
   let rows: AsyncGenerator<PlannedExample>
   let mixture: MixtureStream[] | null = null
   let unweighted: { corpus: string; language: string }[] = []
+  let warmUp: DeferredFill | null = null
   if (mixed) {
     const kept = partitions.filter((p) => weightOf.has(partitionKey(p.corpus, p.language)))
     for (const p of kept) {
@@ -175,11 +188,12 @@ export function planBatches(input: PlanInput): Plan {
     // a window of them at a time (first-reads.ts)
     const keepRows = Math.max(MIN_KEPT_ROWS, Math.floor((input.mixtureRowBudget ?? MIXTURE_ROW_BUDGET) / Math.max(1, kept.length)))
     const orders = kept.map((p, i) => peekFirst(rankFragments(p.fragments, true, (mixture as MixtureStream[])[i].seed, rank, worldSize)))
-    const reads = primedReads(orders.map((o) => o.first), input.readFragmentMeta, undefined, input.signal)
+    warmUp = input.deferFirstFill ? new DeferredFill() : null
+    const reads = primedReads(orders.map((o) => o.first), input.readFragmentMeta, undefined, input.signal, warmUp ?? undefined)
     const streams = kept.map((p, i) => warmedUp(fragmentRows(orders[i].order, reads[i],
       { corpus: p.corpus, language: p.language, split }, { ...rowOptions, keepRows }), p, drops))
     const m = mixture
-    rows = weightedSample(streams, dist.cumsums, { seed: config.sampling_seed, onDraw: (i) => { m[i].sampled++ } })
+    rows = weightedSample(streams, dist.cumsums, { seed: config.sampling_seed, onDraw: (i) => { m[i].sampled++ }, deferFill: warmUp ?? undefined })
   } else {
     if (input.trainStreaming && partitions.every((p) => p.fragments.every((f) => f.rows === 0))) {
       throw new MixscopeError('pipeline: the selected files hold no rows; the reference\'s infinite training stream would never yield a batch', 'no-rows')
@@ -196,8 +210,9 @@ export function planBatches(input: PlanInput): Plan {
     rows = fragmentRows(rankFragments(all, input.trainStreaming, seed, rank, worldSize), input.readFragmentMeta,
       (f) => labelOf.get(f) as RowLabels, rowOptions)
   }
-  const batches = numberBatches(asrTaskBatches(guard ? guard(rows, drops) : rows, config, { drops, tokenizer: input.tokenizer }), config)
-  return { batches, drops, mixture, unweighted, diagnostics: rankDiagnostics(partitions, input.trainStreaming, rank, worldSize), io }
+  const taskBatches = asrTaskBatches(guard ? guard(rows, drops) : rows, config, { drops, tokenizer: input.tokenizer })
+  const batches = numberBatches(warmUp ? afterFirstStartFill(taskBatches, warmUp) : taskBatches, config)
+  return { batches, drops, mixture, unweighted, diagnostics: rankDiagnostics(partitions, input.trainStreaming, rank, worldSize), io, warmUp }
 }
 
 /**

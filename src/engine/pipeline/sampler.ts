@@ -4,6 +4,7 @@
  */
 import { referenceError } from './errors.ts'
 import { TorchGenerator } from '../random/torch-generator.ts'
+import type { DeferredFill } from './deferred-fill.ts'
 
 /**
  * Index the sampler picks for a draw `u`: the smallest index whose cumsum is ≥ `u` (binary search, as fairseq2),
@@ -28,6 +29,12 @@ export interface WeightedSampleOptions {
   reopen?: (index: number) => AsyncIterator<unknown>
   /** Called after every draw with the picked partition index (0-based) and the draw `u`. */
   onDraw?: (index: number, u: number) => void
+  /**
+   * Pull a source's first item when it is first drawn, and the other sources' in the background once `fill` is
+   * started (deferred-fill.ts). The items, draws and order are the eager sampler's; an error waits for the fill and
+   * gives way to the fill's (the eager sampler raises that one before its first draw).
+   */
+  deferFill?: DeferredFill
 }
 
 /**
@@ -60,6 +67,10 @@ export async function* weightedSample<T>(
     }
     throw referenceError('mixture-empty-partition', 'DataPipelineError', `The data pipeline at index ${i} is empty and cannot be sampled.`)
   }
+  if (options.deferFill) {
+    yield* deferredDraws(its.length, pull, epochDone, generator, cumsums, options, options.deferFill)
+    return
+  }
   const buffer: T[] = []
   for (let i = 0; i < its.length; i++) buffer.push(await pull(i))
   // the reference checks for "all done" at the start of every call but the first one always draws
@@ -69,6 +80,65 @@ export async function* weightedSample<T>(
     options.onDraw?.(index, u)
     const out = buffer[index]
     buffer[index] = await pull(index)
+    yield out
+  }
+}
+
+/**
+ * The draws of `weightedSample` with its first fill deferred: a source's first pull happens when it is drawn or when
+ * `fill` runs, whichever comes first; every later pull right after its draw, as in the eager sampler.
+ */
+async function* deferredDraws<T>(n: number, pull: (i: number) => Promise<T>, epochDone: boolean[], generator: TorchGenerator,
+  cumsums: readonly number[], options: WeightedSampleOptions, fill: DeferredFill): AsyncGenerator<T> {
+  const firsts: (Promise<T> | undefined)[] = new Array(n).fill(undefined)
+  /** 1 once source i's first pull has settled (so `epochDone[i]` is what the eager sampler has after its fill). */
+  const firstIn = new Uint8Array(n)
+  const firstOf = (i: number): Promise<T> => {
+    let p = firsts[i]
+    if (!p) {
+      p = pull(i)
+      firsts[i] = p
+      p.then(() => { firstIn[i] = 1; fill.filled++ }, () => { firstIn[i] = 1 })
+    }
+    return p
+  }
+  fill.bind(n, async () => {
+    for (let i = 0; i < n; i++) await firstOf(i)
+  })
+  /** Rethrows `error` after the fill, unless the fill fails first (then its error: the eager sampler's). */
+  const failWith = async (error: unknown): Promise<never> => {
+    await fill.start()
+    throw error
+  }
+  const taken = new Uint8Array(n)
+  const buffer = new Array<T>(n)
+  for (let first = true; ; first = false) {
+    if (!first) {
+      // "all done?" as the eager sampler asks it: a source whose first pull has not settled yet is unknown
+      let known = true
+      let pending = false
+      for (let i = 0; i < n && known; i++) {
+        if (epochDone[i]) continue
+        if (firstIn[i]) known = false
+        else pending = true
+      }
+      if (known && pending) await fill.start() // (throws the fill's error: the eager sampler's, before any draw)
+      if (known && epochDone.every(Boolean)) return
+    }
+    const u = generator.uniformFloat()
+    const index = pickPartition(cumsums, u)
+    options.onDraw?.(index, u)
+    let out: T
+    try {
+      if (taken[index]) out = buffer[index]
+      else {
+        out = await firstOf(index)
+        taken[index] = 1
+      }
+      buffer[index] = await pull(index)
+    } catch (error) {
+      return await failWith(error)
+    }
     yield out
   }
 }

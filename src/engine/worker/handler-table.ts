@@ -33,7 +33,7 @@ export const allHandlers: HandlerTable = {
   ...statusHandlers,
   ...loadedOnFirstUse(() => import('./config-handlers.ts').then((m) => m.configHandlers), { 'config-resolve': true }),
   ...loadedOnFirstUse(() => import('./plan-handlers.ts').then((m) => m.planHandlers), {
-    'mixture': true, 'mixture-weights': true, 'plan-start': true, 'plan-next': true, 'plan-batch': true, 'plan-export': true, 'plan-featurize': true, 'plan-close': true,
+    'mixture': true, 'mixture-weights': true, 'plan-start': true, 'plan-next': true, 'plan-warm-up': true, 'plan-batch': true, 'plan-export': true, 'plan-featurize': true, 'plan-close': true,
   }),
   ...loadedOnFirstUse(() => import('./audit-handlers.ts').then((m) => m.auditHandlers), { 'audit': true, 'audit-config': true, 'audit-open': true, 'audit-state': true }),
   ...loadedOnFirstUse(() => import('./examples-handlers.ts').then((m) => m.examplesHandlers), { 'examples-search': true, 'examples-neighbour': true, 'examples-scan': true }),

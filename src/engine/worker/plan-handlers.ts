@@ -24,7 +24,7 @@ import { computeStats } from '../dataset/stats.ts'
 import type { StatsReport } from '../dataset/stats-types.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { BatchTransfer, FeaturizeResult, PlanRequests, PlanStartResult } from './protocol/plan.ts'
-import { planClose, planNext, sessionOf, sessionsOf } from './plan-sessions.ts'
+import { planClose, planNext, planWarmUp, sessionOf, sessionsOf } from './plan-sessions.ts'
 import type { HandlerContext, HandlerTable } from './handler-types.ts'
 
 const statsCache = new WeakMap<OpenDataset, Promise<StatsReport>>()
@@ -52,7 +52,8 @@ function planStart(message: RequestMessage<'plan-start'>, _options: RunOptions, 
   const config = resolved.config
   const { trainStreaming: train } = applyBatchLimit(config, message.maxBatches)
   const controller = new AbortController()
-  const plan = planDataset(dataset, config, { signal: controller.signal })
+  // the explorer shows the first batch after the reads its draws need; the rest of the sampler's first fill follows
+  const plan = planDataset(dataset, config, { signal: controller.signal, deferFirstFill: true })
   const table = sessionsOf(context)
   const id = table.next++
   table.sessions.set(id, { dataset, plan, iterator: plan.batches, batches: [], controller, done: false, busy: Promise.resolve() })
@@ -61,7 +62,7 @@ function planStart(message: RequestMessage<'plan-start'>, _options: RunOptions, 
   return {
     session: id, config: plan.config, findings: sortFindings([...resolved.findings, ...plan.findings]), trainStreaming: train,
     limit: config.max_num_batches, buckets, mixture: plan.mixture, unweighted: plan.unweighted, diagnostics: plan.diagnostics,
-    summaryPath: plan.summaryPath, weighted: plan.weights !== null,
+    summaryPath: plan.summaryPath, weighted: plan.weights !== null, warmUpStreams: plan.warmUp && plan.mixture ? plan.mixture.length : null,
   }
 }
 
@@ -124,6 +125,7 @@ export const planHandlers: HandlerTable<Exclude<keyof PlanRequests, 'config-reso
   },
   'plan-start': planStart,
   'plan-next': planNext,
+  'plan-warm-up': planWarmUp,
   'plan-batch': planBatch,
   'plan-export': planExport,
   'plan-featurize': planFeaturize,

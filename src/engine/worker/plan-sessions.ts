@@ -9,7 +9,8 @@ import { summarizeBatch, type BatchSummary } from '../batches/batch-summary.ts'
 import type { DatasetPlan } from '../batches/plan-dataset.ts'
 import type { PlannedBatch } from '../pipeline/plan-batches.ts'
 import type { RequestMessage } from './protocol.ts'
-import type { PlanChunk } from './protocol/plan.ts'
+import type { PlanChunk, WarmUpProgress } from './protocol/plan.ts'
+import type { DeferredFill } from '../pipeline/deferred-fill.ts'
 import type { HandlerContext } from './handler-types.ts'
 
 /** One plan session: its plan, its batch generator and the batches streamed so far. */
@@ -85,11 +86,50 @@ export async function planNext(message: RequestMessage<'plan-next'>, options: Ru
     return {
       batches: out, done: session.done, total: session.batches.length,
       mixture: session.plan.mixture ? session.plan.mixture.map((m) => ({ ...m })) : null,
-      drops: session.plan.drops.list(), io: { ...session.plan.io },
+      drops: session.plan.drops.list(), io: { ...session.plan.io }, warmUp: warmUpProgress(session.plan.warmUp, session.plan.mixture?.length ?? 0),
     }
   })
   session.busy = run.catch(() => undefined)
   return run
+}
+
+function warmUpProgress(fill: DeferredFill | null, streams: number): WarmUpProgress | null {
+  return fill ? { filled: fill.filled, total: fill.total || streams, settled: fill.settled && fill.error === undefined } : null
+}
+
+/** Resolves when `signal` aborts. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!signal) return
+    if (signal.aborted) resolve()
+    else signal.addEventListener('abort', () => resolve(), { once: true })
+  })
+}
+
+/**
+ * Waits for the session's deferred first fill (started once the first batch is out) and reports it; fails with its
+ * error, or when the request or the session is cancelled first.
+ */
+export async function planWarmUp(message: RequestMessage<'plan-warm-up'>, options: RunOptions, context: HandlerContext): Promise<WarmUpProgress> {
+  const session = sessionOf(context, message.session)
+  const fill = session.plan.warmUp
+  const streams = session.plan.mixture?.length ?? 0
+  if (!fill) return { filled: 0, total: 0, settled: true }
+  const counters = session.dataset.source.counters
+  const report = () => options.onProgress?.({ phase: 'warm-up', done: fill.filled, total: fill.total || streams, requests: counters.requests, bytes: counters.bytes })
+  const ticker = setInterval(report, 250)
+  const cancelled = Promise.race([aborted(options.signal), aborted(session.controller.signal)]).then(() => {
+    throw new MixscopeError('plan: the warm-up check was cancelled (plan closed or replaced)', 'aborted', 'io')
+  })
+  cancelled.catch(() => undefined) // (once the fill is through, nobody waits on it)
+  try {
+    await Promise.race([new Promise<void>((resolve) => fill.onStart(resolve)), cancelled])
+    await Promise.race([fill.start(), cancelled])
+  } finally {
+    clearInterval(ticker)
+  }
+  report()
+  return warmUpProgress(fill, streams) as WarmUpProgress
 }
 
 /** Closes a plan session (stopping its generator); `null` also when it is gone already. */

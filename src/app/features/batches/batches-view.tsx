@@ -101,7 +101,8 @@ export function BatchesView() {
         {' '}{formatCount(shown.batches.length)} batch{shown.batches.length === 1 ? '' : 'es'}
         {shown.start?.limit !== null && shown.start?.limit !== undefined && ` of ${formatCount(shown.start.limit)}`}
         {shown.start && ` · split ${shown.start.config.split}, rank ${shown.start.config.rank}/${shown.start.config.world_size}, seed ${shown.start.config.seed}${shown.start.trainStreaming ? ' (train stream: infinite, cut at max batches)' : ' (one pass)'}`}
-        {shown.batches.length === 0 && shown.rowGroupsRead !== null && shown.start && ` · ${formatCount(shown.rowGroupsRead)} row groups read${shown.start.mixture ? ` (the sampler's first draw takes a row from each of the ${formatCount(shown.start.mixture.length)} partition streams, so it reads a row group of each)` : ''}`}
+        {shown.batches.length === 0 && shown.rowGroupsRead !== null && shown.start && ` · ${formatCount(shown.rowGroupsRead)} row groups read`}
+        {shown.warmUp && <WarmUpNote warmUp={shown.warmUp} />}
         {shown.rate !== null && ` · ${shown.rate.toFixed(0)} batches/s`}
         {shown.live && ` · ${formatCount(shown.live.io.rows)} rows read`}
         {totalWaste > 0 && ` · padding ${formatShare(1 - totalSamples / totalWaste)}`}
@@ -119,6 +120,18 @@ export function BatchesView() {
       </div>
     </section>
   )
+}
+
+/**
+ * The sampler's first fill, read behind the first batch: training reads one row group of every partition stream
+ * before its first batch, and a failing read stops it there, so the batches stand once every stream is read.
+ */
+function WarmUpNote({ warmUp }: { warmUp: NonNullable<BatchesState['warmUp']> }) {
+  const title = `Training reads one row group of each of its ${formatCount(warmUp.total)} partition streams before its first batch (its warm-up and the sampler's first draw). ` +
+    'mixscope shows the batches once their own rows are read and checks the rest behind them: the batches are the same, unless one of those reads fails, which stops training before any batch.'
+  if (warmUp.status === 'done') return <span className="warm-up-note" data-warm-up="done" title={title}> · warm-up checked: {formatCount(warmUp.total)} streams</span>
+  if (warmUp.status === 'failed') return <span className="warm-up-note" data-warm-up="failed" title={title}> · warm-up failed</span>
+  return <span className="warm-up-note" data-warm-up="running" title={title}> · provisional until the warm-up is checked: {formatCount(warmUp.filled)} of {formatCount(warmUp.total)} streams read</span>
 }
 
 /** The view below its status line, from the deferred copy of the store (memoized: an equal copy skips it). */

@@ -12,6 +12,7 @@ const phaseWords: Record<Progress['phase'], string> = {
   deep: 'Sniffing audio',
   index: 'Indexing examples',
   plan: 'Planning batches',
+  'warm-up': 'Checking the sampler\'s warm-up reads',
   decode: 'Decoding audio',
   features: 'Computing features',
   prepare: 'Converting',

@@ -28,6 +28,11 @@ export interface PlanStartResult {
   diagnostics: RankDiagnostic[]
   summaryPath: string | null
   /**
+   * Partition streams whose first row group the sampler's first fill reads behind the first batch (ask `plan-warm-up`
+   * for its outcome), or `null` when there is no mixture: the batches are final as they come.
+   */
+  warmUpStreams: number | null
+  /**
    * Whether the plan computed the reference's mixture weights (a train stream with a stats TSV:
    * `DatasetPlan.weights`), so that the betas decide its batches; without them a beta change leaves the plan as it is.
    */
@@ -44,6 +49,17 @@ export interface PlanChunk {
   mixture: MixtureStream[] | null
   drops: DropCount[]
   io: { fragments: number; rows: number }
+  /** The sampler's first fill behind the batches (`PlanStartResult.warmUpStreams`), `null` without a mixture. */
+  warmUp: WarmUpProgress | null
+}
+
+/** How far the sampler's deferred first fill is (src/engine/pipeline/deferred-fill.ts). */
+export interface WarmUpProgress {
+  /** Partition streams whose first row is in. */
+  filled: number
+  total: number
+  /** Every stream's first row is in (without an error: an error fails `plan-warm-up`). */
+  settled: boolean
 }
 
 /** One streamed batch: its numbers, and its examples (texts included) as an Arrow IPC stream (columnar, one buffer). */
@@ -113,6 +129,12 @@ export interface PlanRequests {
    * runs): `done` is the row groups the session has read so far (`total` null).
    */
   'plan-next': { params: { session: number; count: number }; result: PlanChunk }
+  /**
+   * Waits for the sampler's first fill, which starts once the first batch is out (deferred-fill.ts): resolves when
+   * every partition stream's first row is in, fails with the error the reference raises before its first batch
+   * (then the streamed batches are not what training does). Progress (phase `warm-up`): `done` streams of `total`.
+   */
+  'plan-warm-up': { params: { session: number }; result: WarmUpProgress }
   'plan-batch': { params: { session: number; index: number }; result: BatchTransfer }
   /** The batches streamed so far as `batches --jsonl` (UTF-8) or `--arrow` (Arrow IPC file) bytes. */
   'plan-export': { params: { session: number; format: 'jsonl' | 'arrow' }; result: Uint8Array }

@@ -15,8 +15,7 @@ import { GsmBlockDecoder, gsmBlocks, GSM_WAV49_BLOCK_SAMPLES } from './gsm610.ts
 import { pcmContainerOf, sniffAiff, sniffCaf, sniffW64, type PcmContainer } from './pcm-containers.ts'
 import type { RangeReader } from './pcm-stream.ts'
 import { blockingProblems } from './sniff-result.ts'
-import type { StreamedDecode } from './streamed-decode.ts'
-import { countFrames, upTo } from './stream-pieces.ts'
+import { countFrames, upTo, type StreamedDecode } from './stream-pieces.ts'
 import { gsmDataBytes, sniffWavLayout } from './wav.ts'
 
 /** Most bytes of CAF chunks before ALAC's data (its packet table: ~2 bytes a packet) read to open the stream. */

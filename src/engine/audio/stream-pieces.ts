@@ -1,7 +1,27 @@
 /**
- * What the streamed decoders (streamed-decode.ts, coded-stream.ts) share: counting a decode's frames, keeping the
- * first `frames` of it, and joining two byte windows.
+ * What the streamed decoders (streamed-decode.ts, coded-stream.ts) share: the opened stream's shape, counting a
+ * decode's frames, keeping the first `frames` of it, and joining two byte windows.
  */
+import type { AudioCodec, AudioContainer } from './sniff-result.ts'
+
+/** A compressed file opened for reading in pieces. */
+export interface StreamedDecode {
+  container: AudioContainer
+  codec: AudioCodec
+  /** Hz. */
+  sampleRate: number
+  channels: number
+  /** Frames (per channel) `decodeAudio` returns for the file: what `pieces` yields in all. */
+  frames: number
+  /**
+   * The planar samples of frames `[0, frames)`, in order, a piece at a time (each a few MiB of input's worth);
+   * can be called again (it reads the file again).
+   * @yields `[channels][n]` float32, n > 0
+   * @throws Error `audio: ...` when the file ends before `frames` (it changed, or is damaged past repair)
+   */
+  pieces(): AsyncGenerator<Float32Array[]>
+}
+
 
 /** Frames a decode yields in all (a first pass where the length is only known once decoded). */
 export async function countFrames(pieces: AsyncGenerator<Float32Array[]>): Promise<number> {

@@ -17,29 +17,13 @@ import { flacStart, mp3WavFrames } from './decode.ts'
 import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, readFrameHeader, type FlacStreamInfo } from './flac-decoder.ts'
 import type { RangeReader } from './pcm-stream.ts'
 import { sniffAudio } from './sniff.ts'
-import { blockingProblems, type AudioCodec, type AudioContainer } from './sniff-result.ts'
+import { blockingProblems } from './sniff-result.ts'
 import { opusPieces, wasmPieces } from './wasm.ts'
 import { oggReadState, readOggPages } from './ogg.ts'
 import { sniffWavLayout } from './wav.ts'
-import { concat, countFrames, upTo } from './stream-pieces.ts'
+import { concat, countFrames, upTo, type StreamedDecode } from './stream-pieces.ts'
 
-/** A compressed file opened for reading in pieces. */
-export interface StreamedDecode {
-  container: AudioContainer
-  codec: AudioCodec
-  /** Hz. */
-  sampleRate: number
-  channels: number
-  /** Frames (per channel) `decodeAudio` returns for the file: what `pieces` yields in all. */
-  frames: number
-  /**
-   * The planar samples of frames `[0, frames)`, in order, a piece at a time (each a few MiB of input's worth);
-   * can be called again (it reads the file again).
-   * @yields `[channels][n]` float32, n > 0
-   * @throws Error `audio: ...` when the file ends before `frames` (it changed, or is damaged past repair)
-   */
-  pieces(): AsyncGenerator<Float32Array[]>
-}
+export type { StreamedDecode } from './stream-pieces.ts'
 
 /** Sniff problems that `decodeAudio` reads through (as decode.ts's `tolerated`). */
 const tolerated = /^(truncated data|valid bits|no final Ogg page|truncated stream)/

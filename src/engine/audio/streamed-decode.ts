@@ -2,8 +2,9 @@
  * Compressed files read a stretch at a time: native FLAC (frames found and decoded by flac-decoder.ts a window of
  * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged
  * reads), Ogg Opus (libopus fed the packets of Ogg pages read a window at a time) and FLAC in Ogg (its packets decoded
- * by flac-decoder.ts), G.721 WAV (g72x.ts) and IMA / Microsoft ADPCM WAV
- * (whole blocks, adpcm.ts). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
+ * by flac-decoder.ts), G.721 WAV (g72x.ts), IMA / Microsoft ADPCM WAV
+ * (whole blocks, adpcm.ts), and the coded streams of coded-stream.ts (GSM 6.10 in WAV, Wave64 and AIFC, AIFC `ima4`
+ * and DWVW, ALAC in CAF). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
  * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
  * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
  * "Audio"). Raw-sample files stream through pcm-stream.ts instead.

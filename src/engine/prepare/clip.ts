@@ -152,7 +152,7 @@ export interface StreamedClipTask {
 
 /**
  * Converts a clip from a file too long to hold: `null` when the file is neither raw samples (`pcmLayoutFromHead`)
- * nor a compressed format read in pieces (`openStreamedDecode`: native FLAC, Ogg Vorbis, MP3, ADPCM WAV), for the
+ * nor a compressed format read in pieces (`openStreamedDecode`: FLAC, Ogg, MP3, the coded WAV/AIFC/Wave64/CAF streams), for the
  * whole-file path to decide.
  */
 export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSignal) => Promise<ClipResult | null>
@@ -219,7 +219,7 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
 }
 
 /**
- * The clip path for a compressed file (FLAC, Ogg Vorbis, MP3, ADPCM WAV: `openStreamedDecode`): its decoded pieces,
+ * The clip path for a compressed file (FLAC, Ogg, MP3, the coded WAV/AIFC/Wave64/CAF streams: `openStreamedDecode`): its decoded pieces,
  * the frames of the clip kept (`segmentFrames`), mixed, resampled and encoded as `streamClip` does raw samples.
  * @returns null when the file is not one streamed here (the whole-file path decides)
  */

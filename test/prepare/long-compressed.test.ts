@@ -1,11 +1,12 @@
 /**
- * Long compressed input files (clip.ts → audio/streamed-decode.ts): FLAC, Ogg Vorbis, MP3, IMA / Microsoft ADPCM and
- * G.721 WAV, written here by python3-soundfile (libsndfile's own writers), read a stretch at a time. Short files give the
- * bytes of the whole-file path whatever the stretch size, segments included; a FLAC, an MP3, an Ogg Vorbis and an
- * IMA ADPCM file over `decodeAudio`'s 2^26-sample limit come out as libsndfile's decode (`sf.read`) mixed, resampled by
- * torchaudio and written as PCM_16, within 1 LSB.
+ * Long compressed input files (clip.ts → audio/streamed-decode.ts, audio/coded-stream.ts): FLAC, Ogg Vorbis, MP3,
+ * IMA / Microsoft ADPCM, G.721 and GSM 6.10 WAV, GSM 6.10 Wave64 and AIFC, AIFC ima4 and DWVW, ALAC in CAF, written
+ * here by python3-soundfile (libsndfile's own writers), read a stretch at a time. Short files give the bytes of the
+ * whole-file path whatever the stretch size, segments included; files over a small whole-file sample limit are
+ * refused whole and streamed by the dataprep, as libsndfile's decode (`sf.read`) mixed, resampled by torchaudio and
+ * written as PCM_16, within 1 LSB. The 2^26 limit itself, with a file over it: long-audio.test.ts.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -15,9 +16,8 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { rowConverter } from '../../src/engine/prepare/run.ts'
 import type { PlannedRow } from '../../src/engine/prepare/types.ts'
-import { createStreamedClipConverter, STREAM_CHUNK_BYTES } from '../../src/engine/prepare/clip.ts'
+import { createClipProcessor, createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
 import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
-import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
 import { runPython } from './python.ts'
 import { expectLibsndfileTorchaudio, fileReader, ok } from './long-files.ts'
 
@@ -84,22 +84,27 @@ for name, fmt, sub, rate, ch, sec in files:
   }, 240_000)
 })
 
-describe('compressed files over 2^26 samples', () => {
-  // each compared with libsndfile's decode (sf.read) → channel mean (torch) → torchaudio.functional.resample →
-  // PCM_16: 48 kHz stereo, 700 s (33.6 M frames = 2^26 + 91,136 samples) as FLAC (90 MB) and MP3 (14 MB: under
-  // STREAM_INPUT_BYTES, streamed once the whole-file path refuses it), and 48 kHz 8-channel Ogg Vorbis, 176 s
-  // (2^26 + 479,232 samples, ~7 MB); and a 700 s stereo IMA ADPCM WAV (34 MB; libsndfile counts its last block
-  // whole, and writes IMA ADPCM up to 2 channels).
-  // The MP3 (the slowest: its encoding, and two decoding passes) only with MIXSCOPE_LONG_TESTS=1: ~10 minutes for
-  // all four on 2 shared cores; its streamed bytes equal the whole-file path's above, and the Vorbis file takes the
-  // same under-32-MiB route.
-  const files = ([
-    ['long.flac', 'FLAC', 'PCM_16', 2, 700],
-    ['long.mp3', 'MP3', 'MPEG_LAYER_III', 2, 700],
-    ['long-8ch.ogg', 'OGG', 'VORBIS', 8, 176],
-    ['long-ima.wav', 'WAV', 'IMA_ADPCM', 2, 700],
-  ] as [string, string, string, number, number][]).filter(([name]) => process.env.MIXSCOPE_LONG_TESTS === '1' || !name.endsWith('.mp3'))
-  const names = files.map((f) => f[0])
+describe('compressed files over the sample limit', () => {
+  // files over a small whole-file limit (`createClipProcessor`'s maxSamples, 2^18 samples) take the path of files
+  // over 2^26 (the limit itself: long-audio.test.ts): refused whole, then converted a stretch at a time by the
+  // dataprep, giving the bytes of the whole-file path at the default limit and libsndfile's decode (sf.read) mixed,
+  // resampled by torchaudio and written as PCM_16, within 1 LSB. DWVW, which python-soundfile cannot seek in, is
+  // compared with the whole-file path only (its samples are libsndfile's: test/audio/coded-formats.test.ts).
+  const cap = 2 ** 18
+  // name, format, subtype, rate, channels, seconds
+  const files: [string, string, string, number, number, number][] = [
+    ['long.flac', 'FLAC', 'PCM_16', 48000, 2, 12],
+    ['long.mp3', 'MP3', 'MPEG_LAYER_III', 48000, 2, 12],
+    ['long-8ch.ogg', 'OGG', 'VORBIS', 48000, 8, 9],
+    ['long-ima.wav', 'WAV', 'IMA_ADPCM', 48000, 2, 12],
+    ['long-gsm.wav', 'WAV', 'GSM610', 8000, 1, 40],
+    ['long-gsm.w64', 'W64', 'GSM610', 8000, 1, 40],
+    ['long-gsm.aiff', 'AIFF', 'GSM610', 8000, 1, 40],
+    ['long-g721.wav', 'WAV', 'G721_32', 8000, 1, 40],
+    ['long-ima4.aiff', 'AIFF', 'IMA_ADPCM', 44100, 2, 12],
+    ['long-dwvw.aiff', 'AIFF', 'DWVW_16', 48000, 1, 12],
+    ['long-alac.caf', 'CAF', 'ALAC_16', 48000, 2, 12],
+  ]
   const longDir = join(dir, 'long')
   mkdirSync(longDir)
   // written a second at a time (libvorbis crashes on one long write through libsndfile); libsndfile's frame counts back
@@ -108,46 +113,45 @@ import sys, json, numpy as np, soundfile as sf
 d, files = sys.argv[1], json.loads(sys.argv[2])
 rng = np.random.default_rng(3)
 out = {}
-for name, fmt, sub, ch, sec in files:
-    n = sec * 48000
-    with sf.SoundFile(f'{d}/{name}', 'w', 48000, ch, format=fmt, subtype=sub) as f:
-        for at in range(0, n, 48000):
-            t = np.arange(at, min(n, at + 48000), dtype=np.float64)[:, None]
+for name, fmt, sub, rate, ch, sec in files:
+    n = sec * rate
+    with sf.SoundFile(f'{d}/{name}', 'w', rate, ch, format=fmt, subtype=sub) as f:
+        for at in range(0, n, rate):
+            t = np.arange(at, min(n, at + rate), dtype=np.float64)[:, None]
             c = np.arange(ch)[None, :]
-            x = 0.25 * np.sin(t * (0.013 - 0.001 * c) + c) / (1 + 0.2 * c) + 0.01 * rng.standard_normal((len(t), ch))
+            x = 0.25 * np.sin(t * (0.013 - 0.001 * c) * 48000 / rate + c) / (1 + 0.2 * c) + 0.01 * rng.standard_normal((len(t), ch))
             f.write(x.astype(np.float32))
     out[name] = sf.info(f'{d}/{name}').frames
 print(json.dumps(out))
 `, [longDir, JSON.stringify(files)])) as Record<string, number>
 
-  it('is converted whole and as a segment by the dataprep, as libsndfile reads it, from reads of a few MiB', async () => {
+  it('is refused whole, then converted whole and as a segment by the dataprep, as libsndfile reads it', async () => {
     const declared = make() // libsndfile's frame counts
-    for (const [name, , , ch] of files) expect(declared[name] * ch, name).toBeGreaterThan(defaultMaxSamples)
+    for (const [name, , , , ch] of files) expect(declared[name] * ch, name).toBeGreaterThan(cap)
     const input = await listInput(await createFsSource(longDir))
-    const reads = { largest: 0 }
-    const source = input.source
-    const read = source.read.bind(source)
-    source.read = (path, start, end, options) => {
-      reads.largest = Math.max(reads.largest, end - start)
-      return read(path, start, end, options)
-    }
     const row = (path: string, segment?: { offset: number; duration: number }): PlannedRow => ({ index: 0, where: 'manifest.json:1', text: 'x', audio: { kind: 'file', path, ...(segment ? { segment } : {}) } })
-    const wholePath = rowConverter(input, processClipNode, 'flac')
-    const convert = rowConverter(input, processClipNode, 'flac', streamClipNode)
-    for (const name of names) {
+    const capped = createClipProcessor(loadLibFlacNode, { maxSamples: cap })
+    const wholePath = rowConverter(input, capped, 'flac')
+    const convert = rowConverter(input, capped, 'flac', streamClipNode)
+    const atDefault = rowConverter(input, processClipNode, 'flac')
+    const segment = { offset: 3.37, duration: 5.5 }
+    for (const [name] of files) {
       // read whole, it is refused (what streaming is for)
       const refused = await wholePath(row(name))
-      expect(!refused.ok && refused.error, name).toMatch(/(over|more than) the limit of 67108864 samples/)
-      reads.largest = 0
+      expect(!refused.ok && refused.error, name).toMatch(/(over|more than) the limit of 262144 samples/)
       const whole = ok(await convert(row(name)))
+      expect(whole.streamed, name).toBe(true)
       expect(whole.sourceFrames, name).toBe(declared[name])
-      expect(whole.audioSize, name).toBe(Math.ceil(declared[name] / 3))
-      // the files over 32 MiB are only read in pieces (the smaller ones are read whole first, and refused)
-      if (statSync(join(longDir, name)).size > 32 << 20) expect(reads.largest, name).toBeLessThanOrEqual(Math.max(STREAM_CHUNK_BYTES + 65536, 1 << 20))
+      const seg = ok(await convert(row(name, segment)))
+      for (const [got, part] of [[whole, undefined], [seg, segment]] as const) {
+        const want = ok(await atDefault(row(name, part)))
+        expect(got.audioSize, name).toBe(want.audioSize)
+        expect(Buffer.from(got.audio).equals(Buffer.from(want.audio)), `${name} ${JSON.stringify(part)}: the whole-file path's bytes`).toBe(true)
+      }
       writeFileSync(join(dir, `${name}.whole.flac`), whole.audio)
-      const seg = ok(await convert(row(name, { offset: 150.37, duration: 21.5 })))
       writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
     }
-    expectLibsndfileTorchaudio(dir, Object.fromEntries(names.map((n) => [n, join(longDir, n)])), declared)
-  }, 900_000)
+    const compared = files.map((f) => f[0]).filter((n) => !n.includes('dwvw'))
+    expectLibsndfileTorchaudio(dir, Object.fromEntries(compared.map((n) => [n, join(longDir, n)])), declared, segment)
+  }, 300_000)
 })

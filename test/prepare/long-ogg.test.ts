@@ -1,8 +1,9 @@
 /**
  * Ogg Opus and FLAC in Ogg streamed (clip.ts → audio/streamed-decode.ts: Ogg pages read a window at a time, libopus /
  * flac-decoder.ts fed their packets). Short files give the bytes of the whole-file path whatever the read size; a file
- * over `decodeAudio`'s 2^26-sample limit (8 channels, 176 s at 48 kHz) comes out as libsndfile's decode (`sf.read`)
- * mixed, resampled by torchaudio and written as PCM_16, within 1 LSB. Debian's libsndfile 1.2.0 cannot open FLAC in
+ * over a small whole-file sample limit (8 channels, 9 s at 48 kHz, over 2^18 samples) is refused whole and streamed
+ * by the dataprep, as libsndfile's decode (`sf.read`) mixed, resampled by torchaudio and written as PCM_16, within
+ * 1 LSB (the 2^26 limit itself: long-audio.test.ts). Debian's libsndfile 1.2.0 cannot open FLAC in
  * Ogg, so that file's reference is libsndfile's decode of the native FLAC it was made from (ffmpeg `-c:a flac -f
  * ogg`, lossless: the same samples).
  */
@@ -17,9 +18,8 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { rowConverter } from '../../src/engine/prepare/run.ts'
 import type { PlannedRow } from '../../src/engine/prepare/types.ts'
-import { createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
+import { createClipProcessor, createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
 import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
-import { defaultMaxSamples } from '../../src/engine/audio/types.ts'
 import { runPython } from './python.ts'
 import { expectLibsndfileTorchaudio, fileReader, ok } from './long-files.ts'
 
@@ -79,16 +79,19 @@ for name, sub, rate, ch, sec in files:
   }, 240_000)
 })
 
-describe('Ogg Opus and FLAC in Ogg over 2^26 samples', () => {
+describe('Ogg Opus and FLAC in Ogg over the sample limit', () => {
+  // files over a small whole-file limit (`createClipProcessor`'s maxSamples, 2^18 samples) take the path of files
+  // over 2^26 (the limit itself: long-audio.test.ts): refused whole, then streamed by the dataprep
+  const cap = 2 ** 18
   const longDir = join(dir, 'long')
   mkdirSync(longDir)
-  it.runIf(hasFfmpeg)('is converted whole and as a segment by the dataprep, as libsndfile reads it', async () => {
-    // 48 kHz, 8 channels, 176 s: 2^26 + 479,232 samples; the FLAC in Ogg from a native FLAC libsndfile wrote
+  it.runIf(hasFfmpeg)('is refused whole, then converted whole and as a segment by the dataprep, as libsndfile reads it', async () => {
+    // 48 kHz, 8 channels, 9 s: 3,456,000 samples; the FLAC in Ogg from a native FLAC libsndfile wrote
     const declared = JSON.parse(runPython(`
 import sys, json, numpy as np, soundfile as sf
 d = sys.argv[1]
 rng = np.random.default_rng(3)
-ch, n = 8, 176 * 48000
+ch, n = 8, 9 * 48000
 out = {}
 for name, fmt, sub in [('long-8ch.opus', 'OGG', 'OPUS'), ('long-8ch.flac', 'FLAC', 'PCM_16')]:
     with sf.SoundFile(f'{d}/{name}', 'w', 48000, ch, format=fmt, subtype=sub) as f:
@@ -105,20 +108,23 @@ print(json.dumps(out))
     renameSync(join(longDir, 'long-8ch.flac'), join(dir, 'long-8ch-ref.flac'))
     declared['long-8ch.oga'] = declared['long-8ch.flac']
     const names = ['long-8ch.opus', 'long-8ch.oga']
-    for (const name of names) expect(declared[name] * 8, name).toBeGreaterThan(defaultMaxSamples)
+    for (const name of names) expect(declared[name] * 8, name).toBeGreaterThan(cap)
     const input = await listInput(await createFsSource(longDir))
     const row = (path: string, segment?: { offset: number; duration: number }): PlannedRow => ({ index: 0, where: 'manifest.json:1', text: 'x', audio: { kind: 'file', path, ...(segment ? { segment } : {}) } })
-    const wholePath = rowConverter(input, processClipNode, 'flac')
-    const convert = rowConverter(input, processClipNode, 'flac', streamClipNode)
+    const capped = createClipProcessor(loadLibFlacNode, { maxSamples: cap })
+    const wholePath = rowConverter(input, capped, 'flac')
+    const convert = rowConverter(input, capped, 'flac', streamClipNode)
+    const segment = { offset: 3.37, duration: 5.5 }
     for (const name of names) {
       const refused = await wholePath(row(name))
-      expect(!refused.ok && refused.error, name).toMatch(/(over|more than) the limit of 67108864 samples/)
+      expect(!refused.ok && refused.error, name).toMatch(/(over|more than) the limit of 262144 samples/)
       const whole = ok(await convert(row(name)))
+      expect(whole.streamed, name).toBe(true)
       expect(whole.sourceFrames, name).toBe(declared[name])
       writeFileSync(join(dir, `${name}.whole.flac`), whole.audio)
-      const seg = ok(await convert(row(name, { offset: 150.37, duration: 21.5 })))
+      const seg = ok(await convert(row(name, segment)))
       writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
     }
-    expectLibsndfileTorchaudio(dir, { 'long-8ch.opus': join(longDir, 'long-8ch.opus'), 'long-8ch.oga': join(dir, 'long-8ch-ref.flac') }, declared)
-  }, 900_000)
+    expectLibsndfileTorchaudio(dir, { 'long-8ch.opus': join(longDir, 'long-8ch.opus'), 'long-8ch.oga': join(dir, 'long-8ch-ref.flac') }, declared, segment)
+  }, 300_000)
 })

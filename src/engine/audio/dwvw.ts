@@ -15,7 +15,131 @@
 const DWVW_READ_BYTES = 256
 
 /**
- * Every sample of a DWVW stream, interleaved, as integers of `bits` bits.
+ * A DWVW stream decoded in order as its bytes arrive, with libsndfile's reader state carried between them (its
+ * 256-byte refills counted from the stream's start, the bit reservoir, the width and the last sample).
+ * `decodeDwvw` gives it the whole stream at once; the streamed decode (coded-stream.ts) a window at a time.
+ */
+export class DwvwDecoder {
+  private readonly dwmMax: number
+  private readonly maxDelta: number
+  private readonly span: number
+  /** Buffered input: stream bytes `[bufAt, bufAt + buf.length)`. */
+  private buf = new Uint8Array(0)
+  private bufAt = 0
+  /** Stream offset of the next byte to read; libsndfile's buffer `[index, end)` and reservoir of `count` bits. */
+  private pos = 0
+  private index = 0
+  private end = 0
+  private reservoir = 0
+  private count = 0
+  private width = 0
+  private sample = 0
+  /** Samples decoded so far. */
+  decoded = 0
+  /** Whether the stream has ended (no further sample). */
+  done = false
+
+  /**
+   * @param bits the sample width (8–24)
+   * @param total the stream's length in bytes (from the sound data's first byte to the end of the file)
+   * @throws Error `audio: DWVW ...` for a width libsndfile refuses
+   */
+  constructor(readonly bits: number, readonly total: number) {
+    if (!Number.isInteger(bits) || bits < 8 || bits > 24) throw new Error(`audio: DWVW sample width ${bits} bits is not one libsndfile reads (8–24)`)
+    this.dwmMax = bits >> 1
+    this.maxDelta = 1 << (bits - 1)
+    this.span = 1 << bits
+  }
+
+  /** Appends the stream's next bytes (what was read before the current position is dropped). */
+  push(bytes: Uint8Array): void {
+    const keep = this.buf.subarray(this.pos - this.bufAt)
+    const next = new Uint8Array(keep.length + bytes.length)
+    next.set(keep)
+    next.set(bytes, keep.length)
+    this.buf = next
+    this.bufAt = this.pos
+  }
+
+  /**
+   * Decodes up to `limit` more samples (interleaved, integers of `bits` bits) from the input pushed so far: it stops
+   * early when fewer than 8 bytes are buffered short of the stream's end (one sample takes at most 38 bits).
+   * @returns the samples decoded by this call
+   */
+  decode(limit: number): Int32Array {
+    const { dwmMax, maxDelta, span, total, bits } = this
+    const buf = this.buf
+    const bufEnd = this.bufAt + buf.length
+    /** Fills the reservoir to at least `need` bits; false at the end of input (when fewer than 8 were asked). */
+    const fill = (need: number): boolean => {
+      while (this.count < need) {
+        if (this.index >= this.end) {
+          this.end = Math.min(DWVW_READ_BYTES, total - this.pos)
+          this.index = 0
+        }
+        if (need < 8 && this.end === 0) return false
+        this.reservoir <<= 8
+        if (this.index < this.end) {
+          this.reservoir |= buf[this.pos - this.bufAt]
+          this.index++
+          this.pos++
+        }
+        this.count += 8
+      }
+      return true
+    }
+    const take = (n: number): number => {
+      fill(n)
+      this.count -= n
+      return (this.reservoir >>> this.count) & ((1 << n) - 1) // n ≤ 23, count ≤ 31
+    }
+    let out = new Int32Array(Math.max(0, Math.min(limit, Math.max(16, (bufEnd - this.pos) * 2))))
+    let n = 0
+    while (n < limit && !this.done) {
+      if (bufEnd < total && bufEnd - this.pos < 8) break
+      // the delta-width modifier: zeros up to a one, at most bits / 2 of them
+      if (!fill(dwmMax) || (this.end === 0 && this.decoded === 0)) {
+        this.done = true
+        break
+      }
+      let modifier = 0
+      while (modifier < dwmMax) {
+        this.count--
+        if (this.reservoir & (1 << this.count)) break
+        modifier++
+      }
+      if (modifier && take(1)) modifier = -modifier
+      this.width = (this.width + modifier + bits) % bits
+      let delta = 0
+      if (this.width) {
+        delta = take(this.width - 1) | (1 << (this.width - 1))
+        const negative = take(1)
+        if (delta === maxDelta - 1) delta += take(1)
+        if (negative) delta = -delta
+      }
+      let sample = this.sample + delta
+      if (sample >= maxDelta) sample -= span
+      else if (sample < -maxDelta) sample += span
+      this.sample = sample
+      // the input ended on this sample's last bit: libsndfile stores it but does not count it
+      if (this.end === 0 && this.count === 0) {
+        this.done = true
+        break
+      }
+      if (n === out.length) {
+        const grown = new Int32Array(Math.min(limit, Math.max(16, out.length * 2)))
+        grown.set(out)
+        out = grown
+      }
+      out[n++] = sample
+      this.decoded++
+    }
+    return out.subarray(0, n)
+  }
+}
+
+/**
+ * Every sample of a DWVW stream, interleaved, as integers of `bits` bits (`DwvwDecoder` given the whole stream).
  * @param bytes the stream, from the sound data's first byte to the end of the file
  * @param bits the sample width (8–24)
  * @param limit stop after this many samples
@@ -23,73 +147,7 @@ const DWVW_READ_BYTES = 256
  * @throws Error `audio: DWVW ...` for a width libsndfile refuses
  */
 export function decodeDwvw(bytes: Uint8Array, bits: number, limit: number): Int32Array {
-  if (!Number.isInteger(bits) || bits < 8 || bits > 24) throw new Error(`audio: DWVW sample width ${bits} bits is not one libsndfile reads (8–24)`)
-  const dwmMax = bits >> 1
-  const maxDelta = 1 << (bits - 1)
-  const span = 1 << bits
-  // libsndfile's reader state: a 256-byte buffer [index, end), a reservoir of `count` bits in `reservoir`
-  let pos = 0
-  let index = 0
-  let end = 0
-  let reservoir = 0
-  let count = 0
-  /** Fills the reservoir to at least `need` bits; false at the end of input (when fewer than 8 were asked). */
-  const fill = (need: number): boolean => {
-    while (count < need) {
-      if (index >= end) {
-        end = Math.min(DWVW_READ_BYTES, bytes.length - pos)
-        index = 0
-      }
-      if (need < 8 && end === 0) return false
-      reservoir <<= 8
-      if (index < end) {
-        reservoir |= bytes[pos]
-        index++
-        pos++
-      }
-      count += 8
-    }
-    return true
-  }
-  const take = (n: number): number => {
-    fill(n)
-    count -= n
-    return (reservoir >>> count) & ((1 << n) - 1) // n ≤ 23, count ≤ 31
-  }
-  let out = new Int32Array(Math.min(limit, Math.max(16, bytes.length * 2)))
-  let n = 0
-  let width = 0
-  let sample = 0
-  while (n < limit) {
-    // the delta-width modifier: zeros up to a one, at most bits / 2 of them
-    if (!fill(dwmMax)) break
-    if (end === 0 && n === 0) break
-    let modifier = 0
-    while (modifier < dwmMax) {
-      count--
-      if (reservoir & (1 << count)) break
-      modifier++
-    }
-    if (modifier && take(1)) modifier = -modifier
-    width = (width + modifier + bits) % bits
-    let delta = 0
-    if (width) {
-      delta = take(width - 1) | (1 << (width - 1))
-      const negative = take(1)
-      if (delta === maxDelta - 1) delta += take(1)
-      if (negative) delta = -delta
-    }
-    sample += delta
-    if (sample >= maxDelta) sample -= span
-    else if (sample < -maxDelta) sample += span
-    // the input ended on this sample's last bit: libsndfile stores it but does not count it
-    if (end === 0 && count === 0) break
-    if (n === out.length) {
-      const grown = new Int32Array(Math.min(limit, out.length * 2))
-      grown.set(out)
-      out = grown
-    }
-    out[n++] = sample
-  }
-  return out.subarray(0, n)
+  const d = new DwvwDecoder(bits, bytes.length)
+  d.push(bytes)
+  return d.decode(limit)
 }

@@ -210,31 +210,56 @@ export function gsmBlocks(dataBytes: number, wav49: boolean): number {
 }
 
 /**
- * Decodes `frames` samples of mono GSM 06.10 data.
+ * GSM 06.10 blocks decoded in order, a run at a time, with what libsndfile carries from block to block: the decoder's
+ * state, its block buffer (a block cut short keeps the previous block's bytes after what was read) and its sample
+ * buffer (a standard frame without the `0xD` magic leaves the previous frame's samples). `decodeGsm610` runs the
+ * whole stream through one; the streamed decode (coded-stream.ts) runs it a few MiB of blocks at a time.
+ */
+export class GsmBlockDecoder {
+  private readonly d = new Gsm610Decoder()
+  /** Bytes and samples of one block: 65 and 320 for WAV49, else 33 and 160. */
+  readonly blockBytes: number
+  readonly blockSamples: number
+  private readonly block: Uint8Array
+  private readonly samples: Int16Array
+
+  constructor(readonly wav49: boolean) {
+    this.blockBytes = wav49 ? GSM_WAV49_BLOCK_BYTES : GSM_FRAME_BYTES
+    this.blockSamples = wav49 ? GSM_WAV49_BLOCK_SAMPLES : GSM_FRAME_SAMPLES
+    this.block = new Uint8Array(this.blockBytes)
+    this.samples = new Int16Array(this.blockSamples)
+  }
+
+  /**
+   * Decodes the next blocks from `data` (their bytes in order, the last one possibly cut short) into `out` from
+   * `outAt`, until `count` samples are written (the last block's samples cut there).
+   */
+  decode(data: Uint8Array, out: Float32Array, outAt: number, count: number): void {
+    const { blockBytes: size, blockSamples: per, block, samples } = this
+    for (let b = 0, at = 0; at < count; b++, at += per) {
+      block.set(data.subarray(Math.min(data.length, b * size), Math.min(data.length, (b + 1) * size)))
+      if (this.wav49) this.d.wav49(block, 0, samples, 0)
+      else this.d.frame(block, 0, samples, 0)
+      const n = Math.min(per, count - at)
+      for (let i = 0; i < n; i++) out[outAt + at + i] = samples[i] / 32768
+    }
+  }
+}
+
+/**
+ * Decodes `frames` samples of mono GSM 06.10 data (`GsmBlockDecoder` over every block).
  * @param data the file from the coded data's first byte to its end: libsndfile reads a last block cut short on
  * into whatever follows (a pad byte, the next chunk), then over the previous block's bytes
  * @param dataBytes the data's length as libsndfile takes it (which decides the block count, `gsmBlocks`)
  * @param wav49 Microsoft's 65-byte blocks (WAV, Wave64) rather than standard 33-byte frames (AIFC)
- * @param frames samples to return (libsndfile's count: every block's, capped at AIFF's COMM count)
+ * @param frames samples to return (libsndfile's count: every block's, capped at AIFF's COMM count; zeros past
+ * the blocks)
  * @returns `[frames]` float32, libsndfile's 16-bit values / 32768
  */
 export function decodeGsm610(data: Uint8Array, dataBytes: number, wav49: boolean, frames: number): Float32Array {
-  const size = wav49 ? GSM_WAV49_BLOCK_BYTES : GSM_FRAME_BYTES
-  const per = wav49 ? GSM_WAV49_BLOCK_SAMPLES : GSM_FRAME_SAMPLES
+  const d = new GsmBlockDecoder(wav49)
   const blocks = gsmBlocks(dataBytes, wav49)
-  const d = new Gsm610Decoder()
-  const block = new Uint8Array(size)
-  const samples = new Int16Array(per)
   const out = new Float32Array(frames)
-  for (let b = 0, at = 0; at < frames; b++, at += per) {
-    if (b < blocks) {
-      // a block cut short keeps the previous block's bytes after what was read (libsndfile's reused buffer)
-      block.set(data.subarray(b * size, Math.min(data.length, (b + 1) * size)))
-      if (wav49) d.wav49(block, 0, samples, 0)
-      else d.frame(block, 0, samples, 0)
-    } else samples.fill(0)
-    const n = Math.min(per, frames - at)
-    for (let i = 0; i < n; i++) out[at + i] = samples[i] / 32768
-  }
+  d.decode(data.subarray(0, Math.min(data.length, blocks * d.blockBytes)), out, 0, Math.min(frames, blocks * d.blockSamples))
   return out
 }

@@ -58,8 +58,11 @@ function extended80(b: Uint8Array, at: number): number {
   return sign * mantissa * 2 ** (exp - 16383 - 63)
 }
 
-/** AIFF / AIFC (`FORM` … `AIFF`|`AIFC`): `COMM` (channels, frames, bits, rate, AIFC compression) and `SSND`. */
-export function sniffAiff(b: Uint8Array): PcmContainer {
+/**
+ * AIFF / AIFC (`FORM` … `AIFF`|`AIFC`): `COMM` (channels, frames, bits, rate, AIFC compression) and `SSND`.
+ * @param fileSize the whole file's bytes when `b` is only its head (coded data is counted to the file's end)
+ */
+export function sniffAiff(b: Uint8Array, fileSize = b.length): PcmContainer {
   const s = blankSniff('aiff')
   if (b.length < 12) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, FORM header needs 12`), layout: null }
   const aifc = ascii(b, 8, 4) === 'AIFC'
@@ -80,7 +83,7 @@ export function sniffAiff(b: Uint8Array): PcmContainer {
         fl32: ['float', 32, false], FL32: ['float', 32, false], fl64: ['float', 64, false], FL64: ['float', 64, false],
         ulaw: ['ulaw', 8, false], ULAW: ['ulaw', 8, false], alaw: ['alaw', 8, false], ALAW: ['alaw', 8, false],
       }
-      if (aifc && (comm.compression === 'ima4' || comm.compression === 'DWVW' || comm.compression === 'GSM ')) return codedAiff(s, b, comm, body + 8 + offset, size - 8 - offset)
+      if (aifc && (comm.compression === 'ima4' || comm.compression === 'DWVW' || comm.compression === 'GSM ')) return codedAiff(s, comm, body + 8 + offset, size - 8 - offset, fileSize)
       const kind = kinds[comm.compression.trim()] ?? kinds[comm.compression]
       if (!kind) return { sniff: withProblem(s, `unsupported AIFC compression "${comm.compression}"`), layout: null }
       const [encoding, bits, littleEndian] = kind
@@ -100,11 +103,11 @@ export function sniffAiff(b: Uint8Array): PcmContainer {
  * `ima4` for the chunk's bytes (34-byte packets of 64 samples per channel), `GSM ` for them too (33-byte frames of
  * 160 samples), `DWVW` on to the end of the file.
  */
-function codedAiff(s: AudioSniff, b: Uint8Array, comm: { channels: number; frames: number; bits: number; rate: number; compression: string }, dataOffset: number, declared: number): PcmContainer {
+function codedAiff(s: AudioSniff, comm: { channels: number; frames: number; bits: number; rate: number; compression: string }, dataOffset: number, declared: number, fileSize: number): PcmContainer {
   s.channels = comm.channels
   s.sampleRate = comm.rate
   s.declaredFramesRate = comm.rate
-  const available = Math.max(0, b.length - dataOffset)
+  const available = Math.max(0, fileSize - dataOffset)
   if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
   const dataBytes = Math.min(Math.max(0, declared), available)
   let coded: CodedLayout
@@ -221,8 +224,11 @@ export function isW64(b: Uint8Array): boolean {
   return b.length >= 16 && W64_RIFF.every((x, i) => b[i] === x)
 }
 
-/** Sony Wave64: GUID chunks with 64-bit sizes (which count the 24-byte chunk header), 8-byte aligned; WAV's `fmt `. */
-export function sniffW64(b: Uint8Array): PcmContainer {
+/**
+ * Sony Wave64: GUID chunks with 64-bit sizes (which count the 24-byte chunk header), 8-byte aligned; WAV's `fmt `.
+ * @param fileSize the whole file's bytes when `b` is only its head (GSM data is counted to the file's end)
+ */
+export function sniffW64(b: Uint8Array, fileSize = b.length): PcmContainer {
   const s = blankSniff('w64')
   if (b.length < 40 || ascii(b, 24, 4) !== 'wave') return { sniff: withProblem(s, 'truncated header or no "wave" GUID'), layout: null }
   let fmt: { tag: number; channels: number; rate: number; blockAlign: number; bits: number } | null = null
@@ -239,7 +245,7 @@ export function sniffW64(b: Uint8Array): PcmContainer {
       fmt = { tag, channels: u16le(b, body + 2), rate: u32le(b, body + 4), blockAlign: u16le(b, body + 12), bits: u16le(b, body + 14) }
     } else if (id === 'data') {
       if (!fmt) return { sniff: withProblem(s, 'data chunk before fmt chunk'), layout: null }
-      if (fmt.tag === WAVE_FORMAT_GSM610) return gsmWavLike(s, b, fmt, body, size - 24)
+      if (fmt.tag === WAVE_FORMAT_GSM610) return gsmWavLike(s, fileSize, fmt, body, size - 24)
       const encoding = wavEncoding(fmt.tag, fmt.bits)
       if (!encoding) return { sniff: withProblem(s, `unsupported WAV format tag 0x${fmt.tag.toString(16)}`), layout: null }
       return finish(s, b, { encoding, bits: fmt.bits, littleEndian: true, channels: fmt.channels, rate: fmt.rate, dataOffset: body, dataBytes: size - 24, blockAlign: fmt.blockAlign })
@@ -256,13 +262,13 @@ export const WAVE_FORMAT_GSM610 = 0x31
  * GSM 06.10 in WAV or Wave64 as libsndfile reads it (`wavlike_read_fmt_chunk`, `gsm610_init`): mono, 65-byte blocks
  * of 320 samples; every block counts, one cut short too.
  */
-export function gsmWavLike(s: AudioSniff, b: Uint8Array, fmt: { channels: number; rate: number; blockAlign: number }, dataOffset: number, declared: number): PcmContainer {
+export function gsmWavLike(s: AudioSniff, fileSize: number, fmt: { channels: number; rate: number; blockAlign: number }, dataOffset: number, declared: number): PcmContainer {
   s.codec = 'gsm610'
   s.channels = fmt.channels
   s.sampleRate = fmt.rate
   s.declaredFramesRate = fmt.rate
   if (fmt.channels !== 1 || fmt.blockAlign !== GSM_WAV49_BLOCK_BYTES) s.problems.push(`GSM 6.10 with ${fmt.channels} channels and blocks of ${fmt.blockAlign} bytes (libsndfile reads mono, 65-byte blocks)`)
-  const available = Math.max(0, b.length - dataOffset)
+  const available = Math.max(0, fileSize - dataOffset)
   if (declared > available) s.problems.push(`truncated data: header declares ${declared} bytes, file has ${available}`)
   const dataBytes = Math.min(Math.max(0, declared), available)
   const frames = gsmBlocks(dataBytes, true) * GSM_WAV49_BLOCK_SAMPLES

@@ -2,41 +2,29 @@
  * Compressed files read a stretch at a time: native FLAC (frames found and decoded by flac-decoder.ts a window of
  * input at a time), Ogg Vorbis and MP3 (also MP3 in WAV, format tag 0x55) (the WASM decoders of wasm.ts fed ranged
  * reads), Ogg Opus (libopus fed the packets of Ogg pages read a window at a time) and FLAC in Ogg (its packets decoded
- * by flac-decoder.ts), G.721 WAV (g72x.ts) and IMA / Microsoft ADPCM WAV
- * (whole blocks, adpcm.ts). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
+ * by flac-decoder.ts), G.721 WAV (g72x.ts), IMA / Microsoft ADPCM WAV
+ * (whole blocks, adpcm.ts), and the coded streams of coded-stream.ts (GSM 6.10 in WAV, Wave64 and AIFC, AIFC `ima4`
+ * and DWVW, ALAC in CAF). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
  * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
  * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
  * "Audio"). Raw-sample files stream through pcm-stream.ts instead.
  */
-import { adpcmBlocks, decodeAdpcm, type AdpcmKind } from './adpcm.ts'
+import { adpcmBlocks, type AdpcmKind } from './adpcm.ts'
+import { adpcmPieces, codedContainerStream, gsmWavStream } from './coded-stream.ts'
+import { pcmContainerOf } from './pcm-containers.ts'
 import { ascii } from './bytes.ts'
 import { G72X_BLOCK_SAMPLES, G72xDecoder, g72xBlockBytes, g72xFrames } from './g72x.ts'
 import { flacStart, mp3WavFrames } from './decode.ts'
 import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, readFrameHeader, type FlacStreamInfo } from './flac-decoder.ts'
 import type { RangeReader } from './pcm-stream.ts'
 import { sniffAudio } from './sniff.ts'
-import { blockingProblems, type AudioCodec, type AudioContainer } from './sniff-result.ts'
+import { blockingProblems } from './sniff-result.ts'
 import { opusPieces, wasmPieces } from './wasm.ts'
 import { oggReadState, readOggPages } from './ogg.ts'
 import { sniffWavLayout } from './wav.ts'
+import { concat, countFrames, upTo, type StreamedDecode } from './stream-pieces.ts'
 
-/** A compressed file opened for reading in pieces. */
-export interface StreamedDecode {
-  container: AudioContainer
-  codec: AudioCodec
-  /** Hz. */
-  sampleRate: number
-  channels: number
-  /** Frames (per channel) `decodeAudio` returns for the file: what `pieces` yields in all. */
-  frames: number
-  /**
-   * The planar samples of frames `[0, frames)`, in order, a piece at a time (each a few MiB of input's worth);
-   * can be called again (it reads the file again).
-   * @yields `[channels][n]` float32, n > 0
-   * @throws Error `audio: ...` when the file ends before `frames` (it changed, or is damaged past repair)
-   */
-  pieces(): AsyncGenerator<Float32Array[]>
-}
+export type { StreamedDecode } from './stream-pieces.ts'
 
 /** Sniff problems that `decodeAudio` reads through (as decode.ts's `tolerated`). */
 const tolerated = /^(truncated data|valid bits|no final Ogg page|truncated stream)/
@@ -58,7 +46,10 @@ const MAX_FLAC_FRAME_BYTES = 16 << 20
  */
 export async function openStreamedDecode(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode | null> {
   const magic = ascii(head, 0, 4)
-  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') return mp3WavStream(read, size, head, chunkBytes) ?? g721Stream(read, size, head, chunkBytes) ?? adpcmStream(read, size, head, chunkBytes)
+  if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') {
+    return mp3WavStream(read, size, head, chunkBytes) ?? g721Stream(read, size, head, chunkBytes) ?? adpcmStream(read, size, head, chunkBytes) ?? gsmWavStream(read, size, head, chunkBytes)
+  }
+  if (pcmContainerOf(head)) return codedContainerStream(read, size, head, chunkBytes)
   let probe = head
   if (magic === 'OggS' && size > head.length) {
     // the sniffer reads the first page and the last one: give it the head and the file's tail
@@ -145,28 +136,6 @@ async function* oggFlacPieces(packets: AsyncIterable<Uint8Array[]>): AsyncGenera
   }
 }
 
-/** Frames a decode yields in all. */
-async function countFrames(pieces: AsyncGenerator<Float32Array[]>): Promise<number> {
-  let n = 0
-  for await (const p of pieces) n += p[0].length
-  return n
-}
-
-/** The pieces of the first `frames` frames; an error when there are fewer. */
-async function* upTo(pieces: AsyncGenerator<Float32Array[]>, frames: number): AsyncGenerator<Float32Array[]> {
-  let at = 0
-  for await (const p of pieces) {
-    const n = Math.min(p[0].length, frames - at)
-    if (n > 0) yield n === p[0].length ? p : p.map((c) => c.subarray(0, n))
-    at += n
-    if (at >= frames) {
-      await pieces.return(undefined)
-      return
-    }
-  }
-  throw new Error(`audio: the stream decodes to ${at} frames, its header declares ${frames}: the file changed, or is damaged before its end`)
-}
-
 /**
  * MPEG Layer III in a WAV (tag 0x55): its data chunk decoded as an MP3 file (`decodeAudio` does the same), the
  * length counted by a first pass.
@@ -224,20 +193,8 @@ function adpcmStream(read: RangeReader, size: number, head: Uint8Array, chunkByt
   const dataBytes = Math.max(0, Math.min(layout.dataSize, size - dataOffset))
   const blocks = adpcmBlocks(kind, { blockAlign, dataBytes })
   const frames = blocks * samplesPerBlock
-  const perRead = Math.max(1, Math.floor(chunkBytes / blockAlign))
-  async function* pieces(): AsyncGenerator<Float32Array[]> {
-    for (let b0 = 0; b0 < blocks; b0 += perRead) {
-      const b1 = Math.min(blocks, b0 + perRead)
-      // one block before too: a last block cut short is completed from the previous block's bytes, as libsndfile's
-      // reused buffer completes it (adpcm.ts)
-      const from = Math.max(0, b0 - 1)
-      const bytes = await read(dataOffset + from * blockAlign, dataOffset + Math.min(dataBytes, b1 * blockAlign))
-      if (bytes.length < Math.min(dataBytes, b1 * blockAlign) - from * blockAlign) throw new Error(`audio: read ${bytes.length} bytes of ADPCM block ${from}: the file changed or is shorter than listed`)
-      const out = decodeAdpcm(bytes, { kind, channels, blockAlign, samplesPerBlock, dataOffset: 0, dataBytes: bytes.length }, (b1 - from) * samplesPerBlock)
-      yield out.map((c) => c.subarray((b0 - from) * samplesPerBlock))
-    }
-  }
-  return { container: 'wav', codec: kind, sampleRate: sniff.sampleRate, channels, frames, pieces }
+  const adpcm = { kind, channels, blockAlign, samplesPerBlock, dataOffset, dataBytes }
+  return { container: 'wav', codec: kind, sampleRate: sniff.sampleRate, channels, frames, pieces: () => adpcmPieces(read, adpcm, frames, chunkBytes) }
 }
 
 /** Native FLAC: STREAMINFO from the head, then frames found a window at a time and decoded by flac-decoder.ts. */
@@ -332,11 +289,4 @@ async function* flacPieces(read: RangeReader, size: number, audioOffset: number,
     }
     if (final) return
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
-  return out
 }

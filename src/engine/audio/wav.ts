@@ -160,7 +160,7 @@ export function sniffWavLayout(b: Uint8Array): { sniff: AudioSniff; layout: WavL
  * The data length libsndfile's WAV reader gives GSM 06.10 (wav.c): the chunk's size within the file, plus its pad
  * byte when the size is odd (so a 65-byte multiple plus a pad makes one more block, read over the previous one).
  */
-function gsmDataBytes(declared: number, available: number): number {
+export function gsmDataBytes(declared: number, available: number): number {
   return Math.min(declared, available) + (declared % 2)
 }
 

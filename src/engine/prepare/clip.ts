@@ -80,10 +80,14 @@ function isWav(bytes: Uint8Array): boolean {
   return bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WAVE'
 }
 
-/** 16 kHz mono float32 of one input file, as the reference's `_post_process` leaves it. */
-export async function clipWaveform(bytes: Uint8Array, id: string, segment?: AudioSegment): Promise<{ samples: Float32Array; rate: number; channels: number; frames: number }> {
+/**
+ * 16 kHz mono float32 of one input file, as the reference's `_post_process` leaves it.
+ * @param maxSamples most samples (frames × channels) decoded from the file; more is refused with `decodeAudio`'s
+ * "over the limit" error (`overSampleLimit`)
+ */
+export async function clipWaveform(bytes: Uint8Array, id: string, segment?: AudioSegment, maxSamples = defaultMaxSamples): Promise<{ samples: Float32Array; rate: number; channels: number; frames: number }> {
   if (segment) {
-    const audio = await decodeAudio(bytes, { id })
+    const audio = await decodeAudio(bytes, { id, maxSamples })
     const [start, end] = segmentFrames(segment, audio.sampleRate, audio.frames, id)
     const mono = referenceMono(audio.channels.map((c) => c.subarray(start, end)))
     return { samples: resampleTorchaudio(mono, audio.sampleRate, PREPARE_RATE), rate: audio.sampleRate, channels: audio.channels.length, frames: end - start }
@@ -91,7 +95,7 @@ export async function clipWaveform(bytes: Uint8Array, id: string, segment?: Audi
   if (isWav(bytes)) {
     // 16-bit PCM WAV, the usual raw corpus: decoded straight to the mono mix, into a buffer reused clip after clip
     // (the same values as decodeAudio + referenceMono; a clip with no more frames than channels takes that path)
-    const mono = decodeWavMono16(bytes, id, defaultMaxSamples, monoScratch)
+    const mono = decodeWavMono16(bytes, id, maxSamples, monoScratch)
     if (mono && (mono.channels === 1 || mono.frames > mono.channels)) {
       if (mono.samples.buffer !== monoScratch.buffer) monoScratch = mono.samples // a longer clip: keep its buffer
       // never hand out the buffer itself: the clip's encoding awaits, and this thread's next clip may refill it
@@ -99,7 +103,7 @@ export async function clipWaveform(bytes: Uint8Array, id: string, segment?: Audi
       return { samples, rate: mono.sampleRate, channels: mono.channels, frames: mono.frames }
     }
   }
-  const audio = await decodeAudio(bytes, { id })
+  const audio = await decodeAudio(bytes, { id, maxSamples })
   const mono = referenceMono(audio.channels)
   return { samples: resampleTorchaudio(mono, audio.sampleRate, PREPARE_RATE), rate: audio.sampleRate, channels: audio.channels.length, frames: audio.frames }
 }
@@ -107,15 +111,19 @@ export async function clipWaveform(bytes: Uint8Array, id: string, segment?: Audi
 /**
  * A processor converting in this thread. `loadFlac` is called once, on the first FLAC clip (Node and the browser
  * load libflacjs differently).
+ * @param options.maxSamples most samples (frames × channels) of a file decoded whole (default `defaultMaxSamples`,
+ * 2^26); a longer file fails with the "over the limit" error that sends it to the streamed path (run.ts
+ * `rowConverter`). Tests pass a small one to put short files down that path.
  */
-export function createClipProcessor(loadFlac: () => Promise<Flac>): ClipProcessor {
+export function createClipProcessor(loadFlac: () => Promise<Flac>, options: { maxSamples?: number } = {}): ClipProcessor {
+  const maxSamples = options.maxSamples ?? defaultMaxSamples
   let flac: Promise<ClipEncoder> | null = null
   let vorbis: Promise<ClipEncoder> | null = null
   const encoder = (format: AudioFormat) => format === 'flac' ? (flac ??= loadFlac().then(createFlacEncoder)) : (vorbis ??= createVorbisEncoder())
   return async (task, signal) => {
     signal?.throwIfAborted()
     try {
-      const wave = await clipWaveform(task.bytes, task.id, task.segment)
+      const wave = await clipWaveform(task.bytes, task.id, task.segment, maxSamples)
       if (wave.samples.length === 0) return { ok: false, error: `${task.id}: no samples after decoding` }
       const audio = (await encoder(task.format)).encode(wave.samples, PREPARE_RATE)
       return { ok: true, audio, audioSize: wave.samples.length, sourceRate: wave.rate, sourceChannels: wave.channels, sourceFrames: wave.frames }
@@ -144,7 +152,7 @@ export interface StreamedClipTask {
 
 /**
  * Converts a clip from a file too long to hold: `null` when the file is neither raw samples (`pcmLayoutFromHead`)
- * nor a compressed format read in pieces (`openStreamedDecode`: native FLAC, Ogg Vorbis, MP3, ADPCM WAV), for the
+ * nor a compressed format read in pieces (`openStreamedDecode`: FLAC, Ogg, MP3, the coded WAV/AIFC/Wave64/CAF streams), for the
  * whole-file path to decide.
  */
 export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSignal) => Promise<ClipResult | null>
@@ -211,7 +219,7 @@ async function streamClip(task: StreamedClipTask, encoder: (format: AudioFormat)
 }
 
 /**
- * The clip path for a compressed file (FLAC, Ogg Vorbis, MP3, ADPCM WAV: `openStreamedDecode`): its decoded pieces,
+ * The clip path for a compressed file (FLAC, Ogg, MP3, the coded WAV/AIFC/Wave64/CAF streams: `openStreamedDecode`): its decoded pieces,
  * the frames of the clip kept (`segmentFrames`), mixed, resampled and encoded as `streamClip` does raw samples.
  * @returns null when the file is not one streamed here (the whole-file path decides)
  */

@@ -144,7 +144,7 @@ export type RowConverter = (row: PlannedRow, signal?: AbortSignal) => Promise<Cl
 /**
  * What `runPrepare` does with each row: read its input audio, convert it with `processClip`; a read that fails
  * becomes the row's `unreadable-audio` reason. A file (or tar member) over `STREAM_INPUT_BYTES` that holds raw
- * samples or a compressed stream read in pieces (FLAC, Ogg Vorbis, MP3, ADPCM WAV) goes to `streamClip` instead, which
+ * samples or a compressed stream read in pieces (FLAC, Ogg, MP3, the coded WAV/AIFC/Wave64/CAF streams) goes to `streamClip` instead, which
  * reads only the frames the clip takes, a stretch at a time; so does a smaller file that the whole-file path refuses
  * for its sample count (`overSampleLimit`). A sharded
  * dataprep (src/engine/prepare/partial) converts with it too.

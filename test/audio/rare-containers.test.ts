@@ -1,11 +1,12 @@
 /**
  * libsndfile's rarer containers (rare-containers.ts, paf24.ts): files written by libsndfile itself (python3-soundfile)
  * in every sample format and byte order it writes for IRCAM, HTK, AVR, WVE, MAT4, PVF, PAF (24-bit blocks too), IFF
- * 8SVX/16SV and MPC2K, mono and stereo where it writes stereo, decoded by `decodeAudio` and compared with libsndfile's
- * `sf.read(dtype='float32')` sample for sample (exact equality); edited headers read as libsndfile reads them; what
- * it refuses refused; the formats libsndfile reads and mixscope does not (VOC, MAT5, SDS, XI) skipped with the format
+ * 8SVX/16SV, MPC2K and VOC, mono and stereo where it writes stereo, decoded by `decodeAudio` and compared with libsndfile's
+ * `sf.read(dtype='float32')` sample for sample (exact equality); VOC's other sound blocks as sox writes them; edited headers read as libsndfile reads them; what
+ * it refuses refused; the formats libsndfile reads and mixscope does not (MAT5, SDS, XI) skipped with the format
  * named; and the raw-sample ones converted by the dataprep's streamed path with the whole-file path's bytes.
  */
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,8 +27,9 @@ const formats: [string, string, string[], boolean][] = [
   ['IRCAM', 'ircam', ['BIG', 'LITTLE'], true], ['HTK', 'htk', ['FILE'], false], ['AVR', 'avr', ['FILE'], true],
   ['WVE', 'wve', ['FILE'], false], ['MAT4', 'mat4', ['BIG', 'LITTLE'], true], ['PVF', 'pvf', ['FILE'], true],
   ['PAF', 'paf', ['BIG', 'LITTLE'], true], ['SVX', 'svx', ['FILE'], false], ['MPC2K', 'mpc2k', ['FILE'], true],
+  ['VOC', 'voc', ['FILE'], true],
 ]
-const unread: [string, string][] = [['VOC', 'a Creative VOC file'], ['MAT5', 'a MAT5 (GNU Octave 2.1 / MATLAB 5) file'], ['SDS', 'a MIDI Sample Dump Standard (SDS) file'], ['XI', 'a FastTracker 2 XI instrument']]
+const unread: [string, string][] = [['MAT5', 'a MAT5 (GNU Octave 2.1 / MATLAB 5) file'], ['SDS', 'a MIDI Sample Dump Standard (SDS) file'], ['XI', 'a FastTracker 2 XI instrument']]
 
 /** Every file written ([name, container]) and libsndfile's decode of it (`<name>.f32`, planar). */
 const written = JSON.parse(runPython(`
@@ -59,8 +61,20 @@ function variant(name: string, out: string, edit: (b: Uint8Array, v: DataView) =
 }
 const at = (b: Uint8Array, text: string) => Buffer.from(b).indexOf(text)
 
+/** VOC's other sound blocks, as sox writes them: [file, sox arguments]; libsndfile writes type 9 blocks only. */
+const soxVoc: [string, string[]][] = [
+  ['voc-type1.voc', ['-r', '11025', '-c', '1', '-b', '8', '-e', 'unsigned-integer']],
+  ['voc-type8.voc', ['-r', '22050', '-c', '2', '-b', '8', '-e', 'unsigned-integer']],
+  ['voc-type9-sox.voc', ['-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer']],
+]
+for (const [name, args] of soxVoc) {
+  const r = spawnSync('sox', ['-n', ...args, join(dir, name), 'synth', '0.3', 'sine', '440', 'sine', '1234'], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`sox: ${r.stderr}`)
+}
+
 /** Edited files libsndfile reads: [file, container, what it tests]. */
 const edges: [string, string, string][] = [
+  ...soxVoc.map(([name]): [string, string, string] => [name, 'voc', `sox's VOC, block type ${name.slice(8, 9)}`]),
   [variant('AVR-PCM_16-FILE-2.bin', 'avr-cut.bin', (b) => b.subarray(0, b.length - 41)), 'avr', 'AVR cut inside its data (the header counts more frames)'],
   [variant('AVR-PCM_S8-FILE-1.bin', 'avr-long.bin', (b) => new Uint8Array([...b, 9, 8, 7, 6, 5])), 'avr', 'AVR with more data than its header counts (libsndfile reads to the end)'],
   [variant('SVX-PCM_16-FILE-1.bin', 'svx-short-body.bin', (b, v) => { v.setUint32(at(b, 'BODY') + 4, 1000); return b }), 'svx', '16SV with a BODY shorter than the data after it (libsndfile reads to the end)'],
@@ -143,7 +157,7 @@ describe('streamed rare containers (pcm-stream.ts)', () => {
   it('read a stretch at a time give the whole-file path\'s bytes', async () => {
     const convert = createStreamedClipConverter(loadLibFlacNode, { chunkBytes: 1021 })
     const streamed = ['IRCAM-FLOAT-LITTLE-2.bin', 'AVR-PCM_U8-FILE-2.bin', 'WVE-ALAW-FILE-1.bin', 'MAT4-PCM_16-BIG-2.bin', 'PVF-PCM_32-FILE-2.bin',
-      'PAF-PCM_16-LITTLE-2.bin', 'SVX-PCM_16-FILE-1.bin', 'MPC2K-PCM_16-FILE-2.bin', 'avr-cut.bin', 'svx-short-body.bin']
+      'PAF-PCM_16-LITTLE-2.bin', 'SVX-PCM_16-FILE-1.bin', 'MPC2K-PCM_16-FILE-2.bin', 'VOC-PCM_16-FILE-2.bin', 'voc-type8.voc', 'avr-cut.bin', 'svx-short-body.bin']
     for (const name of streamed) {
       const whole = await processClipNode({ bytes: read(name), id: name, format: 'flac' })
       if (!whole.ok) throw new Error(whole.error)

@@ -17,7 +17,10 @@
  *   24-bit PCM in 32-byte blocks of 10 samples per channel (coded.ts `paf24`).
  * - IFF 8SVX / 16SV (Amiga): `FORM` chunks, `VHDR` (rate, compression) and `BODY`; uncompressed only, as libsndfile.
  * - MPC2K (Akai MPC 2000): a 42-byte header, 16-bit little-endian.
- * The others libsndfile reads — Creative VOC, MAT5, MIDI SDS, FastTracker 2 XI — are recognised and skipped with
+ * - Creative VOC: one sound block (type 1: 8-bit unsigned mono; type 8 then 1: mono or stereo; type 9: 8-bit
+ *   unsigned, 16-bit, A-law or µ-law), after any text and repeat blocks, to the byte before the file's last (its
+ *   terminator); a file of several sound blocks is refused, as libsndfile refuses it.
+ * The others libsndfile reads — MAT5, MIDI SDS, FastTracker 2 XI — are recognised and skipped with
  * the format named (`unreadRareContainer`). Samples are read by pcm.ts with libsndfile's values.
  */
 import { ascii, u16le, u32be, u32le } from './bytes.ts'
@@ -30,7 +33,7 @@ import { blankSniff, checkSane, withProblem, type AudioContainer, type AudioSnif
 export interface RareContainer { sniff: AudioSniff; layout: PcmLayout | null; coded?: CodedLayout }
 
 /** The rare containers read here. */
-export type RareContainerKind = 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k'
+export type RareContainerKind = 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'voc'
 
 const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1]
 const i32 = (b: Uint8Array, at: number, le: boolean) => (le ? u32le(b, at) : u32be(b, at)) | 0
@@ -48,6 +51,7 @@ export function rareContainerOf(b: Uint8Array): RareContainerKind | null {
   if (b[0] === 1 && b[1] === 4) return 'mpc2k'
   if (u32be(b, 8) === 0x20000 && 2 * u32be(b, 0) + 12 === b.length) return 'htk'
   if (magic === '2BIT') return 'avr'
+  if (ascii(b, 0, 8) === 'Creative' && ascii(b, 8, 12) === ' Voice File\x1a') return 'voc'
   return null
 }
 
@@ -56,7 +60,7 @@ export function rareContainerOf(b: Uint8Array): RareContainerKind | null {
  * @returns the message, or null when `b` is none of them
  */
 export function unreadRareContainer(b: Uint8Array): string | null {
-  const name = ascii(b, 0, 8) === 'Creative' ? 'a Creative VOC file' : ascii(b, 0, 8) === 'MATLAB 5' ? 'a MAT5 (GNU Octave 2.1 / MATLAB 5) file'
+  const name = ascii(b, 0, 8) === 'MATLAB 5' ? 'a MAT5 (GNU Octave 2.1 / MATLAB 5) file'
     : ascii(b, 0, 12) === 'Extended Ins' ? 'a FastTracker 2 XI instrument' : b.length >= 4 && b[0] === 0xf0 && b[1] === 0x7e && (b[2] & 0x80) === 0 && b[3] === 1 ? 'a MIDI Sample Dump Standard (SDS) file' : null
   return name && `${name}: libsndfile, which the reference decodes with, reads it, but mixscope does not decode it`
 }
@@ -105,6 +109,7 @@ export function sniffRareContainer(b: Uint8Array, kind: RareContainerKind): Rare
     case 'paf': return paf(s, b)
     case 'svx': return svx(s, b)
     case 'mpc2k': return mpc2k(s, b)
+    case 'voc': return voc(s, b)
   }
 }
 
@@ -247,5 +252,65 @@ function mpc2k(s: AudioSniff, b: Uint8Array): RareContainer {
   return raw(s, b, { encoding: 'int', bits: 16, littleEndian: true, channels, rate: u16le(b, 40), dataOffset: 42 })
 }
 
+const u24le = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8) | (b[at + 2] << 16)
+
+/** Creative VOC as `voc_read_header` reads it (block types: 1 sound data, 5 text, 6 repeat, 8 extended, 9 extended II). */
+function voc(s: AudioSniff, b: Uint8Array): RareContainer {
+  const size = b.length
+  const version = u16le(b, 22)
+  if (version !== 0x010a && version !== 0x0114) return fail(s, `VOC version 0x${version.toString(16)} (libsndfile reads 0x10A and 0x114)`)
+  let at = 26
+  let type = -1
+  while (at < size) {
+    type = b[at++]
+    if (type === 5) at += 3 + u24le(b, at)
+    else if (type === 6) at += 5
+    else break
+  }
+  const bad = 'several sound sections or a length that does not fit the file (libsndfile refuses it too)'
+  // the samples end before the file's last byte (the terminator block)
+  const samples = (f: Omit<RawFields, 'dataBytes' | 'littleEndian'>, end = size - 1) => raw(s, b, { ...f, littleEndian: true, dataBytes: Math.max(0, end - f.dataOffset) })
+  if (type === 1) {
+    if (at + 5 > size) return fail(s, 'truncated header: VOC sound block')
+    const blockSize = u24le(b, at)
+    const rate = Math.trunc(1_000_000 / (256 - b[at + 3]))
+    at += 5
+    if (at + blockSize - 1 > size || size - at - blockSize > 4) return fail(s, bad)
+    return samples({ encoding: 'uint', bits: 8, channels: 1, rate, dataOffset: at })
+  }
+  if (type === 8) {
+    if (at + 12 > size) return fail(s, 'truncated header: VOC extended block')
+    const rateShort = u16le(b, at + 3)
+    const stereo = b[at + 6] !== 0
+    const rate = Math.trunc((stereo ? 128_000_000 : 256_000_000) / (65536 - rateShort))
+    at += 7
+    if (b[at] !== 1) return fail(s, `VOC extended block followed by block type ${b[at]}, not sound data`)
+    const blockSize = u24le(b, at + 1)
+    at += 6
+    if (at + blockSize - 1 !== size) return fail(s, bad)
+    return samples({ encoding: 'uint', bits: 8, channels: stereo ? 2 : 1, rate, dataOffset: at })
+  }
+  if (type === 9) {
+    if (at + 15 > size) return fail(s, 'truncated header: VOC extended II block')
+    let blockSize = u24le(b, at)
+    const rate = u32le(b, at + 3)
+    const bits = b[at + 7]
+    const channels = b[at + 8]
+    let encoding = u16le(b, at + 9)
+    at += 15
+    if (bits === 16 && encoding === 0) encoding = 4
+    if (blockSize * 2 === size - 39) blockSize = size - 31
+    // a header written by SFC_UPDATE_HEADER_NOW counts the terminator's byte too: the samples then run to the end
+    const end = blockSize + 31 === size + 1 ? size : size - 1
+    const kinds: Record<number, [PcmEncoding, number]> = { 0: ['uint', 8], 4: ['int', 16], 6: ['alaw', 8], 7: ['ulaw', 8] }
+    const kind = kinds[encoding]
+    s.channels = channels
+    s.sampleRate = rate
+    if (!kind) return fail(s, `VOC encoding ${encoding}, which libsndfile does not read either`)
+    return samples({ encoding: kind[0], bits: kind[1], channels, rate, dataOffset: at }, end)
+  }
+  return fail(s, `VOC block type ${type} where a sound block is expected (libsndfile reads none there)`)
+}
+
 /** The containers of this module, for the decoder's dispatch. */
-export const RARE_CONTAINERS: ReadonlySet<AudioContainer> = new Set<RareContainerKind>(['ircam', 'htk', 'avr', 'wve', 'mat4', 'pvf', 'paf', 'svx', 'mpc2k'])
+export const RARE_CONTAINERS: ReadonlySet<AudioContainer> = new Set<RareContainerKind>(['ircam', 'htk', 'avr', 'wve', 'mat4', 'pvf', 'paf', 'svx', 'mpc2k', 'voc'])

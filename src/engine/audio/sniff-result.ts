@@ -8,9 +8,9 @@
  * `sphere` NIST SPHERE, `caf` Apple's Core Audio Format, `au` Sun/NeXT AU (either byte order); the rarer ones
  * libsndfile reads (rare-containers.ts): `ircam` IRCAM/Berkeley/CARL, `htk` HTK waveform, `avr` Audio Visual
  * Research, `wve` Psion WVE, `mat4` GNU Octave 2.0 / MATLAB 4.2, `pvf` Portable Voice Format, `paf` Ensoniq PARIS,
- * `svx` Amiga IFF 8SVX/16SV, `mpc2k` Akai MPC 2000.
+ * `svx` Amiga IFF 8SVX/16SV, `mpc2k` Akai MPC 2000, `voc` Creative VOC.
  */
-export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | 'w64' | 'sphere' | 'au' | 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'unknown'
+export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | 'w64' | 'sphere' | 'au' | 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'voc' | 'unknown'
 
 /**
  * Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM, `ulaw`/`alaw` G.711, `ima_adpcm` /

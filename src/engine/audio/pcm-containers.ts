@@ -4,7 +4,7 @@
  * `ulaw`, `alaw`), Sony Wave64 (`riff` GUID chunks, 64-bit sizes) and NIST SPHERE (`NIST_1A` text header; PCM,
  * µ-law, A-law; not its shorten compression, which libsndfile does not read either). Each gives the sniff and the
  * sample layout; `decodePcm` (pcm.ts) reads the samples. Layouts from the formats' specifications as libsndfile
- * implements them (`aiff.c`, `caf.c`, `w64.c`, `nist.c`).
+ * implements them (`aiff.c`, `caf.c`, `w64.c`, `nist.c`). Sun/NeXT AU (au.ts) and libsndfile's rarer containers (rare-containers.ts) are dispatched from here.
  */
 import { ascii, u16le, u32be, u32le, u64le } from './bytes.ts'
 import { decodePcm, type PcmEncoding, type PcmLayout } from './pcm.ts'
@@ -13,6 +13,8 @@ import { audioError, type DecodedAudio } from './types.ts'
 import { decodeCoded, type CodedLayout } from './coded.ts'
 import { ima4Frames } from './adpcm.ts'
 import { AlacDecoder, parseAlacCookie, parseAlacPackets, type AlacConfig } from './alac.ts'
+import { isAu, sniffAu } from './au.ts'
+import { rareContainerOf, sniffRareContainer, type RareContainerKind } from './rare-containers.ts'
 import { GSM_FRAME_SAMPLES, GSM_WAV49_BLOCK_BYTES, GSM_WAV49_BLOCK_SAMPLES, gsmBlocks } from './gsm610.ts'
 
 /**
@@ -317,7 +319,8 @@ export function pcmContainerOf(b: Uint8Array): AudioContainer | null {
   if (magic === 'caff') return 'caf'
   if (isW64(b)) return 'w64'
   if (ascii(b, 0, 8) === 'NIST_1A\n') return 'sphere'
-  return null
+  if (isAu(b)) return 'au'
+  return rareContainerOf(b)
 }
 
 /** The sniff and layout of a container `pcmContainerOf` recognized. */
@@ -326,12 +329,14 @@ export function readPcmContainer(b: Uint8Array, container: AudioContainer): PcmC
     case 'aiff': return sniffAiff(b)
     case 'caf': return sniffCaf(b)
     case 'w64': return sniffW64(b)
-    default: return sniffSphere(b)
+    case 'au': return sniffAu(b)
+    case 'sphere': return sniffSphere(b)
+    default: return sniffRareContainer(b, container as RareContainerKind)
   }
 }
 
 /**
- * Decodes an AIFF/AIFC, CAF, Wave64 or NIST SPHERE file as libsndfile reads it (the frames the file holds, when its
+ * Decodes an AIFF/AIFC, CAF, Wave64, NIST SPHERE, Sun/NeXT AU or rarer (rare-containers.ts) file as libsndfile reads it (the frames the file holds, when its
  * data is cut short).
  * @throws MixscopeError `audio: <id> (<container>/<codec>): …` for what libsndfile does not read either, or a length
  * over `maxSamples`

@@ -1,5 +1,5 @@
 /**
- * Raw-sample files (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE with PCM, float or G.711 samples) read a
+ * Raw-sample files (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE, Sun/NeXT AU with PCM, float or G.711 samples) read a
  * stretch at a time: the layout from the file's first bytes and its size, then frames `[start, end)` in chunks
  * through ranged reads, with the values `decodeAudio` gives (pcm.ts, libsndfile's). What lets the dataprep convert
  * a file longer than `decodeAudio`'s sample limit, or one segment of it, without holding the file or its samples

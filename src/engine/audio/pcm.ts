@@ -2,7 +2,7 @@
  * Uncompressed sample data as libsndfile returns it to `sf_read_float` (normalization on): signed integers
  * / 2^(bits−1), unsigned 8-bit (WAV) as (x − 128) / 128, IEEE float as stored (float64 rounded to float32), and
  * G.711 µ-law and A-law through libsndfile's 16-bit decode tables (`ulaw.c`, `alaw.c`: the CCITT G.711 expansion)
- * / 32768. Shared by every container that stores raw samples (WAV, RF64, W64, AIFF/AIFC, CAF, NIST SPHERE).
+ * / 32768. Shared by every container that stores raw samples (WAV, RF64, W64, AIFF/AIFC, CAF, NIST SPHERE, AU).
  */
 
 /** How samples are stored. */

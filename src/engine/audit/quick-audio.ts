@@ -51,7 +51,7 @@ export function quickAudioVerdict(bytes: Uint8Array | null): QuickVerdict {
   const fail = (problem: string, warnings: string[] = []) => ({ ...header, decodable: false, problem, warnings })
   if (s.container === 'unknown') {
     const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ')
-    return fail(`not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64 or NIST SPHERE (bytes start ${head})${s.problems.length ? `: ${s.problems.join('; ')}` : ''}`)
+    return fail(`not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64, NIST SPHERE, Sun/NeXT AU or one of libsndfile's rarer containers (bytes start ${head})${s.problems.length ? `: ${s.problems.join('; ')}` : ''}`)
   }
   const blocking = blockingProblems(s)
   if (blocking.length > 0) return fail(`${s.container}${s.codec ? `/${s.codec}` : ''} header: ${blocking.join('; ')}`)

@@ -158,7 +158,7 @@ export interface StreamedClipTask {
 export type StreamedClipConverter = (task: StreamedClipTask, signal?: AbortSignal) => Promise<ClipResult | null>
 
 /**
- * The dataprep's clip path for a raw-sample file of any length (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE):
+ * The dataprep's clip path for a raw-sample file of any length (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE, Sun/NeXT AU):
  * the same bytes `createClipProcessor` writes for it, from a few MiB in memory besides the encoded clip. It reads
  * the frames the reference reads (all, or a segment's `[int(offset·rate), +int(duration·rate))`, as `segmentFrames`)
  * `STREAM_CHUNK_BYTES` at a time, mixes each stretch to mono (`toMono`: per frame, so stretches do not change it),

@@ -270,7 +270,7 @@ function sniffFindings(id: string, path: string, bytes: Uint8Array, storedSize: 
   const s = sniffAudio(bytes)
   if (s.container === 'unknown') {
     const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ')
-    out.push(finding('error', 'unknown-audio-container', path, `${id} audio_bytes start with ${head}: not WAV, FLAC, Ogg or MP3 (the decoder would fail and stop training)`, at))
+    out.push(finding('error', 'unknown-audio-container', path, `${id} audio_bytes start with ${head}: not a container libsndfile reads (the decoder would fail and stop training)`, at))
     return out
   }
   const what = `${s.container}${s.codec ? `/${s.codec}` : ''}`

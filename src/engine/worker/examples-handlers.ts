@@ -8,7 +8,7 @@
  * index.
  */
 import type { OpenDataset } from '../dataset/open.ts'
-import { finishedQuickAudioCheck } from '../audit/quick-audio.ts'
+import { finishedQuickAudioCheck, quickRowFindings } from '../audit/quick-audio.ts'
 import type { ExampleIndex } from '../examples/example-index.ts'
 import { exampleIndex, finishedExampleIndex, indexRowFindings } from '../examples/example-index.ts'
 import { resolveConfig, type ConfigSpec } from '../pipeline/config/resolve.ts'
@@ -34,7 +34,7 @@ export function rowFindings(dataset: OpenDataset, index: ExampleIndex, spec: Con
   } catch {
     config = null
   }
-  return { findings: rowFindingsWithAudio(index, quick ? quick.items : null, indexRowFindings(index, config)), audioChecked: quick !== null }
+  return { findings: rowFindingsWithAudio(index, quick ? quickRowFindings(quick) : null, indexRowFindings(index, config)), audioChecked: quick !== null }
 }
 
 /** The flagged rows the dataset's latest audit kept under `spec`'s config (the default config without one). */

@@ -4,7 +4,8 @@
  * matches they show. Memory is the positions (at most `maxHeldMatches`, then matches are counted, not kept) plus a
  * few row groups in flight, whatever the row count: at 10⁷ rows the example index (example-index.ts), which holds
  * every transcript, is what this replaces for a text search, a length range, and "only flagged" once an audit ran
- * (it then looks only at the rows the audit flagged, flagged-positions.ts: row groups without one are not read)
+ * (it then looks only at the rows the audit flagged, flagged-positions.ts: row groups without one are not read), a
+ * sort (a bounded top-K of the order instead of the positions) and a sample (ordered-rows.ts)
  * (docs/architecture.md "Views while the rows are read").
  *
  * One scan per dataset runs at a time: a scan for another filter stops the previous one. A stopped scan keeps its

@@ -21,8 +21,8 @@ import type { OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
 import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
 import { query, writeParquet } from '../helpers/duckdb.ts'
 
-async function finished(dataset: OpenDataset, filter: ExampleFilter, order: ScanOrder): Promise<TextScan> {
-  const scan = new TextScan(dataset, filter, null, order)
+async function finished(dataset: OpenDataset, filter: ExampleFilter, order: ScanOrder, maxHeld?: number): Promise<TextScan> {
+  const scan = new TextScan(dataset, filter, null, order, { maxHeld })
   scan.start()
   await scan.waitFor(Infinity, 60_000)
   expect(scan.status().state).toBe('done')
@@ -70,7 +70,7 @@ describe('streamed sorts and samples on the demo', () => {
     }
   })
 
-  test('each sample draws the example index\'s picks: from the footers alone for partition filters, from the matches otherwise', async () => {
+  test('each sample draws the example index\'s picks: from the footers alone for partition filters, from the matches otherwise (their positions, or past the positions kept, their counts and a second pass)', async () => {
     const dataset = await open()
     const index = await exampleIndex(dataset)
     const samples: ExampleSample[] = [{ perLanguage: 3, seed: 0 }, { perLanguage: 7, seed: 42 }, { perLanguage: 100_000, seed: 1 }]
@@ -88,6 +88,13 @@ describe('streamed sorts and samples on the demo', () => {
           for (const at of want.total > 2 ? [0, want.total - 1] : []) {
             const id = want.rows[at].id
             for (const step of [1, -1]) expect(scan.neighbour(id, step), what).toEqual(neighbourExample(index, filter, sample, id, step, sort))
+          }
+          // with 3 positions kept, a conditioned sample is drawn from the counts per language and a second pass
+          if (filter.text || filter.minSamples !== undefined) {
+            const few = await finished(dataset, filter, { sample, sort }, 3)
+            expect(few.status().matches, what).toBeGreaterThan(3)
+            expect(await idsOf(few), what).toEqual(want.rows.map((r) => r.id))
+            expect(few.status().capped).toBeUndefined()
           }
         }
       }

@@ -111,10 +111,7 @@ export interface TextScanStatus {
    * scan is `done`).
    */
   order?: 'sort' | 'sample'
-  /**
-   * The list holds part of the answer: a sort lists only the first `maxSortedRows` (100,000) rows of its order; a
-   * sample with a text, length or flagged condition was drawn from the first `maxHeldMatches` (10⁶) matches.
-   */
+  /** The list holds part of the answer: a sort lists only the first `maxSortedRows` (100,000) rows of its order. */
   capped?: boolean
 }
 

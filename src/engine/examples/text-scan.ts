@@ -90,6 +90,12 @@ export class TextScan {
   private picks: { files: Int32Array; rows: Int32Array } | null = null
   /** The top-K's order as of `offered` rows (recomputed when more arrived). */
   private ordered: { offered: number; files: Int32Array; rows: Int32Array } | null = null
+  /** Most match positions kept (`maxHeldMatches`; lower in tests). */
+  private readonly maxHeld: number
+  /** With a sample: matches per language (the counts its draw needs when not every position is kept). */
+  private readonly languageMatches = new Map<string, number>()
+  /** During a sample's second pass: takes each match instead of `keep`'s counting. */
+  private picker: ((file: number, row: number) => void) | null = null
 
   /**
    * @param flagged with `filter.flaggedOnly`: the audit's flagged rows, the only rows the scan looks at (row groups
@@ -97,10 +103,14 @@ export class TextScan {
    * @param order a sort (not by findings: `streamsRows`) keeps the first `maxSortedRows` rows of its order
    *   (`TopK`); a sample is drawn as the example index draws it (`sampleRanks`): from the footers' row counts when
    *   the filter asks only partition keys (only the picks' row groups are read, by the pages), else from the
-   *   matches' positions once the scan has finished (the first `maxHeldMatches` matches); the picks are then sorted
-   *   by `order.sort` reading their row groups
+   *   matches' positions once the scan has finished, or, past `maxHeldMatches` matches, from their count per
+   *   language, the picks then found by a second pass; the picks are then sorted by `order.sort` reading their
+   *   row groups
+   * @param limits `maxHeld`: most positions kept (default `maxHeldMatches`)
    */
-  constructor(private readonly dataset: OpenDataset, readonly filter: ExampleFilter, private readonly flagged: FlaggedPositions | null = null, order: ScanOrder = {}) {
+  constructor(private readonly dataset: OpenDataset, readonly filter: ExampleFilter, private readonly flagged: FlaggedPositions | null = null, order: ScanOrder = {},
+    limits: { maxHeld?: number } = {}) {
+    this.maxHeld = limits.maxHeld ?? maxHeldMatches
     if (filter.flaggedOnly && !flagged) throw new Error('examples: "only flagged" streams over an audit\'s flagged rows, and none were given')
     if (order.sort?.key === 'findings') throw new Error(`examples: a streamed scan cannot sort by ${order.sort.key}: that needs the example index's row findings`)
     this.key = scanKey(filter, filter.flaggedOnly ? flagged : null, order)
@@ -116,7 +126,7 @@ export class TextScan {
 
   /** Where the scan stands. */
   status(): TextScanStatus {
-    const capped = this.top ? this.matches > maxSortedRows : this.sample ? this.matches > this.held && this.picks !== null && this.conditioned : false
+    const capped = this.top ? this.matches > maxSortedRows : false
     return {
       state: this.state, rowsRead: this.rowsRead, rowsTotal: this.rowsTotal, matches: this.matches, unreadableRowGroups: this.unreadable,
       ...(this.top ? { order: 'sort' as const } : this.sample ? { order: 'sample' as const } : {}),
@@ -190,6 +200,35 @@ export class TextScan {
       this.rowsRead = this.rowsTotal
       return
     }
+    await this.pass(signal, this.resume, true)
+    if (!this.sample) return
+    if (this.matches <= this.held) {
+      this.picks = await this.sorted(this.heldPicks(this.sample), signal)
+      return
+    }
+    // more matches than positions kept: the picks' ranks from the counts per language, then a second pass finds them
+    const ranks = new Map([...sampleRanks(this.languageMatches, this.sample)].map(([language, list]) => [language, new Set(list)]))
+    const seen = new Map<string, number>()
+    const positions: [number, number][] = []
+    this.picker = (file, row) => {
+      const language = this.files[file].file.keys.language ?? ''
+      const k = seen.get(language) ?? 0
+      seen.set(language, k + 1)
+      if (ranks.get(language)?.has(k)) positions.push([file, row])
+    }
+    try {
+      await this.pass(signal, { file: 0, group: 0 }, false)
+    } finally {
+      this.picker = null
+    }
+    this.picks = await this.sorted(inDatasetOrder(positions), signal)
+  }
+
+  /**
+   * Reads the filter's row groups from `from` on, in dataset order, and hands each match to `keep`; `counting`: the
+   * first pass, which counts rows read, unreadable row groups and where to resume.
+   */
+  private async pass(signal: AbortSignal, from: { file: number; group: number }, counting: boolean): Promise<void> {
     const sortKey = this.top ? this.sort!.key : null
     const wantText = this.needle !== '' || sortKey === 'text'
     const wantSize = (this.filter.minSamples ?? null) !== null || (this.filter.maxSamples ?? null) !== null || sortKey === 'length'
@@ -197,7 +236,7 @@ export class TextScan {
     const hitsOf = (file: DatasetFile, group: number) => flagged?.rowsIn(file.path, file.rowGroups[group].firstRow, file.rowGroups[group].rows) ?? null
     const EMPTY: Promise<Values | null> = Promise.resolve({ text: null, size: null })
     const queue: { at: number; group: number; read: Promise<Values | null> }[] = []
-    const next = { ...this.resume }
+    const next = { ...from }
     const enqueue = () => {
       while (queue.length < READ_AHEAD && next.file < this.files.length) {
         const { file } = this.files[next.file]
@@ -222,8 +261,9 @@ export class TextScan {
       const { file } = this.files[fileAt]
       const meta = file.rowGroups[group]
       const hits = hitsOf(file, group)
-      if (values === null) this.unreadable++
-      else if (hits !== null) {
+      if (values === null) {
+        if (counting) this.unreadable++
+      } else if (hits !== null) {
         for (const row of hits) {
           const i = row - meta.firstRow
           if (wantText || wantSize) {
@@ -245,12 +285,13 @@ export class TextScan {
           this.keep(fileAt, meta.firstRow + i, length, text)
         }
       }
-      this.rowsRead += meta.rows
-      this.resume = { file: fileAt, group: group + 1 }
-      this.wake()
+      if (counting) {
+        this.rowsRead += meta.rows
+        this.resume = { file: fileAt, group: group + 1 }
+        this.wake()
+      }
       enqueue()
     }
-    if (this.sample) this.picks = await this.sorted(this.heldPicks(this.sample), signal)
   }
 
   /** The value `sort` orders row `row` of `this.files[file]` by (its length or transcript when read). */
@@ -260,16 +301,24 @@ export class TextScan {
   }
 
   private keep(file: number, row: number, length: number | null, text: string | null): void {
+    if (this.picker) {
+      this.picker(file, row)
+      return
+    }
+    if (this.sample) {
+      const language = this.files[file].file.keys.language ?? ''
+      this.languageMatches.set(language, (this.languageMatches.get(language) ?? 0) + 1)
+    }
     if (this.top) {
       this.matches++
       this.top.add(file, row, this.sortValue(file, length, text))
       return
     }
     this.matches++
-    if (this.held >= maxHeldMatches) return
+    if (this.held >= this.maxHeld) return
     if (this.held === this.fileOf.length) {
       const grow = (a: Int32Array) => {
-        const b = new Int32Array(Math.min(maxHeldMatches, a.length * 2))
+        const b = new Int32Array(Math.max(1, Math.min(this.maxHeld, a.length * 2)))
         b.set(a)
         return b
       }

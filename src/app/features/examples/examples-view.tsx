@@ -180,7 +180,6 @@ function ScanStatusLine({ scan, listed, sample }: { scan: TextScanStatus; listed
           : scan.state === 'stopped' ? `Stopped: ${matches} in ${searched}`
           : `Search failed after ${searched}: ${scan.error ?? 'unknown error'}`}
         {scan.order === 'sort' && scan.capped ? ` · the sort lists the first ${formatCount(listed)} of its order`
-          : scan.order === 'sample' && scan.capped ? ' · drawn from the first 1,000,000 matches'
           : scan.order !== 'sample' && listed < scan.matches && ` · listing the first ${formatCount(listed)}`}
         {scan.unreadableRowGroups > 0 && ` · ${formatCount(scan.unreadableRowGroups)} row group${scan.unreadableRowGroups === 1 ? '' : 's'} unreadable (see the Audit)`}
       </p>

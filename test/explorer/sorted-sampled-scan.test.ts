@@ -21,8 +21,8 @@ import type { OpenResult } from '../../src/engine/worker/protocol/dataset.ts'
 import type { RequestKind, Requests } from '../../src/engine/worker/protocol.ts'
 import { query, writeParquet } from '../helpers/duckdb.ts'
 
-async function finished(dataset: OpenDataset, filter: ExampleFilter, order: ScanOrder, maxHeld?: number): Promise<TextScan> {
-  const scan = new TextScan(dataset, filter, null, order, { maxHeld })
+async function finished(dataset: OpenDataset, filter: ExampleFilter, order: ScanOrder, maxHeld?: number, maxSorted?: number): Promise<TextScan> {
+  const scan = new TextScan(dataset, filter, null, order, { maxHeld, maxSorted })
   scan.start()
   await scan.waitFor(Infinity, 60_000)
   expect(scan.status().state).toBe('done')
@@ -160,6 +160,11 @@ describe('streamed sort against DuckDB', () => {
       const ids = await idsOf(scan)
       expect(ids).toEqual(want.map(idOf))
       expect(scan.status()).toMatchObject({ matches: want.length, rowsRead: scan.status().rowsTotal, order: 'sort' })
+      expect(scan.status().capped).toBeUndefined()
+      // a sort capped at 500 rows lists DuckDB's first 500 and says it is capped
+      const capped = await finished(dataset, filter, { sort }, undefined, 500)
+      expect(await idsOf(capped)).toEqual(want.slice(0, 500).map(idOf))
+      expect(capped.status()).toMatchObject({ matches: want.length, capped: true })
     })
   }
 

@@ -92,6 +92,8 @@ export class TextScan {
   private ordered: { offered: number; files: Int32Array; rows: Int32Array } | null = null
   /** Most match positions kept (`maxHeldMatches`; lower in tests). */
   private readonly maxHeld: number
+  /** Most rows a sort keeps of its order (`maxSortedRows`; lower in tests). */
+  private readonly maxSorted: number
   /** With a sample: matches per language (the counts its draw needs when not every position is kept). */
   private readonly languageMatches = new Map<string, number>()
   /** During a sample's second pass: takes each match instead of `keep`'s counting. */
@@ -106,17 +108,19 @@ export class TextScan {
    *   matches' positions once the scan has finished, or, past `maxHeldMatches` matches, from their count per
    *   language, the picks then found by a second pass; the picks are then sorted by `order.sort` reading their
    *   row groups
-   * @param limits `maxHeld`: most positions kept (default `maxHeldMatches`)
+   * @param limits `maxHeld`: most positions kept (default `maxHeldMatches`); `maxSorted`: most rows of a sort's order
+   *   kept (default `maxSortedRows`)
    */
   constructor(private readonly dataset: OpenDataset, readonly filter: ExampleFilter, private readonly flagged: FlaggedPositions | null = null, order: ScanOrder = {},
-    limits: { maxHeld?: number } = {}) {
+    limits: { maxHeld?: number; maxSorted?: number } = {}) {
     this.maxHeld = limits.maxHeld ?? maxHeldMatches
+    this.maxSorted = limits.maxSorted ?? maxSortedRows
     if (filter.flaggedOnly && !flagged) throw new Error('examples: "only flagged" streams over an audit\'s flagged rows, and none were given')
     if (order.sort?.key === 'findings') throw new Error(`examples: a streamed scan cannot sort by ${order.sort.key}: that needs the example index's row findings`)
     this.key = scanKey(filter, filter.flaggedOnly ? flagged : null, order)
     this.sort = order.sort ?? null
     this.sample = order.sample ?? null
-    this.top = this.sort && !this.sample ? new TopK(this.sort, maxSortedRows) : null
+    this.top = this.sort && !this.sample ? new TopK(this.sort, this.maxSorted) : null
     const { files, total } = matchingFiles(dataset, filter)
     this.files = files
     this.rowsTotal = total
@@ -126,7 +130,7 @@ export class TextScan {
 
   /** Where the scan stands. */
   status(): TextScanStatus {
-    const capped = this.top ? this.matches > maxSortedRows : false
+    const capped = this.top ? this.matches > this.maxSorted : false
     return {
       state: this.state, rowsRead: this.rowsRead, rowsTotal: this.rowsTotal, matches: this.matches, unreadableRowGroups: this.unreadable,
       ...(this.top ? { order: 'sort' as const } : this.sample ? { order: 'sample' as const } : {}),

@@ -123,8 +123,9 @@ describe('streamed transcript search on the demo', () => {
     expect(streamsRows({ text: 'x', flaggedOnly: true }, null, null, 11, 10)).toBe(true)
     expect(streamsRows({ flaggedOnly: true }, null, null, 11, 10)).toBe(true)
     expect(streamsRows({ flaggedOnly: true }, null, null, 10, 10)).toBe(false)
-    expect(streamsRows({ text: 'x' }, { perLanguage: 1, seed: 0 }, null, 11, 10)).toBe(false)
-    expect(streamsRows({ text: 'x' }, null, { key: 'length', descending: false }, 11, 10)).toBe(false)
+    expect(streamsRows({ text: 'x' }, { perLanguage: 1, seed: 0 }, null, 11, 10)).toBe(true)
+    expect(streamsRows({ text: 'x' }, null, { key: 'length', descending: false }, 11, 10)).toBe(true)
+    expect(streamsRows({ text: 'x' }, null, { key: 'findings', descending: false }, 11, 10)).toBe(false)
   })
 
   test('through the worker: above the row limit a search streams, pages grow, and the example index, once built, answers instead', async () => {

@@ -131,4 +131,42 @@ describe('examples store', () => {
       vi.useRealTimers()
     }
   })
+
+  test('a streamed sort: while it runs every page shown is asked again (its first rows change), then polling ends', async () => {
+    vi.useFakeTimers()
+    try {
+      // a sort whose order changes each time it is asked: row ids carry the round
+      let round = 0
+      const calls: Record<string, unknown>[] = []
+      const client = {
+        request: (async (_kind: string, params: Record<string, unknown>) => {
+          calls.push(params)
+          const offset = params.offset as number
+          if (offset === 0) round++
+          const state = round >= 3 ? 'done' : 'running'
+          return { total: 250, offset, rows: Array.from({ length: Math.min(100, 250 - offset) }, (_, k) => ({ id: `r${round}:${offset + k}`, path: 'f.parquet', row: offset + k, rowGroup: 0,
+            corpus: 'c', language: 'eng_Latn', split: 'train', audioSize: 1, text: 't', findings: 0, severity: null, kinds: [] })),
+            facets: { languages: [], corpora: [], splits: [] }, indexed: { rows: 250, rowGroups: 1 }, audioChecked: false, rowFindings: false,
+            scan: { state, rowsRead: round * 80, rowsTotal: 250, matches: 250, unreadableRowGroups: 0, order: 'sort' } }
+        }) as never,
+      }
+      const store = createExamplesStore(client, { indexRowLimit: 0 })
+      await store.getState().load(1)
+      await store.getState().setSort({ key: 'length', descending: true })
+      await store.getState().ensureRange(0, 150)
+      expect(store.getState().rowAt(0)?.id).toBe('r2:0')
+      const before = calls.length
+      await vi.advanceTimersByTimeAsync(scanPollMs)
+      // pages 0 and 1 both asked again, in the new order
+      expect(calls.slice(before).map((c) => c.offset)).toEqual([0, 100])
+      expect(store.getState().rowAt(0)?.id).toBe('r3:0')
+      expect(store.getState().rowAt(120)?.id).toBe('r3:120')
+      expect(store.getState().scan?.state).toBe('done')
+      const asked = calls.length
+      await vi.advanceTimersByTimeAsync(scanPollMs * 3)
+      expect(calls.length).toBe(asked)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

@@ -5,7 +5,8 @@
  *
  * A streamed transcript search (the worker's text scan, above its row limit) answers with the matches found so far
  * and the scan's progress: while it runs, the store asks again every `scanPollMs` for the last, growing page (the
- * pages before it keep their rows: matches only append) until the scan is done or stopped.
+ * pages before it keep their rows: matches only append) until the scan is done or stopped. A streamed sort's first rows
+ * change as rows are read: every page shown is asked again. A streamed sample lists its picks once the scan is done.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { Progress } from '../../engine/dataset/dataset.ts'
@@ -112,6 +113,13 @@ export function createExamplesStore(client: Pick<EngineClient, 'request'>, store
       pollTimer = setTimeout(() => {
         pollTimer = null
         if (get().generation !== generation || get().scan?.state !== 'running') return
+        if (get().scan?.order === 'sort') {
+          // a sort's first rows change while the rows are read: every page shown is asked again
+          const shown = Object.keys(get().pages).map(Number)
+          set({ pages: {} })
+          for (const page of shown.length > 0 ? shown : [0]) void fetchPage(page)
+          return
+        }
         const last = Math.floor((get().total ?? 0) / pageSize)
         set((s) => {
           const pages = { ...s.pages }

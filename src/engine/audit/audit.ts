@@ -20,7 +20,7 @@ import type { AuditTokenizer } from './checks/tokens.ts'
 import { metadataPass, rowChecks, type MetadataPass, type RowChecks } from './metadata-pass.ts'
 import { measureAudioTask } from './measure.ts'
 import { checkNearDuplicatesSpilled, FingerprintSpill, type FingerprintLocations, type SpilledNearDuplicateOptions } from './fingerprint-spill.ts'
-import { quickAudioCheckOnce } from './quick-audio.ts'
+import { forEachQuickItem, quickAudioCheckOnce } from './quick-audio.ts'
 import { memorySpill, type RowSpillFactory } from './rows/spill.ts'
 import { assembleReport } from './assemble-report.ts'
 import { selectAudioRows } from './sample.ts'
@@ -167,7 +167,12 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
         }))
       }
       const quick = await quickAudioCheckOnce(dataset, { signal, background: options.background, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
-      results.push({ items: quick.items, tables: { audio_check: quick.census } })
+      // every row finding goes to the collector (which spills): the check itself holds its first ones and positions
+      await forEachQuickItem(dataset, quick, async (item) => {
+        collector.add(item)
+        await collector.drain()
+      }, { signal, background: options.background })
+      results.push({ items: [], tables: { audio_check: quick.census } })
       quickRows = quick.rows
     }
 

@@ -2,8 +2,9 @@
  * Paging the examples of a dataset by partition without the example index: the footers (or the dataset index) say
  * how many rows each row group of each file holds, so the matches of a filter on language, corpus and split alone,
  * in dataset order, are known without reading a row; a page reads only the row groups it shows (`audio_size` and
- * `text`). At 10⁷ rows the example index (example-index.ts: every transcript in memory) is what a text search, a
- * length bound, "only flagged", a sort or a sample need; a plain list never waits for it (docs/architecture.md
+ * `text`). Below the index's row limit the example index (example-index.ts: every transcript in memory) is what a text
+ * search, a length bound, "only flagged", a sort or a sample use (above it they stream, text-scan.ts); a plain list
+ * never waits for it (docs/architecture.md
  * "Views while the rows are read").
  */
 import { compareUtf8 } from '../core/findings.ts'

@@ -105,6 +105,14 @@ export interface TextScanStatus {
   error?: string
   /** With `needs-audit`: the latest audit ran under another config than the list's. */
   otherConfig?: boolean
+  /**
+   * The list's order when not dataset order: `sort`, the first rows of a sort's order (kept while the rows are read:
+   * the list is the order of the rows read so far until `done`); `sample`, a seeded sample's picks (listed once the
+   * scan is `done`).
+   */
+  order?: 'sort' | 'sample'
+  /** The list holds part of the answer: a sort lists only the first `maxSortedRows` (100,000) rows of its order. */
+  capped?: boolean
 }
 
 /** The neighbour's id and its position, or `null` at either end (or when the id does not match the filter). */

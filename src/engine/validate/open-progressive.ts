@@ -5,6 +5,8 @@
  * (about 20 times), and, when every file is described but row checks are still reading, the final stats with a
  * dataset that can be used at once. The worker's `open` kind posts each snapshot as a `partial` message.
  */
+import type { ByteBuckets } from '../core/byte-buckets.ts'
+import { FindingsCollector } from '../core/findings-sink.ts'
 import type { RunOptions } from '../dataset/dataset.ts'
 import { openDataset, type OpenDataset, type OpenOptions } from '../dataset/open.ts'
 import { overviewTables } from '../dataset/groupings.ts'
@@ -29,6 +31,11 @@ export interface ProgressiveOpenOptions extends RunOptions {
   now: () => number
   /** The first range read the server answered with the whole file, or `null` (read when each result is made). */
   rangeIgnored?: () => OpenResult['rangeIgnored']
+  /**
+   * Where the row checks' findings wait until the final report (the browser's OPFS spill, worker/browser-spill.ts;
+   * closed when the open ends): without it they are held per file in memory until then.
+   */
+  spill?: () => Promise<ByteBuckets>
 }
 
 /**
@@ -38,8 +45,17 @@ export interface ProgressiveOpenOptions extends RunOptions {
  * @throws the abort reason when `signal` aborts
  */
 export async function openProgressive(source: DatasetSource, options: ProgressiveOpenOptions): Promise<OpenResultMessage> {
+  const buckets = options.spill ? await options.spill() : undefined
+  try {
+    return await openWith(source, options, buckets ? new FindingsCollector({ buckets }) : undefined)
+  } finally {
+    await buckets?.close()
+  }
+}
+
+async function openWith(source: DatasetSource, options: ProgressiveOpenOptions, collector: FindingsCollector | undefined): Promise<OpenResultMessage> {
   const start = options.now()
-  const checks = rowChecksDuringOpen({ signal: options.signal })
+  const checks = rowChecksDuringOpen({ signal: options.signal, collector })
   const emit = options.onSnapshot
   type Described = OpenResult['described']
   /** Everything of a result but its stats and their groupings. */
@@ -78,7 +94,7 @@ export async function openProgressive(source: DatasetSource, options: Progressiv
         const { dataset: so } = partial
         const n = so.files.filter((f) => f.facts || f.error !== undefined).length
         const stats = partial.checked?.stats ?? statsReport(so, { partial: true })
-        const validation = validationSoFar(so, stats, checks.checked)
+        const validation = validationSoFar(so, stats, checks.checked, checks.soFar)
         const described = { fromIndex: n, read: 0, index: partial.where }
         const provisional: OpenProvisional = { stage: 'stats', filesDone: n, filesTotal: so.files.length, fromIndex: n, basis: 'index-rows' }
         if (partial.checked?.summaryAgrees && partitionsSent) {
@@ -97,7 +113,7 @@ export async function openProgressive(source: DatasetSource, options: Progressiv
       if (filesDone === filesTotal) return
       const fromIndex = so.files.filter((f) => f.facts && !checks.checked.has(f.path)).length
       const stats = statsReport(so, { partial: true })
-      send(result(so, -1, stats, validationSoFar(so, stats, checks.checked), { fromIndex, read: filesDone - fromIndex, index: null }, {
+      send(result(so, -1, stats, validationSoFar(so, stats, checks.checked, checks.soFar), { fromIndex, read: filesDone - fromIndex, index: null }, {
         stage: 'stats', filesDone, filesTotal, fromIndex, basis: 'files', unreadLanguages: unreadLanguagesOf(so),
       }))
     }),
@@ -110,13 +126,13 @@ export async function openProgressive(source: DatasetSource, options: Progressiv
     const provisional: OpenProvisional = {
       stage: 'validating', filesDone: dataset.files.length, filesTotal: dataset.files.length, fromIndex: dataset.described.fromIndex, basis: 'all-files', remaining,
     }
-    const validation = validationSoFar(dataset, stats, checks.checked)
+    const validation = validationSoFar(dataset, stats, checks.checked, checks.soFar)
     send(partitionsSent && samePartitions(partitionsSent, stats.partitions)
       ? withoutPartitions(resultBase(dataset, handle, validation, dataset.described, provisional), stats)
       : result(dataset, handle, stats, validation, dataset.described, provisional))
   }
   // the dataset is usable from the `validating` snapshot on: the views' reads go before the row checks'
-  const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked, background: true })
+  const { stats, validation } = await checkDataset(dataset, { signal: options.signal, onProgress: options.onProgress, checked: checks.checked, background: true, collector })
   // the page has these stats (and their groupings) from the `validating` snapshot already: at 100,000 partitions
   // cloning them again costs the page's main thread a few hundred ms, so the client takes them from the snapshot
   if (sent && sameStats(sent, stats)) return { ...resultBase(dataset, handle, validation, dataset.described), stats: null, overview: null }

@@ -3,6 +3,7 @@
  * the files described so far, or a partial whose partitions the page has already; the findings so far; discovery's
  * counts. Structured fields only: the page words where the numbers come from (`OpenProvisional.basis`).
  */
+import type { RowFindingsSoFar } from './validate.ts'
 import { capFindings } from '../core/findings-sink.ts'
 import { compareUtf8 } from '../core/findings.ts'
 import type { Dataset, DatasetEstimate } from '../dataset/dataset.ts'
@@ -67,16 +68,30 @@ export function filesOf(dataset: Dataset): OpenResult['files'] {
 }
 
 /** The findings so far: the stats' and the row checks' of the files checked already. */
-export function validationSoFar(dataset: Dataset, stats: StatsReport, checked: Map<string, { findings: ValidateReport['findings']; rows: number }>): ValidateReport {
+export function validationSoFar(dataset: Dataset, stats: StatsReport, checked: Map<string, { findings: ValidateReport['findings']; rows: number }>,
+  soFar: RowFindingsSoFar | null = null): ValidateReport {
   let rows = 0
   const findings = [...stats.findings]
   for (const c of checked.values()) {
     rows += c.rows
     findings.push(...c.findings)
   }
+  if (soFar) findings.push(...soFar.kept)
   const capped = capFindings(findings)
-  return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, finding_counts: capped.counts, findings_omitted: capped.omitted, findings: capped.findings }
+  let omitted = capped.omitted
+  // the row findings past the first of each kind (a collector holds them until the end): counted, not listed
+  for (const [kind, c] of soFar?.counts ?? []) {
+    const count = capped.counts[kind]
+    const extra = c.total - soFar!.kept.filter((f) => f.kind === kind).length
+    if (!count || extra <= 0) continue
+    count.total += extra
+    if (severityRank[c.severity] < severityRank[count.severity]) count.severity = c.severity
+    omitted += extra
+  }
+  return { schema_version: 1, root: dataset.root, files_checked: checked.size, rows_checked: rows, finding_counts: capped.counts, findings_omitted: omitted, findings: capped.findings }
 }
+
+const severityRank = { error: 0, warning: 1, info: 2 } as const
 
 /** Makes a result from a dataset snapshot, its handle, stats, findings and how its files were described. */
 export type MakeResult = (d: Dataset, h: number, s: StatsReport, v: ValidateReport, described: OpenResult['described'], p?: OpenProvisional) => OpenResult

@@ -127,25 +127,61 @@ export function rowCheckReads(deep: boolean): NonNullable<FactsOptions['alsoRead
  * Open options that run the row checks of every file the open reads, right after its footer and facts (one pass
  * over the data), and the map `checkDataset` then takes as `checked`.
  */
-export function rowChecksDuringOpen(options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void; collector?: FindingsCollector } = {}): { open: Pick<OpenOptions, 'facts' | 'onFile'>; checked: Map<string, FileRowChecks> } {
+export function rowChecksDuringOpen(options: { deep?: boolean; signal?: AbortSignal; onRows?: (rows: number) => void; collector?: FindingsCollector } = {}): {
+  open: Pick<OpenOptions, 'facts' | 'onFile'>; checked: Map<string, FileRowChecks>; soFar: RowFindingsSoFar | null
+} {
   const checked = new Map<string, FileRowChecks>()
   const deep = options.deep ?? false
   const { collector } = options
+  const soFar = collector ? new RowFindingsSoFar(collector.maxPerKind) : null
   return {
     checked,
+    soFar,
     open: {
       facts: { alsoRead: rowCheckReads(deep) },
       onFile: async (file, parquet) => {
         const result = await checkFileRows(parquet, file, { deep, signal: options.signal, onRows: options.onRows })
         if (collector) {
-          // the file's findings go to the collector now (pass it to `checkDataset` too): the map keeps its rows only
-          for (const f of result.findings) collector.addFinding(f)
+          // the file's findings go to the collector now (pass it to `checkDataset` too): the map keeps its rows only,
+          // `soFar` a count per kind and the first of each kind (what a snapshot before the end shows)
+          for (const f of result.findings) {
+            collector.addFinding(f)
+            soFar!.add(f)
+          }
           await collector.drain()
           result.findings = []
         }
         checked.set(file.path, result)
       },
     },
+  }
+}
+
+/**
+ * The row findings of the files checked so far, bounded: per kind its count and worst severity, and its first
+ * `maxPerKind` findings in order of arrival (a provisional report's share of them: `validationSoFar`,
+ * open-snapshots.ts). Memory: kinds × `maxPerKind` findings, whatever the row count.
+ */
+export class RowFindingsSoFar {
+  readonly counts = new Map<string, { severity: Finding['severity']; total: number }>()
+  readonly kept: Finding[] = []
+  private readonly keptOf = new Map<string, number>()
+
+  constructor(readonly maxPerKind: number) {}
+
+  add(f: Finding): void {
+    const c = this.counts.get(f.kind)
+    const rank = { error: 0, warning: 1, info: 2 }
+    if (!c) this.counts.set(f.kind, { severity: f.severity, total: 1 })
+    else {
+      c.total++
+      if (rank[f.severity] < rank[c.severity]) c.severity = f.severity
+    }
+    const kept = this.keptOf.get(f.kind) ?? 0
+    if (kept < this.maxPerKind) {
+      this.kept.push(f)
+      this.keptOf.set(f.kind, kept + 1)
+    }
   }
 }
 

@@ -1,11 +1,12 @@
 /**
  * Handlers of the dataset kinds: `open` (the progressive open, src/engine/validate/open-progressive.ts: provisional
- * results as it goes), `close`, and `index-write` (the dataset index of an open dataset, into its folder or as bytes).
+ * results as it goes; its row checks' findings spill as the audit's do, browser-spill.ts), `close`, and `index-write` (the dataset index of an open dataset, into its folder or as bytes).
  */
 import type { OpenDataset } from '../dataset/open.ts'
 import { buildIndexRows } from '../dataset-index/build.ts'
 import { indexFileName } from '../dataset/index-format.ts'
 import { openProgressive } from '../validate/open-progressive.ts'
+import { browserSpillFactory } from './browser-spill.ts'
 import type { RequestMessage } from './protocol.ts'
 import type { DatasetRequests, IndexWriteResult, OpenResult, OpenResultMessage } from './protocol/dataset.ts'
 import type { HandlerContext, HandlerRunOptions, HandlerTable } from './handler-types.ts'
@@ -21,6 +22,8 @@ async function open(message: RequestMessage<'open'>, options: HandlerRunOptions,
     onSnapshot: options.onPartial,
     now: context.now,
     rangeIgnored: () => rangeIgnored,
+    // the row checks' findings wait in OPFS (in memory where the worker has none) until the final report
+    spill: browserSpillFactory(),
     keep: (dataset) => {
       const handle = context.nextHandle()
       context.datasets.set(handle, dataset)

@@ -3,11 +3,12 @@
  * (src/engine/examples/), and the next/previous match of an id under the same filter. Once the audit's cheap audio
  * check has finished for the dataset, its row findings (undecodable, damaged streams) count as flags too. A filter on
  * partition keys alone, in dataset order, is paged from the footers (partition-pages.ts) until the example index has
- * been built: a list of 10⁷ rows never waits for every transcript. Above `indexRowLimit` rows a transcript search or a
- * length range streams (text-scan.ts) instead of building the index.
+ * been built: a list of 10⁷ rows never waits for every transcript. Above `indexRowLimit` rows a transcript search, a
+ * length range, "only flagged", a sort (but by findings) and a sample stream (text-scan.ts) instead of building the
+ * index.
  */
 import type { OpenDataset } from '../dataset/open.ts'
-import { finishedQuickAudioCheck } from '../audit/quick-audio.ts'
+import { finishedQuickAudioCheck, quickRowFindings } from '../audit/quick-audio.ts'
 import type { ExampleIndex } from '../examples/example-index.ts'
 import { exampleIndex, finishedExampleIndex, indexRowFindings } from '../examples/example-index.ts'
 import { resolveConfig, type ConfigSpec } from '../pipeline/config/resolve.ts'
@@ -33,7 +34,7 @@ export function rowFindings(dataset: OpenDataset, index: ExampleIndex, spec: Con
   } catch {
     config = null
   }
-  return { findings: rowFindingsWithAudio(index, quick ? quick.items : null, indexRowFindings(index, config)), audioChecked: quick !== null }
+  return { findings: rowFindingsWithAudio(index, quick ? quickRowFindings(quick) : null, indexRowFindings(index, config)), audioChecked: quick !== null }
 }
 
 /** The flagged rows the dataset's latest audit kept under `spec`'s config (the default config without one). */
@@ -82,7 +83,7 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
     if (!finishedExampleIndex(dataset) && streamsRows(message.filter, message.sample, message.sort, rowsOf(dataset), message.indexRowLimit)) {
       const flagged = message.filter.flaggedOnly ? flaggedOf(dataset, message.spec) : null
       if (message.filter.flaggedOnly && !flagged) return needsAudit(dataset, message.spec)
-      const scan = textScan(dataset, message.filter, flagged)
+      const scan = textScan(dataset, message.filter, flagged, { sort: message.sort, sample: message.sample })
       // a page answers once its matches are found or within a quarter second, with the scan's progress
       await scan.waitFor(message.offset + message.limit, 250, options.signal)
       return scan.page(message.offset, message.limit, options)
@@ -99,7 +100,7 @@ export const examplesHandlers: HandlerTable<keyof ExamplesRequests> = {
     if (!finishedExampleIndex(dataset) && streamsRows(message.filter, message.sample, message.sort, rowsOf(dataset), message.indexRowLimit)) {
       const flagged = message.filter.flaggedOnly ? flaggedOf(dataset, message.spec) : null
       if (message.filter.flaggedOnly && !flagged) return { id: null, index: null, total: 0 }
-      return textScan(dataset, message.filter, flagged).neighbour(message.exampleId, message.step)
+      return textScan(dataset, message.filter, flagged, { sort: message.sort, sample: message.sample }).neighbour(message.exampleId, message.step)
     }
     const index = await exampleIndex(dataset, options)
     return neighbourExample(index, message.filter, message.sample, message.exampleId, message.step, message.sort, rowFindings(dataset, index, message.spec).findings)

@@ -6,7 +6,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { virtualAfterLayout } from '../../components/virtual-after-layout.ts'
 import { useEffect, useRef, type KeyboardEvent } from 'react'
-import type { ExampleSort, ExampleSummary } from '../../../engine/examples/search.ts'
+import type { ExampleSample, ExampleSort, ExampleSummary } from '../../../engine/examples/search.ts'
 import type { TextScanStatus } from '../../../engine/examples/text-scan.ts'
 import { languageName } from '../../lib/language-names.ts'
 import { formatCount, formatSamples } from '../../lib/format.ts'
@@ -150,8 +150,11 @@ function NothingMatches() {
   )
 }
 
-/** A streamed search's count: matches so far, rows searched of all, Stop / Continue. */
-function ScanStatusLine({ scan, listed }: { scan: TextScanStatus; listed: number }) {
+/**
+ * A streamed search's count: matches so far, rows searched of all, Stop / Continue; for a sort, that its list is the
+ * first 100,000 rows of the order when capped; for a sample, its picks of the matches.
+ */
+function ScanStatusLine({ scan, listed, sample }: { scan: TextScanStatus; listed: number; sample: ExampleSample | null }) {
   if (scan.state === 'needs-audit') {
     return (
       <div className="examples-count examples-scan" role="status" data-testid="examples-scan-status">
@@ -166,14 +169,18 @@ function ScanStatusLine({ scan, listed }: { scan: TextScanStatus; listed: number
   const running = scan.state === 'running'
   const matches = `${formatCount(scan.matches)} match${scan.matches === 1 ? '' : 'es'}`
   const searched = `${formatCount(scan.rowsRead)} of ${formatCount(scan.rowsTotal)} rows searched`
+  const picked = scan.order === 'sample' && sample
+    ? `${formatCount(listed)} example${listed === 1 ? '' : 's'} (random ${formatCount(sample.perLanguage)} per language, seed ${sample.seed}) of `
+    : ''
   return (
     <div className="examples-count examples-scan">
       <p aria-live="polite" data-testid="examples-scan-status">
-        {running ? `${matches} so far · ${searched}`
-          : scan.state === 'done' ? `${matches} (all ${formatCount(scan.rowsTotal)} rows searched)`
+        {running ? `${matches} so far · ${searched}${scan.order === 'sort' ? ' · sorted as they are read' : scan.order === 'sample' ? ' · the sample is drawn once every row is searched' : ''}`
+          : scan.state === 'done' ? `${picked}${matches} (all ${formatCount(scan.rowsTotal)} rows searched)`
           : scan.state === 'stopped' ? `Stopped: ${matches} in ${searched}`
           : `Search failed after ${searched}: ${scan.error ?? 'unknown error'}`}
-        {listed < scan.matches && ` · listing the first ${formatCount(listed)}`}
+        {scan.order === 'sort' && scan.capped ? ` · the sort lists the first ${formatCount(listed)} of its order`
+          : scan.order !== 'sample' && listed < scan.matches && ` · listing the first ${formatCount(listed)}`}
         {scan.unreadableRowGroups > 0 && ` · ${formatCount(scan.unreadableRowGroups)} row group${scan.unreadableRowGroups === 1 ? '' : 's'} unreadable (see the Audit)`}
       </p>
       <progress max={Math.max(1, scan.rowsTotal)} value={scan.rowsRead} aria-label="Rows searched" />
@@ -206,7 +213,7 @@ export function ExamplesView() {
     <section className="examples-view" aria-labelledby="examples-heading">
       <h2 id="examples-heading" className="visually-hidden">Examples</h2>
       <ExamplesFilter />
-      {scan ? <ScanStatusLine scan={scan} listed={total ?? 0} /> : (
+      {scan ? <ScanStatusLine scan={scan} listed={total ?? 0} sample={sample} /> : (
         <p className="examples-count" aria-live="polite">
           {status === 'loading' && total === null
             ? `Reading audio_size and text${progress ? `: ${formatCount(progress.done)} of ${progress.total === null ? '?' : formatCount(progress.total)} row groups` : '…'}`
@@ -215,13 +222,15 @@ export function ExamplesView() {
       )}
       {scan && scan.state !== 'needs-audit' ? (
         <p className="hint" data-testid="examples-streamed">
-          Searched as the rows are read (this dataset has more rows than the list indexes in memory): matches appear in dataset order, without
-          their findings. &ldquo;Only flagged&rdquo; looks only at the rows the Audit flagged; sorting and samples read every row into the index first.
+          Searched as the rows are read (this dataset has more rows than the list indexes in memory): matches appear in dataset order (or the
+          sort&apos;s, of the first 100,000), without their findings. &ldquo;Only flagged&rdquo; looks only at the rows the Audit flagged; a sample
+          of partitions alone reads only its picks; sorting by findings reads every row into the index first.
         </p>
       ) : rowFindings === false && (
         <p className="hint" data-testid="examples-by-partition">
           Listed by partition from the footers: each page reads only its own row groups. Row findings, a transcript search, a length range,
-          &ldquo;only flagged&rdquo;, sorting and samples read every row&apos;s audio_size and text first (with progress).
+          &ldquo;only flagged&rdquo;, sorting and samples read every row&apos;s audio_size and text first (with progress; past the rows the list
+          indexes in memory they are searched as the rows are read instead).
         </p>
       )}
       {status === 'error' && <p className="field-problem" role="alert">Could not list examples: {error}</p>}

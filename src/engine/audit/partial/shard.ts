@@ -18,10 +18,10 @@ import { checkRanks } from '../checks/ranks.ts'
 import { checkScript } from '../checks/script.ts'
 import { checkTokens } from '../checks/tokens.ts'
 import { contentHash } from '../../core/content-hash.ts'
-import { quickAudioCheck } from '../quick-audio.ts'
+import { forEachQuickItem, quickAudioCheck } from '../quick-audio.ts'
 import { readAuditRows } from '../rows/rows.ts'
 import { selectAudioRows } from '../sample.ts'
-import type { AuditReport, AuditRow } from '../rows/types.ts'
+import type { AuditItem, AuditReport, AuditRow } from '../rows/types.ts'
 import type { AuditPart, PartFile, PartUnit } from './types.ts'
 
 /** Options of `auditShard`: the audit's, plus what identifies the tokenizer (its model file differs, the parts differ). */
@@ -175,7 +175,9 @@ export async function auditShard(dataset: OpenDataset, shard: Pick<ShardSpec, 'i
   if (reportOptions.quick) {
     const select = (f: number, g: number) => wanted.has(`${f}#${g}`)
     const checked = await quickAudioCheck(dataset, { signal, select, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })
-    quick = { rows: checked.rows, items: checked.items, census: checked.censusCounts }
+    const items: AuditItem[] = []
+    await forEachQuickItem(dataset, checked, (item) => { items.push(item) }, { signal })
+    quick = { rows: checked.rows, items, census: checked.censusCounts }
   }
 
   const script = checkScript(rows)

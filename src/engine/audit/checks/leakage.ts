@@ -88,9 +88,9 @@ export function checkLeakageHashes(t: RowTable, trainSplit: string, h: Transcrip
   const train = new Int32Array(trainCount)
   trainCount = 0
   for (let i = 0; i < t.length; i++) if (kind[i] === hashedTranscript && t.files[t.fileOf[i]].split === trainSplit) train[trainCount++] = i
-  const compare = (a: number, b: number) =>
-    fileLanguage[t.fileOf[a]] - fileLanguage[t.fileOf[b]] || words[2 * a] - words[2 * b] || words[2 * a + 1] - words[2 * b + 1] || a - b
-  train.sort(compare)
+  // sorted by (language, hash, row): a stable LSD radix sort of the rows (taken in row order) on the hash's low
+  // word, its high word, then the language id, 16 bits a pass (passes whose digit is the same for every row skipped)
+  sortByKeys(train, [(r) => words[2 * r + 1], (r) => words[2 * r], (r) => fileLanguage[t.fileOf[r]]])
   /** The first index in `train` whose (language, hash) is not below row i's (`after`: above it). */
   const bound = (i: number, after: boolean): number => {
     const language = fileLanguage[t.fileOf[i]]
@@ -137,4 +137,29 @@ export function checkLeakageHashes(t: RowTable, trainSplit: string, h: Transcrip
     .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : a.split < b.split ? -1 : a.split > b.split ? 1 : 0))
     .map((c) => ({ language: c.language, split: c.split, rows: c.rows, leaked_rows: c.leaked }))
   return { items, tables: { leakage: table } }
+}
+
+/**
+ * Sorts `rows` (ascending on entry) by `keys` (unsigned 32-bit values of a row, the most significant last), ties in
+ * row order: a stable least-significant-digit radix sort, two 16-bit passes a key, O(n) with one scratch array of n.
+ */
+function sortByKeys(rows: Int32Array, keys: ((row: number) => number)[]): void {
+  const n = rows.length
+  let from = rows
+  let to = new Int32Array(n)
+  const count = new Int32Array(65536)
+  for (const key of keys) {
+    for (const shift of [0, 16]) {
+      count.fill(0)
+      for (let j = 0; j < n; j++) count[(key(from[j]) >>> shift) & 0xffff]++
+      // a digit every row shares leaves the order as it is
+      if (n === 0 || count[(key(from[0]) >>> shift) & 0xffff] === n) continue
+      for (let d = 0, sum = 0; d < 65536; d++) { const c = count[d]; count[d] = sum; sum += c }
+      for (let j = 0; j < n; j++) { const r = from[j]; to[count[(key(r) >>> shift) & 0xffff]++] = r }
+      const swap = from
+      from = to
+      to = swap
+    }
+  }
+  if (from !== rows) rows.set(from)
 }

@@ -6,7 +6,7 @@ import { checkTokens } from '../../src/engine/audit/checks/tokens.ts'
 import { checkLeakage, checkLeakageHashes } from '../../src/engine/audit/checks/leakage.ts'
 import { rowTableOf } from '../../src/engine/audit/rows/row-table.ts'
 import { foreignCharacters, scriptMatcher } from '../../src/engine/audit/checks/script.ts'
-import { medianMad, robustZ } from '../../src/engine/audit/checks/text.ts'
+import { medianMad, robustZ, selectInPlace } from '../../src/engine/audit/checks/text.ts'
 import { emptyNormalized, hashedTranscript, hashTranscriptInto, normalizeTranscript, noTranscript, transcriptHashes } from '../../src/engine/audit/rows/transcript-hashes.ts'
 import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { flaggedRows, flaggedRowsJsonl } from '../../src/engine/audit/flagged.ts'
@@ -64,6 +64,38 @@ describe('numeric helpers', () => {
     const mad = sorted.map((v) => Math.abs(v - median)).sort((a, b) => a - b)[5_000]
     expect(medianMad(values)).toEqual({ median, mad })
     expect(values).toEqual(copy)
+  })
+
+  it('selection finds the sorted array\'s value at every k, and median and MAD equal the sorted ones, on any shape', () => {
+    const random = mulberry32(3)
+    const shapes: Record<string, (n: number) => Float64Array> = {
+      random: (n) => Float64Array.from({ length: n }, () => random() * 100),
+      // few distinct values: long runs equal to the pivot
+      ties: (n) => Float64Array.from({ length: n }, () => Math.floor(random() * 3)),
+      equal: (n) => new Float64Array(n).fill(2.5),
+      ascending: (n) => Float64Array.from({ length: n }, (_, i) => i),
+      descending: (n) => Float64Array.from({ length: n }, (_, i) => n - i),
+      organ: (n) => Float64Array.from({ length: n }, (_, i) => Math.min(i, n - i)),
+      signs: (n) => Float64Array.from({ length: n }, () => (random() - 0.5) * 1e6),
+    }
+    const sortedMedian = (a: number[]) => (a.length % 2 ? a[a.length >> 1] : (a[(a.length >> 1) - 1] + a[a.length >> 1]) / 2)
+    for (const [shape, make] of Object.entries(shapes)) {
+      for (const n of [1, 2, 3, 4, 5, 10, 11, 64, 257, 1000, 4001]) {
+        const values = make(n)
+        const sorted = [...values].sort((a, b) => a - b)
+        for (const k of new Set([0, 1, n >> 1, (n >> 1) - 1, n - 2, n - 1].filter((k) => k >= 0 && k < n))) {
+          const a = values.slice()
+          expect({ shape, n, k, v: selectInPlace(a, k) }).toEqual({ shape, n, k, v: sorted[k] })
+          for (let i = 0; i < k; i++) expect(a[i]).toBeLessThanOrEqual(a[k])
+          for (let i = k + 1; i < n; i++) expect(a[i]).toBeGreaterThanOrEqual(a[k])
+        }
+        const median = sortedMedian(sorted)
+        const mad = sortedMedian(sorted.map((v) => Math.abs(v - median)).sort((a, b) => a - b))
+        expect({ shape, n, ...medianMad(values) }).toEqual({ shape, n, median, mad })
+      }
+    }
+    expect(medianMad([])).toEqual({ median: NaN, mad: NaN })
+    expect(() => selectInPlace(new Float64Array(3), 3)).toThrow(/selection index 3/)
   })
 
   it('normalizes transcripts by case and whitespace only', () => {

@@ -10,7 +10,7 @@ import { medianMad, robustZ, selectInPlace } from '../../src/engine/audit/checks
 import { emptyNormalized, hashedTranscript, hashTranscriptInto, normalizeTranscript, noTranscript, transcriptHashes } from '../../src/engine/audit/rows/transcript-hashes.ts'
 import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { flaggedRows, flaggedRowsJsonl } from '../../src/engine/audit/flagged.ts'
-import { contentHash, pcmHash } from '../../src/engine/core/content-hash.ts'
+import { contentHash, contentHashPrefixInto, pcmHash } from '../../src/engine/core/content-hash.ts'
 import { measureSignal } from '../../src/engine/audit/measure.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../src/engine/audit/report.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
@@ -157,6 +157,20 @@ describe('numeric helpers', () => {
     expect(byStrings.items.length).toBeGreaterThan(100)
     expect(byStrings.items.some((x) => /and \d+ more train rows/.test(x.finding.message))).toBe(true)
     expect(checkLeakageHashes(rowTableOf(rows), 'train', hashes)).toEqual(byStrings)
+  })
+
+  it('hashes a scratch buffer\'s prefix through a kept word view as contentHash hashes that prefix', () => {
+    const scratch = new Uint8Array(24)
+    const view = new Uint32Array(scratch.buffer)
+    scratch.forEach((_, i) => { scratch[i] = (i * 37 + 11) & 0xff })
+    const out = new Uint32Array(2)
+    for (let length = 0; length <= scratch.length; length++) {
+      contentHashPrefixInto(scratch, view, length, out, 0)
+      const hex = out[0].toString(16).padStart(8, '0') + out[1].toString(16).padStart(8, '0')
+      expect({ length, hex }).toEqual({ length, hex: contentHash(scratch.slice(0, length)) })
+    }
+    expect(() => contentHashPrefixInto(scratch.subarray(4), view, 4, out, 0)).toThrow(/offset 4/)
+    expect(() => contentHashPrefixInto(scratch, view, 25, out, 0)).toThrow(/25 bytes/)
   })
 
   it('content hashes differ on one byte and agree on equal content at any offset', () => {

@@ -2,7 +2,7 @@
  * The transcript as the leakage check compares it: normalized (NFC, lower-cased, whitespace runs collapsed to one
  * space, trimmed), and per row of a table its kind and the 64-bit hash of its normalized form, in typed arrays.
  */
-import { contentHashInto } from '../../core/content-hash.ts'
+import { contentHashPrefixInto } from '../../core/content-hash.ts'
 
 /** The transcript as the leakage check compares it. */
 export function normalizeTranscript(text: string): string {
@@ -26,6 +26,8 @@ export const hashedTranscript = 2
 
 const utf8 = new TextEncoder()
 let scratch = new Uint8Array(1024)
+/** `scratch` as 32-bit words (the hash reads whole words). */
+let scratchWords = new Uint32Array(scratch.buffer)
 
 /**
  * Writes row `at`'s kind and hash for `text` into `into` (`contentHash` of the normalized transcript's UTF-8, as a
@@ -37,15 +39,15 @@ export function hashTranscriptInto(text: string | null, into: TranscriptHashes, 
   if (ascii === 0) { into.kind[at] = emptyNormalized; return }
   if (ascii > 0) {
     into.kind[at] = hashedTranscript
-    contentHashInto(scratch.subarray(0, ascii), into.words, at)
+    contentHashPrefixInto(scratch, scratchWords, ascii, into.words, at)
     return
   }
   const normalized = normalizeTranscript(text)
   if (!normalized) { into.kind[at] = emptyNormalized; return }
-  if (scratch.length < normalized.length * 3) scratch = new Uint8Array(normalized.length * 3)
+  if (scratch.length < normalized.length * 3) growScratch(normalized.length * 3)
   const { written } = utf8.encodeInto(normalized, scratch)
   into.kind[at] = hashedTranscript
-  contentHashInto(scratch.subarray(0, written), into.words, at)
+  contentHashPrefixInto(scratch, scratchWords, written, into.words, at)
 }
 
 /**
@@ -56,7 +58,7 @@ export function hashTranscriptInto(text: string | null, into: TranscriptHashes, 
  */
 function asciiNormalizedInto(text: string): number {
   const n = text.length
-  if (scratch.length < n) scratch = new Uint8Array(n * 3)
+  if (scratch.length < n) growScratch(n * 3)
   let w = 0
   let space = false
   for (let i = 0; i < n; i++) {
@@ -72,6 +74,12 @@ function asciiNormalizedInto(text: string): number {
     scratch[w++] = c
   }
   return w
+}
+
+/** A larger `scratch` of at least `bytes` (whole 32-bit words, for `scratchWords`). */
+function growScratch(bytes: number): void {
+  scratch = new Uint8Array(Math.ceil(bytes / 4) * 4)
+  scratchWords = new Uint32Array(scratch.buffer)
 }
 
 /** Empty columns for `n` rows. */

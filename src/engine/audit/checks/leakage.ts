@@ -2,7 +2,8 @@
  * Leakage check: held-out rows (dev, test, ...) whose normalized transcript also occurs in the training split of
  * the same language. Normalized = NFC, lower-cased, whitespace runs collapsed to one space, trimmed. Two forms: keyed
  * by a string per row (`checkLeakageTable`, the merge of shard parts), and by a 64-bit hash per row in typed arrays
- * (`checkLeakageHashes`, the audit at 10^7 rows: a sort instead of a map of strings), which give the same result.
+ * (`checkLeakageHashes`, the audit at 10^7 rows: a hash table of typed arrays instead of a map of strings), which
+ * give the same result.
  */
 import { exampleIdAt, fileAt, rowItemAt, rowTableOf, type RowTable } from '../rows/row-table.ts'
 import { hashedTranscript, noTranscript, normalizeTranscript, type TranscriptHashes } from '../rows/transcript-hashes.ts'

@@ -87,6 +87,20 @@ export function selectInPlace(a: Float64Array, k: number): number {
   return a[k]
 }
 
+/** The least of `values` (`Infinity` when empty), as `Math.min` over them (NaN when one is NaN). */
+function minOf(values: Float64Array): number {
+  let m = Infinity
+  for (let i = 0; i < values.length; i++) m = Math.min(m, values[i])
+  return m
+}
+
+/** The greatest of `values` (`-Infinity` when empty), as `Math.max` over them. */
+function maxOf(values: Float64Array): number {
+  let m = -Infinity
+  for (let i = 0; i < values.length; i++) m = Math.max(m, values[i])
+  return m
+}
+
 /** Robust z-score: 0.6745 · (x − median) / MAD (`0` when MAD is 0 and x is the median, else ±Infinity). */
 export function robustZ(x: number, median: number, mad: number): number {
   if (mad === 0) return x === median ? 0 : x > median ? Infinity : -Infinity
@@ -161,7 +175,7 @@ export function checkTextTable(t: RowTable, chars: Int32Array, minSamplesPerChar
           `${exampleIdAt(t, i)} is spoken at ${rate.toFixed(1)} characters/s, robust z ${z.toFixed(1)} against ${language}'s median ${median.toFixed(1)} (MAD ${mad.toFixed(2)}); expected |z| ≤ ${speakingRateZ}: transcript and audio may not match`))
       }
     }
-    table.push({ language, rows: list.length, median_chars_per_s: median, mad, min: listRates.reduce((m, r) => Math.min(m, r), Infinity), max: listRates.reduce((m, r) => Math.max(m, r), -Infinity), outliers })
+    table.push({ language, rows: list.length, median_chars_per_s: median, mad, min: minOf(listRates), max: maxOf(listRates), outliers })
   }
   return { items, tables: { speaking_rate: table } }
 }

@@ -9,8 +9,9 @@
  * per partition (stats), the footers' row groups (index), per file rows, nulls and empty audio (validate), rows per
  * split × language × normalized-transcript hash (audit; its leakage rows must equal DuckDB's, column `check`), rows
  * and Σ duration per corpus × split × language of the manifest (prepare); the leakage truth (a string join, the
- * slowest query) runs up to `MIXSCOPE_BENCH_ROWS_TRUTH` rows (default 10⁷). `batches` has no DuckDB counterpart; its
- * targets are absolute. Targets (`target`): peak RSS ≤ 2 GB for every command (batches, the search and prepare ≤ 1 GB),
+ * slowest query) runs up to `MIXSCOPE_BENCH_ROWS_TRUTH` rows (default 10⁷); `MIXSCOPE_BENCH_ROWS_COMMANDS` (a comma list
+ * of stats, index, validate, audit, search, batches, prepare) measures only those. `batches` has no DuckDB
+ * counterpart; its targets are absolute. Targets (`target`): peak RSS ≤ 2 GB for every command (batches, the search and prepare ≤ 1 GB),
  * batches ≤ 10 s, the audit ≤ 2× DuckDB's grouping; at 10⁸, ns/row within 1.5× of 10⁶ (column `vs 10⁶`).
  * Datasets are built on first use into `$MIXSCOPE_BENCH_DATA`, else `bench/.cache`.
  */
@@ -94,6 +95,11 @@ export async function runRowsBench(): Promise<BenchRow[]> {
   const { sizes, skipped } = sizesWanted()
   const rows: BenchRow[] = []
   const perRow = new Map<string, number>()
+  // MIXSCOPE_BENCH_ROWS_COMMANDS=audit,stats,… measures only those (stats, index, validate, audit, search, batches, prepare)
+  const only = process.env.MIXSCOPE_BENCH_ROWS_COMMANDS?.split(',').map((c) => c.trim()).filter(Boolean)
+  const known = ['stats', 'index', 'validate', 'audit', 'search', 'batches', 'prepare']
+  for (const c of only ?? []) if (!known.includes(c)) throw new Error(`bench rows: MIXSCOPE_BENCH_ROWS_COMMANDS names ${c}, not one of ${known.join(', ')}`)
+  const wanted = (command: string) => !only || only.includes(command)
   const tmp = mkdtempSync(join(tmpdir(), 'mixscope-bench-rows-'))
   try {
     for (const n of sizes) {
@@ -119,56 +125,65 @@ export async function runRowsBench(): Promise<BenchRow[]> {
       }
       const within = (t: Timed, mb: number, extra = true) => (t.rssMB <= mb && extra ? 'met' : 'MISSED')
 
-      step('stats')
-      const stats = timed(['stats', root, '--json'], out)
-      const statsDuck = await duck(`SELECT count(*) AS groups FROM (SELECT corpus, split, language, count(*), sum(audio_size) FROM ${files} GROUP BY ALL)`)
-      add('stats', stats, statsDuck.seconds, within(stats, 2048))
-
-      step('index')
-      const index = timed(['index', root, '--out', join(tmp, 'index.parquet'), '--json'], out)
-      rmSync(join(tmp, 'index.parquet'), { force: true })
-      const indexDuck = await duck(`SELECT count(*) AS row_groups, sum(row_group_num_rows) AS rows FROM parquet_metadata('${root}/**/*.parquet') WHERE path_in_schema = 'audio_size'`)
-      add('index', index, indexDuck.seconds, within(index, 2048))
-
-      step('validate')
-      const validate = timed(['validate', root, '--json'], out)
-      const validateDuck = await duck(`SELECT count(*) AS files FROM (SELECT filename, count(*), count(*) FILTER (audio_bytes IS NULL OR octet_length(audio_bytes) = 0), ` +
-        `count(*) FILTER (text IS NULL), count(*) FILTER (audio_size IS NULL) FROM read_parquet('${root}/**/*.parquet', filename = true) GROUP BY ALL)`)
-      add('validate', validate, validateDuck.seconds, within(validate, 2048))
-
-      step('audit --no-audio-check')
-      const audit = timed(['audit', root, '--no-audio-check', '--json'], out)
-      const grouping = await duck(`SELECT count(*) AS groups FROM (SELECT split, language, hash(${normalizedSql}) AS h, count(*) AS n FROM ${files} GROUP BY ALL)`)
-      let check = ''
-      const truthMax = Number(process.env.MIXSCOPE_BENCH_ROWS_TRUTH ?? 10_000_000)
-      if (n > truthMax) check = `leakage truth skipped above ${truthMax} rows (MIXSCOPE_BENCH_ROWS_TRUTH)`
-      else if (existsSync(out) && audit.status !== null && audit.status <= 1) {
-        const ours = leakageOf(out)
-        step('DuckDB leakage')
-        const truth = await duckdbLeakage(root, 1)
-        const same = truth.ids.length === ours.length && truth.ids.every((id, i) => id === ours[i])
-        check = `leakage ${ours.length} ${same ? '=' : '≠'} DuckDB ${truth.ids.length} (${truth.seconds.toFixed(0)} s)`
+      if (wanted('stats')) {
+        step('stats')
+        const stats = timed(['stats', root, '--json'], out)
+        const statsDuck = await duck(`SELECT count(*) AS groups FROM (SELECT corpus, split, language, count(*), sum(audio_size) FROM ${files} GROUP BY ALL)`)
+        add('stats', stats, statsDuck.seconds, within(stats, 2048))
+      }
+      if (wanted('index')) {
+        step('index')
+        const index = timed(['index', root, '--out', join(tmp, 'index.parquet'), '--json'], out)
+        rmSync(join(tmp, 'index.parquet'), { force: true })
+        const indexDuck = await duck(`SELECT count(*) AS row_groups, sum(row_group_num_rows) AS rows FROM parquet_metadata('${root}/**/*.parquet') WHERE path_in_schema = 'audio_size'`)
+        add('index', index, indexDuck.seconds, within(index, 2048))
+      }
+      if (wanted('validate')) {
+        step('validate')
+        const validate = timed(['validate', root, '--json'], out)
+        const validateDuck = await duck(`SELECT count(*) AS files FROM (SELECT filename, count(*), count(*) FILTER (audio_bytes IS NULL OR octet_length(audio_bytes) = 0), ` +
+          `count(*) FILTER (text IS NULL), count(*) FILTER (audio_size IS NULL) FROM read_parquet('${root}/**/*.parquet', filename = true) GROUP BY ALL)`)
+        add('validate', validate, validateDuck.seconds, within(validate, 2048))
+      }
+      if (wanted('audit')) {
+        step('audit --no-audio-check')
+        const audit = timed(['audit', root, '--no-audio-check', '--json'], out)
+        const grouping = await duck(`SELECT count(*) AS groups FROM (SELECT split, language, hash(${normalizedSql}) AS h, count(*) AS n FROM ${files} GROUP BY ALL)`)
+        let check = ''
+        const truthMax = Number(process.env.MIXSCOPE_BENCH_ROWS_TRUTH ?? 10_000_000)
+        if (n > truthMax) check = `leakage truth skipped above ${truthMax} rows (MIXSCOPE_BENCH_ROWS_TRUTH)`
+        else if (existsSync(out) && audit.status !== null && audit.status <= 1) {
+          const ours = leakageOf(out)
+          step('DuckDB leakage')
+          const truth = await duckdbLeakage(root, 1)
+          const same = truth.ids.length === ours.length && truth.ids.every((id, i) => id === ours[i])
+          check = `leakage ${ours.length} ${same ? '=' : '≠'} DuckDB ${truth.ids.length} (${truth.seconds.toFixed(0)} s)`
       }
       add('audit --no-audio-check', audit, grouping.seconds, within(audit, 2048, audit.seconds <= 2 * grouping.seconds), check)
 
-      step('text search (streamed)')
-      // the Examples view's search above 2·10⁶ rows: one word in 1 of 6 rows (past the 10⁶ listed positions at 10⁷)
-      const search = timedNode(['--import', loaders, join(import.meta.dirname, 'text-scan-run.ts'), root, 'harvest'], out)
-      const found = existsSync(out) && search.status === 0 ? JSON.parse(readFileSync(out, 'utf8')) as { matches: number; listed: number } : null
-      const searchDuck = await duck(`SELECT count(*) AS n FROM ${files} WHERE lower(text) LIKE '%harvest%'`)
-      add('text search (streamed)', search, searchDuck.seconds, within(search, 1024),
-        found ? `${found.matches} ${found.matches === Number(searchDuck.row.n) ? '=' : '≠'} DuckDB ${Number(searchDuck.row.n)}, ${found.listed} listed` : '')
-
-      step('batches --max-batches 5')
-      const batches = timed(['batches', root, '--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5', '--jsonl'], out)
-      const planned = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).length : 0
-      add('batches --max-batches 5', batches, undefined, within(batches, 1024, batches.seconds <= 10), `${planned} batches`)
-
-      step('prepare --dry-run')
-      const prepare = timed(['prepare', manifest, '--dry-run', '--json'], out)
-      const plannedRows = existsSync(out) && prepare.status === 0 ? (JSON.parse(readFileSync(out, 'utf8')) as { plan: { input_rows: number } }).plan.input_rows : 0
-      const prepareDuck = await duck(`SELECT count(*) AS groups FROM (SELECT corpus, split, lang, count(*), sum(duration) FROM read_json('${manifest}', format = 'newline_delimited') GROUP BY ALL)`)
-      add('prepare --dry-run', prepare, prepareDuck.seconds, within(prepare, 1024), `${plannedRows} rows planned`)
+      }
+      if (wanted('search')) {
+        step('text search (streamed)')
+        // the Examples view's search above 2·10⁶ rows: one word in 1 of 6 rows (past the 10⁶ listed positions at 10⁷)
+        const search = timedNode(['--import', loaders, join(import.meta.dirname, 'text-scan-run.ts'), root, 'harvest'], out)
+        const found = existsSync(out) && search.status === 0 ? JSON.parse(readFileSync(out, 'utf8')) as { matches: number; listed: number } : null
+        const searchDuck = await duck(`SELECT count(*) AS n FROM ${files} WHERE lower(text) LIKE '%harvest%'`)
+        add('text search (streamed)', search, searchDuck.seconds, within(search, 1024),
+          found ? `${found.matches} ${found.matches === Number(searchDuck.row.n) ? '=' : '≠'} DuckDB ${Number(searchDuck.row.n)}, ${found.listed} listed` : '')
+      }
+      if (wanted('batches')) {
+        step('batches --max-batches 5')
+        const batches = timed(['batches', root, '--split', 'train', '--preset', 'ctc-finetune', '--max-batches', '5', '--jsonl'], out)
+        const planned = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean).length : 0
+        add('batches --max-batches 5', batches, undefined, within(batches, 1024, batches.seconds <= 10), `${planned} batches`)
+      }
+      if (wanted('prepare')) {
+        step('prepare --dry-run')
+        const prepare = timed(['prepare', manifest, '--dry-run', '--json'], out)
+        const plannedRows = existsSync(out) && prepare.status === 0 ? (JSON.parse(readFileSync(out, 'utf8')) as { plan: { input_rows: number } }).plan.input_rows : 0
+        const prepareDuck = await duck(`SELECT count(*) AS groups FROM (SELECT corpus, split, lang, count(*), sum(duration) FROM read_json('${manifest}', format = 'newline_delimited') GROUP BY ALL)`)
+        add('prepare --dry-run', prepare, prepareDuck.seconds, within(prepare, 1024), `${plannedRows} rows planned`)
+      }
       rmSync(out, { force: true })
     }
   } finally {

@@ -3,11 +3,14 @@ import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { checkTokens } from '../../src/engine/audit/checks/tokens.ts'
+import { checkLeakage, checkLeakageHashes } from '../../src/engine/audit/checks/leakage.ts'
+import { rowTableOf } from '../../src/engine/audit/rows/row-table.ts'
 import { foreignCharacters, scriptMatcher } from '../../src/engine/audit/checks/script.ts'
-import { medianMad, robustZ } from '../../src/engine/audit/checks/text.ts'
-import { normalizeTranscript } from '../../src/engine/audit/rows/transcript-hashes.ts'
+import { medianMad, robustZ, selectInPlace } from '../../src/engine/audit/checks/text.ts'
+import { emptyNormalized, hashedTranscript, hashTranscriptInto, normalizeTranscript, noTranscript, transcriptHashes } from '../../src/engine/audit/rows/transcript-hashes.ts'
+import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
 import { flaggedRows, flaggedRowsJsonl } from '../../src/engine/audit/flagged.ts'
-import { contentHash, pcmHash } from '../../src/engine/core/content-hash.ts'
+import { contentHash, contentHashPrefixInto, pcmHash } from '../../src/engine/core/content-hash.ts'
 import { measureSignal } from '../../src/engine/audit/measure.ts'
 import { auditReportHtml, auditReportMarkdown } from '../../src/engine/audit/report.ts'
 import { auditDataset } from '../../src/engine/audit/audit.ts'
@@ -63,9 +66,111 @@ describe('numeric helpers', () => {
     expect(values).toEqual(copy)
   })
 
+  it('selection finds the sorted array\'s value at every k, and median and MAD equal the sorted ones, on any shape', () => {
+    const random = mulberry32(3)
+    const shapes: Record<string, (n: number) => Float64Array> = {
+      random: (n) => Float64Array.from({ length: n }, () => random() * 100),
+      // few distinct values: long runs equal to the pivot
+      ties: (n) => Float64Array.from({ length: n }, () => Math.floor(random() * 3)),
+      equal: (n) => new Float64Array(n).fill(2.5),
+      ascending: (n) => Float64Array.from({ length: n }, (_, i) => i),
+      descending: (n) => Float64Array.from({ length: n }, (_, i) => n - i),
+      organ: (n) => Float64Array.from({ length: n }, (_, i) => Math.min(i, n - i)),
+      signs: (n) => Float64Array.from({ length: n }, () => (random() - 0.5) * 1e6),
+    }
+    const sortedMedian = (a: number[]) => (a.length % 2 ? a[a.length >> 1] : (a[(a.length >> 1) - 1] + a[a.length >> 1]) / 2)
+    for (const [shape, make] of Object.entries(shapes)) {
+      for (const n of [1, 2, 3, 4, 5, 10, 11, 64, 257, 1000, 4001]) {
+        const values = make(n)
+        const sorted = [...values].sort((a, b) => a - b)
+        for (const k of new Set([0, 1, n >> 1, (n >> 1) - 1, n - 2, n - 1].filter((k) => k >= 0 && k < n))) {
+          const a = values.slice()
+          expect({ shape, n, k, v: selectInPlace(a, k) }).toEqual({ shape, n, k, v: sorted[k] })
+          for (let i = 0; i < k; i++) expect(a[i]).toBeLessThanOrEqual(a[k])
+          for (let i = k + 1; i < n; i++) expect(a[i]).toBeGreaterThanOrEqual(a[k])
+        }
+        const median = sortedMedian(sorted)
+        const mad = sortedMedian(sorted.map((v) => Math.abs(v - median)).sort((a, b) => a - b))
+        expect({ shape, n, ...medianMad(values) }).toEqual({ shape, n, median, mad })
+      }
+    }
+    expect(medianMad([])).toEqual({ median: NaN, mad: NaN })
+    expect(() => selectInPlace(new Float64Array(3), 3)).toThrow(/selection index 3/)
+  })
+
   it('normalizes transcripts by case and whitespace only', () => {
     expect(normalizeTranscript('  Hello\tWORLD \n')).toBe('hello world')
     expect(normalizeTranscript('hello, world')).not.toBe(normalizeTranscript('hello world'))
+  })
+
+  it('hashes a transcript as contentHash of its normalized UTF-8, on the ASCII fast path and off it', () => {
+    // the reference: the string path (NFC, lower case, \s runs, trim), TextEncoder, contentHash
+    const reference = (text: string | null) => {
+      if (!text) return { kind: noTranscript, hash: '' }
+      const normalized = normalizeTranscript(text)
+      return normalized ? { kind: hashedTranscript, hash: contentHash(new TextEncoder().encode(normalized)) } : { kind: emptyNormalized, hash: '' }
+    }
+    const random = mulberry32(7)
+    // ASCII with every whitespace, the C0 controls \s leaves alone (U+001C–U+001F), both cases; then non-ASCII
+    // neighbours: NBSP and U+3000 (\s), U+0085 (not \s), Latin-1 capitals, a decomposed é (NFC composes it), Cyrillic
+    const alphabet = ['\t', '\n', '\v', '\f', '\r', ' ', '\u001c', '\u001f', '\u0000', 'A', 'Z', 'a', 'z', '@', '[', '`', '{', '0', '~', '\u007f']
+    const wide = ['\u00a0', '\u3000', '\u0085', '\u00c9', 'e\u0301', 'Ж', '\u2028', '\ud83d\ude00']
+    const texts: (string | null)[] = [null, '', ' ', ' \t\n', 'A', '  Planted   LEAK 7 ', 'x\u00a0 y', 'E\u0301TE\u0301']
+    for (let k = 0; k < 3000; k++) {
+      const pool = k % 3 === 2 ? [...alphabet, ...wide] : alphabet
+      const length = Math.floor(random() * 12)
+      texts.push(Array.from({ length }, () => pool[Math.floor(random() * pool.length)]).join(''))
+    }
+    const long = 'Ab \t'.repeat(700)
+    texts.push(long, `${long}\u00e9`)
+    const into = transcriptHashes(texts.length)
+    texts.forEach((text, i) => hashTranscriptInto(text, into, i))
+    texts.forEach((text, i) => {
+      const want = reference(text)
+      const hex = (into.words[2 * i] >>> 0).toString(16).padStart(8, '0') + (into.words[2 * i + 1] >>> 0).toString(16).padStart(8, '0')
+      expect({ text, kind: into.kind[i], hash: into.kind[i] === hashedTranscript ? hex : '' }).toEqual({ text, ...want })
+    })
+  })
+
+  it('leakage by sorted hashes gives what the map of normalized strings gives', () => {
+    // many languages, splits and files, transcripts drawn from a small pool so train rows repeat (the "N more" counts
+    // and the first train row depend on the sort by language, hash and row)
+    const random = mulberry32(11)
+    const languages = ['eng_Latn', 'rus_Cyrl', 'hin_Deva', 'fra_Latn', 'zzz']
+    const splits = ['train', 'train', 'train', 'dev', 'test']
+    const pool = ['Hello world', ' hello  WORLD', 'HELLO WORLD ', 'привет мир', 'Привет  мир', 'नमस्ते', '', ' ', 'a', 'A', 'b', 'c d', 'C  D']
+    const rows: AuditRow[] = []
+    for (let file = 0; file < 60; file++) {
+      const language = languages[Math.floor(random() * languages.length)]
+      const split = splits[Math.floor(random() * splits.length)]
+      const path = `split=${split}/language=${language}/part-${file}.parquet`
+      const n = 1 + Math.floor(random() * 200)
+      for (let row = 0; row < n; row++) {
+        const pick = Math.floor(random() * (pool.length + 2))
+        const text = pick === pool.length ? null : pick === pool.length + 1 ? `unique ${file} ${row}` : pool[pick]
+        rows.push({ path, row, rowGroup: 0, file, corpus: 'c', language, split, audioSize: 16000, text })
+      }
+    }
+    const hashes = transcriptHashes(rows.length)
+    rows.forEach((r, i) => hashTranscriptInto(r.text, hashes, i))
+    const byStrings = checkLeakage(rows, 'train')
+    expect(byStrings.items.length).toBeGreaterThan(100)
+    expect(byStrings.items.some((x) => /and \d+ more train rows/.test(x.finding.message))).toBe(true)
+    expect(checkLeakageHashes(rowTableOf(rows), 'train', hashes)).toEqual(byStrings)
+  })
+
+  it('hashes a scratch buffer\'s prefix through a kept word view as contentHash hashes that prefix', () => {
+    const scratch = new Uint8Array(24)
+    const view = new Uint32Array(scratch.buffer)
+    scratch.forEach((_, i) => { scratch[i] = (i * 37 + 11) & 0xff })
+    const out = new Uint32Array(2)
+    for (let length = 0; length <= scratch.length; length++) {
+      contentHashPrefixInto(scratch, view, length, out, 0)
+      const hex = out[0].toString(16).padStart(8, '0') + out[1].toString(16).padStart(8, '0')
+      expect({ length, hex }).toEqual({ length, hex: contentHash(scratch.slice(0, length)) })
+    }
+    expect(() => contentHashPrefixInto(scratch.subarray(4), view, 4, out, 0)).toThrow(/offset 4/)
+    expect(() => contentHashPrefixInto(scratch, view, 25, out, 0)).toThrow(/25 bytes/)
   })
 
   it('content hashes differ on one byte and agree on equal content at any offset', () => {

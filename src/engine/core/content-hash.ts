@@ -38,6 +38,24 @@ export function contentHashInto(bytes: Uint8Array, out: Uint32Array, at: number)
   const aligned = bytes.byteOffset % 4 === 0
     ? new Uint32Array(bytes.buffer, bytes.byteOffset, words)
     : new Uint32Array(bytes.slice(0, words * 4).buffer)
+  hashWordsInto(bytes, aligned, bytes.byteLength, out, at)
+}
+
+/**
+ * `contentHashInto` of the first `length` bytes of `bytes`, which must start its buffer, with `view` a `Uint32Array`
+ * over that same buffer from its start: a scratch buffer hashed once per row makes no view per call.
+ * @throws RangeError when `bytes` or `view` does not start the buffer, or they are shorter than `length`
+ */
+export function contentHashPrefixInto(bytes: Uint8Array, view: Uint32Array, length: number, out: Uint32Array, at: number): void {
+  if (bytes.byteOffset !== 0 || view.byteOffset !== 0 || view.buffer !== bytes.buffer || length > bytes.byteLength || length >>> 2 > view.length) {
+    throw new RangeError(`content-hash: ${length} bytes asked of a ${bytes.byteLength}-byte scratch at offset ${bytes.byteOffset} and a view of another buffer or offset`)
+  }
+  hashWordsInto(bytes, view, length, out, at)
+}
+
+/** The hash of `bytes[0 … length)`, whose whole 32-bit words `aligned` holds (little-endian, as the platform's). */
+function hashWordsInto(bytes: Uint8Array, aligned: Uint32Array, length: number, out: Uint32Array, at: number): void {
+  const words = length >>> 2
   let a = 0x9747b28c
   let b = 0x5bd1e995
   for (let i = 0; i < words; i++) {
@@ -46,11 +64,11 @@ export function contentHashInto(bytes: Uint8Array, out: Uint32Array, at: number)
     b = mix(b, w ^ 0x27d4eb2f)
   }
   let tail = 0
-  for (let i = words * 4; i < bytes.byteLength; i++) tail = (tail << 8) | bytes[i]
+  for (let i = words * 4; i < length; i++) tail = (tail << 8) | bytes[i]
   a = mix(a, tail)
   b = mix(b, tail ^ 0x27d4eb2f)
-  out[2 * at] = finalize(a, bytes.byteLength)
-  out[2 * at + 1] = finalize(b, bytes.byteLength ^ 0x5f3759df)
+  out[2 * at] = finalize(a, length)
+  out[2 * at + 1] = finalize(b, length ^ 0x5f3759df)
 }
 
 /** Hash of planar float32 channels (their bytes, channel after channel). */

@@ -2,7 +2,8 @@
  * Leakage check: held-out rows (dev, test, ...) whose normalized transcript also occurs in the training split of
  * the same language. Normalized = NFC, lower-cased, whitespace runs collapsed to one space, trimmed. Two forms: keyed
  * by a string per row (`checkLeakageTable`, the merge of shard parts), and by a 64-bit hash per row in typed arrays
- * (`checkLeakageHashes`, the audit at 10^7 rows: a sort instead of a map of strings), which give the same result.
+ * (`checkLeakageHashes`, the audit at 10^7 rows: a hash table of typed arrays instead of a map of strings), which
+ * give the same result.
  */
 import { exampleIdAt, fileAt, rowItemAt, rowTableOf, type RowTable } from '../rows/row-table.ts'
 import { hashedTranscript, noTranscript, normalizeTranscript, type TranscriptHashes } from '../rows/transcript-hashes.ts'
@@ -67,8 +68,9 @@ export function checkLeakageTable(t: RowTable, trainSplit: string, keyOf: (i: nu
 
 /**
  * `checkLeakageTable` over 64-bit hashes: the same items and table (two transcripts whose hashes are equal are
- * taken as equal, a 2^-64 chance of being wrong per pair). The train rows' (language, hash) are sorted once, each
- * held-out row is a binary search: 4 bytes per row besides the columns, no string per row.
+ * taken as equal, a 2^-64 chance of being wrong per pair). The train rows' (language, hash) go into a hash table once
+ * (its first train row and count per key), each held-out row is one look-up: 8 bytes a slot, 1⅓–2⅔ slots a train
+ * row, besides the columns; no string per row.
  */
 export function checkLeakageHashes(t: RowTable, trainSplit: string, h: TranscriptHashes): CheckResult {
   // per file: its language's id, its cell (language × held-out split) id, whether it is train
@@ -83,35 +85,41 @@ export function checkLeakageHashes(t: RowTable, trainSplit: string, h: Transcrip
     fileLanguage[i] = l
   })
   const { kind, words } = h
+  // per file: whether it is train (a string compare per file, not per row)
+  const fileTrain = new Uint8Array(t.files.length)
+  t.files.forEach((f, i) => { fileTrain[i] = f.split === trainSplit ? 1 : 0 })
   let trainCount = 0
-  for (let i = 0; i < t.length; i++) if (kind[i] === hashedTranscript && t.files[t.fileOf[i]].split === trainSplit) trainCount++
-  const train = new Int32Array(trainCount)
-  trainCount = 0
-  for (let i = 0; i < t.length; i++) if (kind[i] === hashedTranscript && t.files[t.fileOf[i]].split === trainSplit) train[trainCount++] = i
-  const compare = (a: number, b: number) =>
-    fileLanguage[t.fileOf[a]] - fileLanguage[t.fileOf[b]] || words[2 * a] - words[2 * b] || words[2 * a + 1] - words[2 * b + 1] || a - b
-  train.sort(compare)
-  /** The first index in `train` whose (language, hash) is not below row i's (`after`: above it). */
-  const bound = (i: number, after: boolean): number => {
+  for (let i = 0; i < t.length; i++) if (kind[i] === hashedTranscript && fileTrain[t.fileOf[i]]) trainCount++
+  // the train rows' (language, hash) in an open-addressing table (linear probing, at most 3/4 full): per key its
+  // first train row (rows go in in row order) and how many train rows hold it; 8 bytes a slot, O(1) a row
+  let capacity = 16
+  while (capacity * 3 < trainCount * 4) capacity *= 2
+  const mask = capacity - 1
+  const slotRow = new Int32Array(capacity).fill(-1)
+  const slotCount = new Int32Array(capacity)
+  /** The slot of row i's (language, hash): the one holding it, else the empty one where it would go. */
+  const slotOf = (i: number): number => {
     const language = fileLanguage[t.fileOf[i]]
     const hi = words[2 * i]
     const lo = words[2 * i + 1]
-    let a = 0
-    let b = train.length
-    while (a < b) {
-      const m = (a + b) >>> 1
-      const j = train[m]
-      const c = fileLanguage[t.fileOf[j]] - language || words[2 * j] - hi || words[2 * j + 1] - lo
-      if (c < 0 || (after && c === 0)) a = m + 1
-      else b = m
+    let s = (lo ^ Math.imul(language, 0x9e3779b1)) & mask
+    for (;;) {
+      const j = slotRow[s]
+      if (j < 0 || (words[2 * j + 1] === lo && words[2 * j] === hi && fileLanguage[t.fileOf[j]] === language)) return s
+      s = (s + 1) & mask
     }
-    return a
+  }
+  for (let i = 0; i < t.length; i++) {
+    if (kind[i] !== hashedTranscript || !fileTrain[t.fileOf[i]]) continue
+    const s = slotOf(i)
+    if (slotRow[s] < 0) slotRow[s] = i
+    slotCount[s]++
   }
   const items: AuditItem[] = []
   for (let i = 0; i < t.length; i++) {
     const file = t.fileOf[i]
+    if (fileTrain[file] || kind[i] === noTranscript) continue
     const { split, language } = t.files[file]
-    if (split === trainSplit || kind[i] === noTranscript) continue
     let c = fileCell[file]
     if (c < 0) {
       const id = `${language}\u0000${split}`
@@ -125,16 +133,17 @@ export function checkLeakageHashes(t: RowTable, trainSplit: string, h: Transcrip
     const cell = cells[c]
     cell.rows++
     if (kind[i] !== hashedTranscript) continue
-    const at = bound(i, false)
-    const count = bound(i, true) - at
+    const slot = slotOf(i)
+    const count = slotCount[slot]
     if (count === 0) continue
     cell.leaked++
     const more = count > 1 ? ` and ${count - 1} more train row${count > 2 ? 's' : ''}` : ''
     items.push(rowItemAt(t, i, 'warning', 'transcript-leakage',
-      `${exampleIdAt(t, i)} (${split}) has the same normalized transcript as train row ${exampleIdAt(t, train[at])}${more} (${language}): held-out scores on it are inflated`))
+      `${exampleIdAt(t, i)} (${split}) has the same normalized transcript as train row ${exampleIdAt(t, slotRow[slot])}${more} (${language}): held-out scores on it are inflated`))
   }
   const table: TableRow[] = cells
     .sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : a.split < b.split ? -1 : a.split > b.split ? 1 : 0))
     .map((c) => ({ language: c.language, split: c.split, rows: c.rows, leaked_rows: c.leaked }))
   return { items, tables: { leakage: table } }
 }
+

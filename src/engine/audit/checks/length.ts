@@ -23,9 +23,10 @@ function binLabel(i: number): string {
   return i === durationBinEdges.length ? `≥${lo} s` : `${lo}-${durationBinEdges[i]} s`
 }
 
+/** The first bin whose upper edge is above `seconds` (the open last bin when none is; NaN goes there too). */
 function binOf(seconds: number): number {
-  const i = durationBinEdges.findIndex((edge) => seconds < edge)
-  return i === -1 ? durationBinEdges.length : i
+  for (let i = 0; i < durationBinEdges.length; i++) if (seconds < durationBinEdges[i]) return i
+  return durationBinEdges.length
 }
 
 /**

@@ -5,6 +5,7 @@
  * what stays in memory per record is 4 bytes (where it ends in its slab): 0.4 GB for 10⁸ records. Records are read
  * back by number.
  */
+import type { RandomAccessBuckets } from '../core/byte-buckets.ts'
 
 /** Entries per chunk of a column (a column grows a chunk at a time: nothing is copied as it grows). */
 const CHUNK = 1 << 16
@@ -47,6 +48,24 @@ export interface PlanSpill {
   read(offset: number, length: number): Promise<Uint8Array>
   /** Removes the file. */
   close(): Promise<void>
+}
+
+/**
+ * A `PlanSpill` on bucket 0 of `RandomAccessBuckets` (the browser's OPFS spill, src/engine/core/opfs-spill.ts, or
+ * memory): appended bytes are handed over (not copied), as the store and the row log never touch them again.
+ */
+export function bucketPlanSpill(buckets: RandomAccessBuckets): PlanSpill {
+  let size = 0
+  return {
+    async append(bytes) {
+      const at = size
+      size += bytes.length
+      await buckets.append(0, bytes)
+      return at
+    },
+    read: (offset, length) => buckets.read(0, offset, length),
+    close: () => buckets.close(),
+  }
 }
 
 /** How much of the plan stays in memory. */

@@ -123,7 +123,7 @@ describe('a Lhotse supervisions + recordings manifest joined under a tiny budget
       expect(row.problem).toBeNull()
       expect(row.audio?.kind === 'file' && row.audio.path).toBe(rec.sources[0].source)
       const whole = s.start === 0 && (s.duration as number) >= rec.duration - 1e-6
-      expect(row.audio?.segment ?? null).toEqual(whole ? null : { offset: s.start, duration: s.duration })
+      expect((row.audio?.kind === 'file' && row.audio.segment) || null).toEqual(whole ? null : { offset: s.start, duration: s.duration })
       expect([row.text, row.corpus]).toEqual([s.text, i % 3 ? 'c' : null])
     }
   })

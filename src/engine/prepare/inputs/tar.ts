@@ -1,5 +1,5 @@
 /**
- * The member list of an (uncompressed) tar file of the input, read header by header through range reads: POSIX
+ * The members of an (uncompressed) tar file of the input, read header by header through range reads: POSIX
  * ustar (with its 155-byte name prefix), GNU long names (`L`) and base-256 sizes, pax extended headers (`x`: `path`,
  * `size`; `g` global headers skipped). Members are not read here: a row's audio is the byte range of its member.
  * POSIX.1-2001 (pax) and GNU tar's formats as `tar` and Python's `tarfile` (what webdataset and NeMo write with) write

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest'
 import { memoryBuckets, type RandomAccessBuckets } from '../../src/engine/core/byte-buckets.ts'
 import { createOpfsSpill, type SpillDirectory } from '../../src/engine/core/opfs-spill.ts'
 import { mulberry32 } from '../../src/engine/random/mulberry32.ts'
+import { RowLog, type ScannedRow } from '../../src/engine/prepare/inputs/row-log.ts'
+import { bucketPlanSpill, RecordStore } from '../../src/engine/prepare/plan-store.ts'
 
 /** A model OPFS directory; `open` counts the access handles open at once, `maxOpenSeen` the most ever. */
 class ModelDirectory implements SpillDirectory {
@@ -142,5 +144,37 @@ describe('OPFS spill', () => {
     expect(left.filter((n) => n.startsWith(`mixscope-spill-${5 * day}-`))).toEqual([])
     expect(left).toContain('prepared-keep')
     await recent.close()
+  })
+
+  it('holds the Prepare view\'s row log and plan records past a tiny budget, giving back what memory holds', async () => {
+    const root = new ModelDirectory()
+    const rand = mulberry32(21)
+    const budget = { bytes: 200, slabBytes: 64, spill: async () => bucketPlanSpill(await createOpfsSpill(root)) }
+    const log = new RowLog(budget)
+    const store = new RecordStore(budget)
+    const rows: ScannedRow[] = []
+    const texts: string[] = []
+    for (let i = 0; i < 2000; i++) {
+      const row: ScannedRow = { where: `m:${i}`, audio: { kind: 'file', path: `a/${i}.flac` }, text: `tëxt ${i} ${'x'.repeat(Math.floor(rand() * 50))}`, language: 'en', split: 'train', corpus: null, duration: rand() < 0.5 ? null : i / 7, problem: null }
+      rows.push(row)
+      await log.add(row)
+      texts.push(JSON.stringify(row))
+      store.append(texts[i])
+      if (store.overBudget) await store.flush()
+    }
+    // two spills, each its own folder
+    expect([...root.dirs.keys()]).toHaveLength(2)
+    expect(log.residentBytes + store.residentBytes).toBeLessThan(2000)
+    const back: ScannedRow[] = []
+    for await (const { index, ...row } of log.read({ first: 500, end: 1500 })) { expect(index).toBe(500 + back.length); back.push(row) }
+    expect(back).toEqual(rows.slice(500, 1500))
+    for (let k = 0; k < 2000; k++) {
+      const i = Math.floor(rand() * 2000)
+      expect(await store.get(i)).toBe(texts[i])
+    }
+    await log.close()
+    await store.close()
+    expect([...root.dirs.keys()]).toEqual([])
+    expect(root.counters.open).toBe(0)
   })
 })

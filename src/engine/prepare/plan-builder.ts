@@ -19,7 +19,7 @@ import { byPath, outsideInput, recognizeSplit, type InputFiles } from './inputs/
 import { audioRefName, SKIP_REASONS, type AudioRef, type InputFormat, type InputRow, type SkipReason } from './inputs/types.ts'
 import { corpusValue, maxPartitionValueLength, parseLanguageOptions, parseSplitMap, partitionValue } from './plan-options.ts'
 import { IntColumn, RecordStore, type PlanBudget } from './plan-store.ts'
-import { bufferShuffleOrder } from './shuffle/buffer-shuffle.ts'
+import { BufferShuffle } from './shuffle/buffer-shuffle.ts'
 import type { LanguageDecision, PlannedPartition, PlannedRow, PlannedRows, PrepareFix, PrepareOptions, PreparePlan, SkippedRow, SkippedRows } from './types.ts'
 
 /** How a plan is built. */
@@ -243,8 +243,11 @@ export class PlanBuilder {
     }
     const streams: PlanState['streams'] = []
     for (const s of this.streams.values()) {
-      const records = s.records!.values()
-      for (let i = 0; i < records.length; i++) await line(records[i] < 0 ? 'null' : await this.rows.get(records[i]))
+      const records = s.records!
+      for (let i = 0; i < records.length; i++) {
+        const r = records.get(i)
+        await line(r < 0 ? 'null' : await this.rows.get(r))
+      }
       streams.push({ corpus: s.corpus, split: s.split, language: s.language, rows: s.size, sum: s.sum.toJSON(), allDeclared: s.allDeclared })
     }
     for (let i = 0; i < this.skipped.length; i++) await line(await this.skipped.get(i))
@@ -380,24 +383,33 @@ export class PlanBuilder {
     }
   }
 
-  /** A stream's kept rows, in the reference's shuffle order (`shuffle`) or in reading order. */
+  /**
+   * A stream's kept rows, in the reference's shuffle order (`shuffle`) or in reading order. The order is never held:
+   * a cursor walks the stream (through `BufferShuffle`, one buffer of memory) as the rows are read, in order; reading
+   * before the cursor starts it again.
+   */
   private plannedRows(s: Stream, shuffle: boolean): PlannedRows {
     const store = this.rows
-    let order: Int32Array | null = null
-    const records = (): Int32Array => {
-      if (order) return order
-      if (!s.records) throw new Error('prepare: this plan was made for its summary and holds no rows')
-      const all = s.records.values()
-      order = new Int32Array(s.kept)
-      let k = 0
-      if (shuffle) for (const p of bufferShuffleOrder(s.size)) { if (all[p] >= 0) order[k++] = all[p] }
-      else for (const r of all) { if (r >= 0) order[k++] = r }
-      return order
+    let cursor: { order: BufferShuffle | null; taken: number; row: number } | null = null
+    /** The next kept row's record, in the plan's order. */
+    const nextRecord = (c: NonNullable<typeof cursor>): number => {
+      for (;;) {
+        const p = c.order ? c.order.next() : c.row < s.size ? c.row++ : -1
+        if (p < 0) throw new Error(`prepare: stream ${s.corpus}/${s.split}/${s.language} ends before its ${s.kept} kept rows`)
+        const r = s.records!.get(p)
+        if (r >= 0) { c.taken++; return r }
+      }
     }
     return {
       length: s.kept,
       async read(from, to) {
-        const ids = records().subarray(from, Math.min(to, s.kept))
+        if (!s.records) throw new Error('prepare: this plan was made for its summary and holds no rows')
+        to = Math.min(to, s.kept)
+        if (from >= to) return []
+        if (!cursor || from < cursor.taken) cursor = { order: shuffle ? new BufferShuffle(s.size) : null, taken: 0, row: 0 }
+        while (cursor.taken < from) nextRecord(cursor)
+        const ids = new Int32Array(to - from)
+        for (let k = 0; k < ids.length; k++) ids[k] = nextRecord(cursor)
         // read in record order (the order they were stored, and spilled, in), then put in the plan's order
         const texts = new Map<number, string>()
         for (const id of Int32Array.from(ids).sort()) texts.set(id, await store.get(id))

@@ -1,54 +1,43 @@
 /**
  * The plan's per-row state, compact: numbers in growable typed arrays, and each row's strings (where it was read, its
  * text, its audio) as one UTF-8 record in slabs of bytes — no JavaScript object per row. Past a budget, full slabs go
- * to a spill file the host gives (Node: a temporary file, `src/engine/node/plan-spill.ts`), so a plan of 10⁷ rows
- * holds a bounded amount of memory; records are read back by number.
+ * to a spill file the host gives (Node: a temporary file, `src/engine/node/plan-spill.ts`; the browser: OPFS), so
+ * what stays in memory per record is 4 bytes (where it ends in its slab): 0.4 GB for 10⁸ records. Records are read
+ * back by number.
  */
+import type { RandomAccessBuckets } from '../core/byte-buckets.ts'
 
-/** A growable column of 32-bit integers. */
+/** Entries per chunk of a column (a column grows a chunk at a time: nothing is copied as it grows). */
+const CHUNK = 1 << 16
+
+/**
+ * A growable column of 32-bit integers, in chunks of 65,536: 4 bytes per value and no copy as it grows (a doubling
+ * array would hold old and new, 12 bytes per value, while it grows past 10⁸).
+ */
 export class IntColumn {
-  private data: Int32Array
-  length = 0
-
-  constructor(capacity = 256) {
-    this.data = new Int32Array(Math.max(1, capacity))
-  }
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
-    this.data[this.length++] = value
-  }
-
-  get(i: number): number {
-    return this.data[i]
-  }
-
-  /** The values (a view: valid until the next `push`). */
-  values(): Int32Array {
-    return this.data.subarray(0, this.length)
-  }
-}
-
-/** A growable column of doubles. */
-class FloatColumn {
-  private data = new Float64Array(256)
+  private readonly chunks: Int32Array[] = []
   length = 0
 
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
+    const at = this.length & (CHUNK - 1)
+    if (at === 0) this.chunks.push(new Int32Array(this.chunks.length ? CHUNK : 256))
+    else if (at === this.chunks[this.chunks.length - 1].length) {
+      // the first chunk starts small (most streams are small) and grows to a whole chunk
+      const grown = new Int32Array(Math.min(CHUNK, at * 4))
+      grown.set(this.chunks[this.chunks.length - 1])
+      this.chunks[this.chunks.length - 1] = grown
     }
-    this.data[this.length++] = value
+    this.chunks[this.chunks.length - 1][at] = value
+    this.length++
   }
 
   get(i: number): number {
-    return this.data[i]
+    return this.chunks[i >>> 16][i & (CHUNK - 1)]
+  }
+
+  /** Bytes the column holds. */
+  get bytes(): number {
+    return this.chunks.reduce((n, c) => n + c.byteLength, 0)
   }
 }
 
@@ -59,6 +48,24 @@ export interface PlanSpill {
   read(offset: number, length: number): Promise<Uint8Array>
   /** Removes the file. */
   close(): Promise<void>
+}
+
+/**
+ * A `PlanSpill` on bucket 0 of `RandomAccessBuckets` (the browser's OPFS spill, src/engine/core/opfs-spill.ts, or
+ * memory): appended bytes are handed over (not copied), as the store and the row log never touch them again.
+ */
+export function bucketPlanSpill(buckets: RandomAccessBuckets): PlanSpill {
+  let size = 0
+  return {
+    async append(bytes) {
+      const at = size
+      size += bytes.length
+      await buckets.append(0, bytes)
+      return at
+    },
+    read: (offset, length) => buckets.read(0, offset, length),
+    close: () => buckets.close(),
+  }
 }
 
 /** How much of the plan stays in memory. */
@@ -72,8 +79,8 @@ export interface PlanBudget {
 }
 
 interface Slab {
-  /** Offset of its first byte among all records. */
-  start: number
+  /** Its first record. */
+  first: number
   /** Its bytes while in memory; null once spilled. */
   bytes: Uint8Array | null
   used: number
@@ -93,10 +100,13 @@ export class RecordStore {
   private readonly slabBytes: number
   private readonly budget: number
   private readonly slabs: Slab[] = []
-  /** Per record, the offset just past it (its start is the previous record's end, or its slab's start). */
-  private readonly ends = new FloatColumn()
-  /** Per record, its slab. */
-  private readonly slabOf = new IntColumn()
+  /**
+   * Per record, the offset just past it in its slab (its start is the previous record's end, or 0 for its slab's
+   * first): 4 bytes per record, the only per-record memory (a record's slab is found from the slabs' first records).
+   */
+  private readonly ends = new IntColumn()
+  /** The slab last found (records are read near one another). */
+  private lastSlab = 0
   private resident = 0
   private spill: PlanSpill | null = null
   private spilled = 0
@@ -120,16 +130,15 @@ export class RecordStore {
     if (!wrote || wrote.read! < text.length) {
       // a record never straddles two slabs
       const size = Math.max(this.slabBytes, text.length * 3)
-      const start = slab ? slab.start + slab.used : 0
-      slab = { start, bytes: new Uint8Array(size), used: 0, spilledAt: -1 }
+      slab = { first: this.ends.length, bytes: new Uint8Array(size), used: 0, spilledAt: -1 }
       this.slabs.push(slab)
       this.resident += size
       at = 0
       wrote = encoder.encodeInto(text, slab.bytes!)
     }
     slab.used = at + wrote.written!
-    this.ends.push(slab.start + slab.used)
-    this.slabOf.push(this.slabs.length - 1)
+    // slabs are at most a few MiB (or 3 bytes per character of one string): the offset fits 31 bits
+    this.ends.push(slab.used)
     return this.ends.length - 1
   }
 
@@ -149,15 +158,25 @@ export class RecordStore {
     }
   }
 
+  /** The slab record `i` is in. */
+  private slabOf(i: number): number {
+    let n = this.lastSlab
+    if (this.slabs[n].first <= i && (n + 1 === this.slabs.length || i < this.slabs[n + 1].first)) return n
+    n = 0
+    for (let lo = 0, hi = this.slabs.length - 1; lo <= hi;) {
+      const mid = (lo + hi) >> 1
+      if (this.slabs[mid].first <= i) { n = mid; lo = mid + 1 } else hi = mid - 1
+    }
+    return this.lastSlab = n
+  }
+
   /** Record `i`. */
   async get(i: number): Promise<string> {
-    const slab = this.slabs[this.slabOf.get(i)]
-    const start = i > 0 && this.slabOf.get(i - 1) === this.slabOf.get(i) ? this.ends.get(i - 1) : slab.start
-    const end = this.ends.get(i)
-    if (slab.bytes) return decoder.decode(slab.bytes.subarray(start - slab.start, end - slab.start))
-    const n = this.slabOf.get(i)
-    const from = start - slab.start
-    const to = end - slab.start
+    const n = this.slabOf(i)
+    const slab = this.slabs[n]
+    const from = i === slab.first ? 0 : this.ends.get(i - 1)
+    const to = this.ends.get(i)
+    if (slab.bytes) return decoder.decode(slab.bytes.subarray(from, to))
     let w = this.windows.find((x) => x.slab === n && x.from <= from && to <= x.from + x.bytes.length)
     if (!w) {
       // read a stretch from this record on: the next rows asked for are often in it
@@ -167,6 +186,11 @@ export class RecordStore {
       if (this.windows.length > WINDOWS) this.windows.shift()
     }
     return decoder.decode(w.bytes.subarray(from - w.from, to - w.from))
+  }
+
+  /** Bytes held in memory per record (its end) and by the slab list. */
+  get indexBytes(): number {
+    return this.ends.bytes + this.slabs.length * 48
   }
 
   /** Bytes held in memory by the slabs. */

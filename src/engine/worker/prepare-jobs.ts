@@ -12,6 +12,7 @@ import { scanInput } from '../prepare/inputs/scan.ts'
 import type { InputFiles } from '../prepare/inputs/input-files.ts'
 import { loadLibFlacBrowser } from '../prepare/libflac-browser.ts'
 import { planPrepare } from '../prepare/plan.ts'
+import { browserPlanBudget } from './browser-spill.ts'
 import { runPrepare, type PrepareProgress } from '../prepare/run.ts'
 import type { PrepareOptions, PreparePlan, PrepareReport } from '../prepare/types.ts'
 import { preparePlanSummary } from '../prepare/summary.ts'
@@ -47,9 +48,14 @@ async function scan(message: { source: SourceDescription; options: PrepareOption
   let result
   let plan: PreparePlan
   try {
-    result = await scanInput(source, { inputFormat: message.options.inputFormat, textColumn: message.options.textColumn, signal: options.signal })
-    // a manifest is read while it is planned
-    plan = await planPrepare(result.scan, result.input, message.options, { signal: options.signal })
+    // the scanned rows and the plan's records past 256 MiB each wait in OPFS (browser-spill.ts), as in Node
+    result = await scanInput(source, { inputFormat: message.options.inputFormat, textColumn: message.options.textColumn, signal: options.signal, budget: browserPlanBudget() })
+    // a manifest is read while it is planned; the scanned rows are not needed after (the plan holds its own records)
+    try {
+      plan = await planPrepare(result.scan, result.input, message.options, { signal: options.signal, budget: browserPlanBudget() })
+    } finally {
+      await result.scan.close()
+    }
   } catch (error) {
     if (error instanceof MixscopeError || (error as Error).name === 'AbortError') throw error
     throw new MixscopeError((error as Error).message, 'prepare-input', 'usage')

@@ -10,6 +10,9 @@
  * recordings split over several files, are not read (`bad-input-row`, naming the source). Split: the manifest's name
  * (`cuts_train.jsonl.gz`, `librispeech_supervisions_dev-clean.jsonl.gz`). Corpus: a supervision's
  * `custom.corpus`, else `--corpus`.
+ *
+ * Memory: a recordings manifest is joined through `KeyedRecords` (keyed-records.ts): each recording one compact
+ * string (spilled past the budget) and about 20 bytes of index, no object per recording.
  */
 import type { AudioRef } from './types.ts'
 import type { RowSink } from './row-log.ts'
@@ -17,6 +20,8 @@ import { dirOf, splitFromPath, splitName, type InputFiles } from './input-files.
 import { readJsonArray } from './json-array.ts'
 import { readLines } from './lines.ts'
 import { resolveNemoPath, type NemoPaths } from './nemo.ts'
+import { KeyedRecords } from './keyed-records.ts'
+import type { PlanBudget } from '../plan-store.ts'
 
 /** What a manifest's name says it holds. */
 export function lhotseKind(path: string): 'cuts' | 'recordings' | 'supervisions' | null {
@@ -73,8 +78,11 @@ function recordingAudio(input: InputFiles, manifestDir: string, rec: Recording |
   return audio
 }
 
-/** Rows of the cuts manifests, or of the supervisions manifests with their recordings, into `out`. */
-export async function readLhotse(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal, paths: NemoPaths = {}): Promise<{ notes: string[] }> {
+/**
+ * Rows of the cuts manifests, or of the supervisions manifests with their recordings, into `out`.
+ * @param budget memory the recordings of one manifest may hold (their records past it go to the budget's spill)
+ */
+export async function readLhotse(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal, paths: NemoPaths = {}, budget: PlanBudget = {}): Promise<{ notes: string[] }> {
   const notes: string[] = []
   const cuts = manifests.filter((p) => lhotseKind(p) === 'cuts')
   const supervisions = manifests.filter((p) => lhotseKind(p) === 'supervisions')
@@ -111,15 +119,28 @@ export async function readLhotse(input: InputFiles, manifests: string[], out: Ro
       notes.push(`lhotse: ${path} has no ${recPath} beside it; its supervisions are not read`)
       continue
     }
-    const byId = new Map<string, Recording>()
-    for await (const r of records(input, recPath, signal)) {
-      const rec = r.value as Recording | null
-      if (rec && typeof rec.id === 'string') byId.set(rec.id, rec)
+    const byId = new KeyedRecords(budget)
+    try {
+      for await (const r of records(input, recPath, signal)) {
+        const rec = r.value as Recording | null
+        // what recordingAudio reads of it
+        if (rec && typeof rec.id === 'string') await byId.set(rec.id, JSON.stringify({ id: rec.id, sources: rec.sources, duration: rec.duration } satisfies Recording))
+      }
+      await joinSupervisions(path, recPath, split, byId)
+    } finally {
+      await byId.close()
     }
+  }
+  const lone = [...recordings].filter((p) => !supervisions.some((s) => s.replace(/supervisions(?=[^/]*$)/i, 'recordings') === p))
+  if (lone.length) notes.push(`lhotse: ${lone.join(', ')} not read (no supervisions manifest beside them)`)
+  return { notes }
+
+  async function joinSupervisions(path: string, recPath: string, split: string | null, byId: KeyedRecords): Promise<void> {
     for await (const r of records(input, path, signal)) {
       if (r.error || !r.value || typeof r.value !== 'object') { await bad(r.where, split, r.error ?? 'not a JSON object'); continue }
       const sup = r.value as Supervision
-      const rec = typeof sup.recording_id === 'string' ? byId.get(sup.recording_id) : undefined
+      const found = typeof sup.recording_id === 'string' ? await byId.get(sup.recording_id) : undefined
+      const rec = found === undefined ? undefined : JSON.parse(found) as Recording
       if (!rec) { await bad(r.where, split, `recording ${JSON.stringify(sup.recording_id)} is not in ${recPath}`); continue }
       const audio = recordingAudio(input, dirOf(recPath), rec, num(sup.start) ?? 0, num(sup.duration), paths)
       if (typeof audio === 'string') { await bad(r.where, split, audio); continue }
@@ -129,7 +150,4 @@ export async function readLhotse(input: InputFiles, manifests: string[], out: Ro
       })
     }
   }
-  const lone = [...recordings].filter((p) => !supervisions.some((s) => s.replace(/supervisions(?=[^/]*$)/i, 'recordings') === p))
-  if (lone.length) notes.push(`lhotse: ${lone.join(', ')} not read (no supervisions manifest beside them)`)
-  return { notes }
 }

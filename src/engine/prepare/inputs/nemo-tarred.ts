@@ -6,12 +6,17 @@
  * reader maps back to the member `<base><ext>`; an entry that kept an `offset` reads `duration` seconds from there.
  * Entries without `shard_id` are looked up in every tar. Other fields as NeMo manifests (`text`, `lang`, `split`,
  * `corpus`).
+ *
+ * Memory: the member indexes of recently used tars, at most `TarIndexOptions.members` members in all (default 2¹⁹,
+ * about 100 MB), the least recently used tar's dropped first (and listed again if an entry names it later). NeMo's
+ * script writes the manifest a shard after another, so each tar is listed once; a manifest in another order is read
+ * right, listing tars again as it goes back to them.
  */
 import type { InputRow } from './types.ts'
 import type { RowSink } from './row-log.ts'
 import { dirOf, splitFromPath, splitName, type InputFiles } from './input-files.ts'
 import { readLines } from './lines.ts'
-import { listTar, type TarMember } from './tar.ts'
+import { tarMembers, type TarMember } from './tar.ts'
 
 /** The tarred manifests of an input (`tarred_audio_manifest*.json[l][.gz]`), sorted. */
 export function nemoTarredManifests(input: InputFiles): string[] {
@@ -21,12 +26,50 @@ export function nemoTarredManifests(input: InputFiles): string[] {
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null)
 const seconds = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null)
 
+/** How many tar members the reader's indexes hold. */
+export interface TarIndexOptions {
+  /** Members held in all (default 2¹⁹); the tar being read is held whatever its size. */
+  members?: number
+  /** Called each time a tar is listed (tests count the listings). */
+  onList?: (tar: string) => void
+}
+
+/** The default member budget of the tar indexes (2¹⁹ members, about 100 MB of names and offsets). */
+export const TAR_INDEX_MEMBERS = 1 << 19
+
 /** Rows of the tarred manifests, in file then line order, into `out`. */
-export async function readNemoTarred(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal): Promise<void> {
-  const tars = new Map<string, Promise<Map<string, TarMember>>>()
-  const membersOf = (tar: string) => {
+export async function readNemoTarred(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal, index: TarIndexOptions = {}): Promise<void> {
+  const budget = Math.max(0, index.members ?? TAR_INDEX_MEMBERS)
+  // tars' member indexes, least recently used first (a Map keeps insertion order), and the members they hold
+  const tars = new Map<string, Map<string, TarMember>>()
+  let held = 0
+  // tars that are not readable tars, and why (one message each, not listed again)
+  const broken = new Map<string, Error>()
+  const membersOf = async (tar: string): Promise<Map<string, TarMember>> => {
+    const error = broken.get(tar)
+    if (error) throw error
     let m = tars.get(tar)
-    if (!m) tars.set(tar, m = listTar(input, tar, signal).then((list) => new Map(list.map((x) => [x.name, x]))))
+    if (m) {
+      tars.delete(tar)
+      tars.set(tar, m)
+      return m
+    }
+    index.onList?.(tar)
+    m = new Map()
+    try {
+      for await (const x of tarMembers(input, tar, signal)) m.set(x.name, x)
+    } catch (e) {
+      signal?.throwIfAborted()
+      broken.set(tar, e as Error)
+      throw e
+    }
+    held += m.size
+    tars.set(tar, m)
+    for (const [name, old] of tars) {
+      if (held <= budget || old === m) break
+      tars.delete(name)
+      held -= old.size
+    }
     return m
   }
   for (const path of manifests) {

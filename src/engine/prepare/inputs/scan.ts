@@ -119,7 +119,7 @@ async function readRows(input: InputFiles, format: Exclude<InputFormat, 'nemo'>,
     case 'lhotse': {
       const manifests = options.entry ? [options.entry, ...lhotseManifests(input).filter((p) => p !== options.entry && lhotseKind(p) === 'recordings')] : lhotseManifests(input)
       if (!manifests.some((p) => lhotseKind(p) !== 'recordings')) throw new Error('lhotse: no cuts or supervisions manifest (*cuts*.jsonl[.gz], *supervisions*.jsonl[.gz]) in the input folder')
-      const r = await readLhotse(input, manifests, log, options.signal, options.paths)
+      const r = await readLhotse(input, manifests, log, options.signal, options.paths, options.budget)
       notes.push(...r.notes)
       break
     }

@@ -1,9 +1,9 @@
 /**
- * The member list of an (uncompressed) tar file of the input, read header by header through range reads: POSIX
+ * The members of an (uncompressed) tar file of the input, read header by header through range reads: POSIX
  * ustar (with its 155-byte name prefix), GNU long names (`L`) and base-256 sizes, pax extended headers (`x`: `path`,
  * `size`; `g` global headers skipped). Members are not read here: a row's audio is the byte range of its member.
  * POSIX.1-2001 (pax) and GNU tar's formats as `tar` and Python's `tarfile` (what webdataset and NeMo write with) write
- * them.
+ * them. The members come one at a time (`tarMembers`): a tar of 10⁶ members is never held as a list.
  */
 import type { InputFiles } from './input-files.ts'
 
@@ -36,17 +36,17 @@ function numberField(b: Uint8Array, at: number, n: number): number {
   return s ? Number.parseInt(s, 8) : 0
 }
 
-/** pax records `<len> <key>=<value>\n`. */
+/** pax records `<len> <key>=<value>\n`; `<len>` counts bytes (of UTF-8), so records are cut from the bytes. */
 function paxRecords(bytes: Uint8Array): Map<string, string> {
-  const text = new TextDecoder().decode(bytes)
+  const decoder = new TextDecoder()
   const out = new Map<string, string>()
   let at = 0
-  while (at < text.length) {
-    const space = text.indexOf(' ', at)
+  while (at < bytes.length) {
+    const space = bytes.indexOf(0x20, at)
     if (space < 0) break
-    const len = Number.parseInt(text.slice(at, space), 10)
-    if (!(len > 0)) break
-    const record = text.slice(space + 1, at + len - 1)
+    const len = Number.parseInt(decoder.decode(bytes.subarray(at, space)), 10)
+    if (!(len > 0) || at + len > bytes.length) break
+    const record = decoder.decode(bytes.subarray(space + 1, at + len - 1))
     const eq = record.indexOf('=')
     if (eq > 0) out.set(record.slice(0, eq), record.slice(eq + 1))
     at += len
@@ -55,10 +55,20 @@ function paxRecords(bytes: Uint8Array): Map<string, string> {
 }
 
 /**
- * The regular files of tar `path`, in order.
+ * The regular files of tar `path`, in order (all of them, as a list: `tarMembers` gives them one at a time).
  * @throws Error `<path>: not a tar file (…)` on a header whose checksum does not match
  */
 export async function listTar(input: InputFiles, path: string, signal?: AbortSignal): Promise<TarMember[]> {
+  const members: TarMember[] = []
+  for await (const m of tarMembers(input, path, signal)) members.push(m)
+  return members
+}
+
+/**
+ * The regular files of tar `path`, in order, one at a time as its headers are read (memory: one 1 MiB window).
+ * @throws Error `<path>: not a tar file (…)` on a header whose checksum does not match (after the members before it)
+ */
+export async function* tarMembers(input: InputFiles, path: string, signal?: AbortSignal): AsyncGenerator<TarMember> {
   const size = input.sizes.get(path) ?? 0
   let window: Uint8Array = new Uint8Array(0)
   let windowStart = 0
@@ -69,7 +79,6 @@ export async function listTar(input: InputFiles, path: string, signal?: AbortSig
     }
     return window.subarray(at - windowStart, at - windowStart + n)
   }
-  const members: TarMember[] = []
   let at = 0
   let longName: string | null = null
   let pax: Map<string, string> | null = null
@@ -95,11 +104,10 @@ export async function listTar(input: InputFiles, path: string, signal?: AbortSig
     } else {
       if (pax?.has('path')) name = pax.get('path')!
       else if (longName !== null) name = longName
-      if (type === '0' || type === '\0' || type === '7') members.push({ name, start: data, size: memberSize })
+      if (type === '0' || type === '\0' || type === '7') yield { name, start: data, size: memberSize }
       longName = null
       pax = null
     }
     at = next
   }
-  return members
 }

@@ -11,7 +11,7 @@ import type { InputRow } from './types.ts'
 import type { RowSink } from './row-log.ts'
 import { LANGUAGE_COLUMNS, TEXT_COLUMNS } from './audiofolder.ts'
 import { splitFromPath, splitName, type InputFiles } from './input-files.ts'
-import { listTar, type TarMember } from './tar.ts'
+import { tarMembers, type TarMember } from './tar.ts'
 
 /** Audio fields, in the order one is chosen when a sample has several. */
 export const WEBDATASET_AUDIO = ['flac', 'wav', 'mp3', 'ogg', 'opus']
@@ -27,36 +27,47 @@ export function keyAndField(name: string): { key: string; field: string } | null
   return m ? { key: m[1], field: m[2].toLowerCase() } : null
 }
 
-/** Consecutive members with one key, as webdataset's `group_by_keys`. */
-export function groupSamples(members: TarMember[]): { key: string; fields: Map<string, TarMember> }[] {
-  const samples: { key: string; fields: Map<string, TarMember> }[] = []
-  for (const m of members) {
+/** Consecutive members with one key, as webdataset's `group_by_keys`, one sample at a time (memory: one sample). */
+export async function* groupSamples(members: AsyncIterable<TarMember> | Iterable<TarMember>): AsyncGenerator<{ key: string; fields: Map<string, TarMember> }> {
+  let last: { key: string; fields: Map<string, TarMember> } | null = null
+  for await (const m of members) {
     const kf = keyAndField(m.name)
     if (!kf) continue
-    const last = samples[samples.length - 1]
     if (last && last.key === kf.key && !last.fields.has(kf.field)) last.fields.set(kf.field, m)
-    else samples.push({ key: kf.key, fields: new Map([[kf.field, m]]) })
+    else {
+      if (last) yield last
+      last = { key: kf.key, fields: new Map([[kf.field, m]]) }
+    }
   }
-  return samples
+  if (last) yield last
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null)
 
-/** Rows of every shard, in shard then sample order, into `out`; a shard that is not a readable tar is left out with a note. */
+/**
+ * Rows of every shard, in shard then sample order, into `out`, each shard's members read as a stream (never listed
+ * whole); a shard that is not a readable tar is left out with a note (one that breaks part way keeps the samples
+ * before the break, as webdataset's reader yields them, and the note says where it broke).
+ */
 export async function readWebdataset(input: InputFiles, shards: string[], out: RowSink, signal?: AbortSignal): Promise<{ notes: string[] }> {
   const notes: string[] = []
   const decoder = new TextDecoder('utf-8')
   for (const tar of shards) {
     const split = splitName(splitFromPath(tar))
-    let members: TarMember[]
-    try {
-      members = await listTar(input, tar, signal)
-    } catch (error) {
-      signal?.throwIfAborted()
-      notes.push(`webdataset: ${(error as Error).message}; its samples are not read`)
-      continue
-    }
-    for (const { key, fields } of groupSamples(members)) {
+    const samples = groupSamples(tarMembers(input, tar, signal))
+    let taken = 0
+    for (;;) {
+      let sample: IteratorResult<{ key: string; fields: Map<string, TarMember> }>
+      try {
+        sample = await samples.next()
+      } catch (error) {
+        signal?.throwIfAborted()
+        notes.push(`webdataset: ${(error as Error).message}; ${taken ? `its samples after the first ${taken} are` : 'its samples are'} not read`)
+        break
+      }
+      if (sample.done) break
+      taken++
+      const { key, fields } = sample.value
       const where = `${tar}:${key}`
       const read = async (m: TarMember) => decoder.decode(await input.source.read(tar, m.start, m.start + m.size, { signal })).replace(/^\uFEFF/, '')
       const audioField = WEBDATASET_AUDIO.find((f) => fields.has(f))

@@ -72,15 +72,24 @@ describe('HTTP bodies are bounded', () => {
 })
 
 describe('summaries', () => {
-  test('a --summary URL that never answers is an I/O error after the request timeout', async () => {
+  test('a --summary URL that never answers is an I/O error after the request timeout (MIXSCOPE_HTTP_TIMEOUT)', async () => {
     const root = tempDir()
     mkdirSync(join(root, 'corpus=c/split=train/language=eng_Latn'), { recursive: true })
     writeFileSync(join(root, partPath), part)
-    const run = await runIsolated(['stats', root, '--summary', `${base}/silent.tsv`, '--json'], 50_000)
+    const run = await runIsolated(['stats', root, '--summary', `${base}/silent.tsv`, '--json'], 30_000, { env: { MIXSCOPE_HTTP_TIMEOUT: '1.5' } })
     expect(run.timedOut).toBe(false)
     expect(run.code).toBe(2)
-    expect(run.stderr).toMatch(/silent\.tsv timed out after 30000 ms/)
-  }, 60_000)
+    expect(run.stderr).toMatch(/silent\.tsv timed out after 1500 ms/)
+    expect(run.ms).toBeGreaterThan(1500)
+  })
+
+  test('a MIXSCOPE_HTTP_TIMEOUT that is not a number of seconds is a usage error naming it', async () => {
+    for (const bad of ['soon', '0', '-3']) {
+      const run = await runIsolated(['stats', `${base}/silent/`, '--json'], 20_000, { env: { MIXSCOPE_HTTP_TIMEOUT: bad } })
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain(`MIXSCOPE_HTTP_TIMEOUT must be a number of seconds between 0 and 86400, got "${bad}"`)
+    }
+  })
 
   test('a recipe whose dataset_summary_path is /etc/passwd is not read: a note says so, and nothing of it is echoed', async () => {
     const root = tempDir()

@@ -34,9 +34,24 @@ export function redirectOrigins(env: NodeJS.ProcessEnv = process.env): string[] 
   return (env.MIXSCOPE_REDIRECT_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
 }
 
+/**
+ * Milliseconds each HTTP request may take, body included: `MIXSCOPE_HTTP_TIMEOUT` in seconds (default 30, the
+ * engine's; a slow object store or a far-away mirror may need more). A value that is not a positive number of
+ * seconds is a usage error naming it.
+ */
+export function httpTimeoutMs(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.MIXSCOPE_HTTP_TIMEOUT
+  if (raw === undefined || raw.trim() === '') return undefined
+  const seconds = Number(raw)
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
+    throw new MixscopeError(`http: MIXSCOPE_HTTP_TIMEOUT must be a number of seconds between 0 and 86400, got ${JSON.stringify(raw)}`, 'bad-option', 'usage')
+  }
+  return Math.max(1, Math.round(seconds * 1000))
+}
+
 /** The source for a dataset argument: an HTTP source for URLs, the fs source otherwise. */
 async function sourceFor(arg: string): Promise<DatasetSource> {
-  if (isUrl(arg)) return createHttpSource(arg, { concurrency: cliHttpConcurrency, redirectOrigins: redirectOrigins() })
+  if (isUrl(arg)) return createHttpSource(arg, { concurrency: cliHttpConcurrency, redirectOrigins: redirectOrigins(), timeoutMs: httpTimeoutMs() })
   try {
     await stat(arg)
   } catch {
@@ -79,7 +94,7 @@ export async function openDatasetArg(arg: string, options: { summary?: string; o
   if (options.summary) {
     if (isUrl(options.summary)) {
       // a timeout and a size cap: a server that never answers or never stops is an error, not a hang
-      const bytes = await fetchDocument(options.summary, { maxBytes: summaryLimit, redirectOrigins: redirectOrigins() }).catch((error: unknown) => {
+      const bytes = await fetchDocument(options.summary, { maxBytes: summaryLimit, redirectOrigins: redirectOrigins(), timeoutMs: httpTimeoutMs() }).catch((error: unknown) => {
         throw new MixscopeError(`summary: ${(error as Error).message}`, 'not-found', 'io')
       })
       summary = { path: options.summary, bytes }

@@ -1,20 +1,16 @@
 /** Spawns `npx mixscope weights|batches` on the demo and checks outputs, determinism and exit codes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tableFromIPC } from 'apache-arrow'
+import { spawnMixscope, type CliRun } from './helpers/spawn-cli.ts'
 
 const repo = join(import.meta.dirname, '..')
 const demo = 'public/demo/version=0'
 
-function mixscope(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['--offline', 'mixscope', ...args], { cwd: repo, timeout: 90_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr })
-    })
-  })
+function mixscope(args: string[]): Promise<CliRun> {
+  return spawnMixscope(args, { cwd: repo })
 }
 
 let dir: string

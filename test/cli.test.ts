@@ -6,13 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startStaticServer, type StaticServer } from './helpers/static-server.ts'
 import { writeParquet } from './helpers/duckdb.ts'
+import { spawnMixscope, type CliRun } from './helpers/spawn-cli.ts'
 
-function mixscope(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['--offline', 'mixscope', ...args], { cwd: join(import.meta.dirname, '..'), timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr })
-    })
-  })
+function mixscope(args: string[]): Promise<CliRun> {
+  return spawnMixscope(args, { timeoutMs: 60_000 })
 }
 
 let dir: string
@@ -41,6 +38,11 @@ describe('npx mixscope', () => {
       expect(r.stdout).toContain(`Usage: mixscope ${command}`)
     }
     expect((await mixscope(['--help'])).stdout).toContain('Commands:')
+    // the package's bin mapping, as `npx mixscope` finds it
+    const viaNpx = await new Promise<string>((resolve, reject) => {
+      execFile('npx', ['--offline', 'mixscope', '--help'], { cwd: join(import.meta.dirname, '..'), timeout: 60_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)))
+    })
+    expect(viaNpx).toContain('Commands:')
   })
   it('stats --json prints the documented shape with sorted partitions', async () => {
     const r = await mixscope(['stats', root, '--json'])

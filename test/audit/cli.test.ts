@@ -1,17 +1,13 @@
 /** Spawns `npx mixscope audit` and checks outputs, files and exit codes (docs/conventions.md). */
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditFixture } from './helpers.ts'
+import { spawnMixscope, type CliRun } from '../helpers/spawn-cli.ts'
 
-function mixscope(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['--offline', 'mixscope', 'audit', ...args], { cwd: join(import.meta.dirname, '..', '..'), timeout: 90_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr })
-    })
-  })
+function mixscope(args: string[]): Promise<CliRun> {
+  return spawnMixscope(['audit', ...args])
 }
 
 let dir: string

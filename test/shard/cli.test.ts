@@ -4,7 +4,6 @@
  * engine's environment; missing, repeated and mismatched parts are refused by name. One run spawns the real bin
  * (worker pool, exit codes); the rest call the CLI in this process.
  */
-import { execFile } from 'node:child_process'
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,12 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auditFixture } from '../audit/helpers.ts'
 import { makeShardedDataset } from './make-sharded-dataset.ts'
 import { runCli } from '../helpers/run-cli.ts'
+import { spawnMixscope, type CliRun } from '../helpers/spawn-cli.ts'
 
-function spawnMixscope(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile('npx', ['--offline', 'mixscope', ...args], { cwd: join(import.meta.dirname, '..', '..'), timeout: 120_000, maxBuffer: 64 << 20, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 99) : 0, stdout, stderr }))
-  })
+function spawnCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return spawnMixscope(args, { env, timeoutMs: 120_000 })
 }
 
 const run = runCli
@@ -43,14 +40,14 @@ describe('mixscope audit --shard / mixscope merge', () => {
   it('three deep shards through the real bin merge into the unsharded --json, --report and --flagged', async () => {
     const parts = join(dir, 'deep')
     await mkdir(parts)
-    const shards = await Promise.all([0, 1, 2].map((i) => spawnMixscope(['audit', root, '--deep', '--workers', '1', '--out', join(parts, `audit-${i}.json`)],
+    const shards = await Promise.all([0, 1, 2].map((i) => spawnCli(['audit', root, '--deep', '--workers', '1', '--out', join(parts, `audit-${i}.json`)],
       { SLURM_ARRAY_TASK_ID: String(10 + i), SLURM_ARRAY_TASK_MIN: '10', SLURM_ARRAY_TASK_COUNT: '3' })))
     for (const [i, s] of shards.entries()) {
       expect(s.code, s.stderr).toBe(0) // a shard exits 0 even though its rows have error findings
       expect(s.stderr).toContain(`shard ${i}/3 (from the Slurm array)`)
     }
-    const merged = await spawnMixscope(['merge', parts, '--out', join(dir, 'merged.json'), '--report', join(dir, 'merged.html'), '--flagged', join(dir, 'merged.jsonl')])
-    const whole = await spawnMixscope(['audit', root, '--deep', '--workers', '1', '--json', '--report', join(dir, 'whole.html'), '--flagged', join(dir, 'whole.jsonl')])
+    const merged = await spawnCli(['merge', parts, '--out', join(dir, 'merged.json'), '--report', join(dir, 'merged.html'), '--flagged', join(dir, 'merged.jsonl')])
+    const whole = await spawnCli(['audit', root, '--deep', '--workers', '1', '--json', '--report', join(dir, 'whole.html'), '--flagged', join(dir, 'whole.jsonl')])
     expect(whole.code).toBe(1)
     expect(merged.code, merged.stderr).toBe(whole.code)
     expect(withoutTiming(await readFile(join(dir, 'merged.json'), 'utf8'))).toBe(whole.stdout)

@@ -23,7 +23,7 @@
  * - MAT5 (GNU Octave 2.1 / MATLAB 5, `mat5.c`): a 128-byte text header and byte-order mark (`IM` little-endian, `MI`
  *   big-endian), a 1 × 1 `samplerate` matrix (double, or a compressed 16- or 32-bit integer), then a channels × frames
  *   matrix of double, float, int32, int16 or uint8; a first matrix that is not 1 × 1 is the samples, at 44.1 kHz.
- * - MIDI SDS (sds.ts) and FastTracker 2 XI (xi.ts), coded: their headers are read by their own modules.
+ * - MIDI SDS and FastTracker 2 XI, coded: their headers are read by sampler-headers.ts.
  * Samples are read by pcm.ts with libsndfile's values (coded.ts for PAF 24-bit, SDS and XI).
  */
 import { ascii, u16le, u32be, u32le } from './bytes.ts'
@@ -31,8 +31,7 @@ import type { CodedLayout } from './coded.ts'
 import type { PcmEncoding, PcmLayout } from './pcm.ts'
 import { PAF24_BLOCK_BYTES, PAF24_BLOCK_SAMPLES } from './paf24.ts'
 import { blankSniff, checkSane, withProblem, type AudioContainer, type AudioSniff } from './sniff-result.ts'
-import { sniffSds } from './sds.ts'
-import { sniffXi } from './xi.ts'
+import { sniffSds, sniffXi } from './sampler-headers.ts'
 
 /** A rare container's sniff and where its samples are (the shape of pcm-containers.ts's `PcmContainer`). */
 export interface RareContainer { sniff: AudioSniff; layout: PcmLayout | null; coded?: CodedLayout }

@@ -4,17 +4,15 @@
  * significant first, the loop points, `F7`), then data packets of 127 bytes: `F0 7E <channel> 02 <packet>`, 120 data
  * bytes, a checksum, `F7`. Each sample is 2, 3 or 4 bytes of 7 bits (bit widths 8–13, 14–20, 21–28), most
  * significant first, offset binary, left-justified in 32 bits: 60, 40 or 30 samples a packet. Mono; the rate
- * 10^9 / period (16 kHz when the period is 0).
+ * 10^9 / period (16 kHz when the period is 0). The header is read by sampler-headers.ts.
  *
  * libsndfile's reader has quirks the decode keeps: a packet whose end (its 1-based index × samples a packet) is past
  * the header's length reads as zeros (so a last packet cut short by the length gives zeros); reading stops once the
  * packets consumed so far reach the length, checked before each packet and at the start of each 2048-sample read
  * libsndfile makes (`sds_read_f`'s buffer): `sf.read` of the whole file then returns fewer frames than the header
- * declares whenever the length is at most one packet, or ends within a packet that a 2048-sample boundary cuts
- * (`sdsReadFrames`). Values: the 32-bit integer rounded to float32, × 2^−31 (`sds_read_f`).
+ * declares whenever the length is at most one packet, or ends within (or at the end of) a packet that a 2048-sample
+ * boundary cuts (`sdsReadFrames`). Values: the 32-bit integer rounded to float32, × 2^−31 (`sds_read_f`).
  */
-import { blankSniff, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
-import type { CodedLayout } from './coded.ts'
 
 /** Bytes of the dump header (libsndfile's `SDS_DATA_OFFSET`). */
 export const SDS_HEADER_BYTES = 21
@@ -29,7 +27,7 @@ export function sdsBlockSamples(bits: number): number {
 }
 
 /** A 7-bit-group value (`SDS_3BYTE_TO_INT_DECODE`) from 3 little-endian bytes. */
-const sevenBits3 = (b: Uint8Array, at: number) => (b[at] & 0x7f) | ((b[at + 1] & 0x7f) << 7) | ((b[at + 2] & 0x7f) << 14)
+export const sevenBits3 = (b: Uint8Array, at: number) => (b[at] & 0x7f) | ((b[at + 1] & 0x7f) << 7) | ((b[at + 2] & 0x7f) << 14)
 
 /**
  * The spans of packets libsndfile's `sf_readf_float` for the whole length returns, in order: packet index (0-based)
@@ -63,26 +61,6 @@ function readPlan(frames: number, perBlock: number): { block: number; count: num
 /** Frames `sf.read` returns for an SDS file whose header declares `frames` (see the module's note). */
 export function sdsReadFrames(frames: number, bits: number): number {
   return readPlan(frames, sdsBlockSamples(bits)).reduce((n, p) => n + p.count, 0)
-}
-
-/** An SDS file's sniff and coded layout (coded.ts `sds`), or the reason libsndfile refuses it in `sniff.problems`. */
-export function sniffSds(b: Uint8Array, fileSize = b.length): { sniff: AudioSniff; layout: null; coded?: CodedLayout } {
-  const s = blankSniff('sds')
-  if (b.length < SDS_HEADER_BYTES) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, the SDS dump header needs ${SDS_HEADER_BYTES}`), layout: null }
-  const bits = b[6]
-  const period = sevenBits3(b, 7)
-  const frames = sevenBits3(b, 10)
-  s.codec = 'pcm'
-  s.channels = 1
-  s.sampleRate = period > 0 ? Math.trunc(1_000_000_000 / period) : 16000
-  s.declaredFramesRate = s.sampleRate
-  s.bitsPerSample = Math.ceil(bits / 8) * 8
-  s.declaredFrames = frames
-  checkSane(s)
-  if (bits < 8 || bits > 28) return { sniff: withProblem(s, `SDS of ${bits} bits (libsndfile reads 8–28)`), layout: null }
-  const read = sdsReadFrames(frames, bits)
-  if (read < frames) s.untrainable = `libsndfile's SDS reader returns ${read} of the ${frames} frames its header declares (it stops a packet early), so training's read comes up short`
-  return { sniff: s, layout: null, coded: { kind: 'sds', bits, channels: 1, dataOffset: SDS_HEADER_BYTES, dataBytes: Math.max(0, fileSize - SDS_HEADER_BYTES), frames: read, declared: frames } }
 }
 
 /**

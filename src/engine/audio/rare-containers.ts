@@ -213,7 +213,7 @@ function mat5(s: AudioSniff, b: Uint8Array): RareContainer {
     return x
   }
   try {
-    /** An array's tags up to its dimensions and name; null when a tag is not what libsndfile expects. */
+    /** An array's tags up to its dimensions and name: its rows and columns, or why libsndfile refuses the tags. */
     const matrix = (): { rows: number; cols: number } | string => {
       if (word() !== 0xe) return 'no MAT5 array (type 14) where libsndfile expects one'
       word()

@@ -31,7 +31,7 @@ const formats: [string, string, string[], boolean][] = [
   ['PAF', 'paf', ['BIG', 'LITTLE'], true], ['SVX', 'svx', ['FILE'], false], ['MPC2K', 'mpc2k', ['FILE'], true],
   ['VOC', 'voc', ['FILE'], true], ['MAT5', 'mat5', ['BIG', 'LITTLE'], true], ['SDS', 'sds', ['FILE'], false], ['XI', 'xi', ['FILE'], false],
 ]
-/** SDS lengths around libsndfile's reader's quirks: [subtype, frames] (`sdsReadFrames`). */
+/** SDS lengths around libsndfile's reader's quirks: [subtype, frames] (`sdsRead`). */
 const sdsLengths: [string, number][] = [['PCM_S8', 60], ['PCM_S8', 61], ['PCM_S8', 2050], ['PCM_S8', 2100], ['PCM_16', 40], ['PCM_16', 2100], ['PCM_24', 29], ['PCM_24', 4097]]
 
 /** Every file written ([name, container]) and libsndfile's decode of it (`<name>.f32`, planar). */
@@ -204,6 +204,7 @@ describe('the edited files differ where libsndfile says they do', () => {
     expect(reference['xi-odd.bin'].frames).toBe(reference['XI-DPCM_16-FILE-1.bin'].frames)
     expect(reference['xi-cut.bin'].frames).toBe(reference['XI-DPCM_8-FILE-1.bin'].frames - 100)
     expect(reference['sds-cut.bin'].frames).toBe(reference['SDS-PCM_16-FILE-1.bin'].frames)
+    expect(sniffAudio(read('sds-cut.bin')).problems).toEqual(['truncated data: the 75 packets libsndfile reads need 9525 bytes, file has 9452'])
     // the SDS lengths include some libsndfile reads short, and some it reads whole
     const short = written.filter(([, c]) => c === 'sds-short').map(([n]) => reference[n])
     expect(short.some((r) => r.frames < r.declared)).toBe(true)

@@ -5,7 +5,7 @@
  */
 import { ascii, u16le } from './bytes.ts'
 import type { CodedLayout } from './coded.ts'
-import { SDS_HEADER_BYTES, sdsReadFrames, sevenBits3 } from './sds.ts'
+import { SDS_BLOCK_BYTES, SDS_HEADER_BYTES, sdsRead, sevenBits3 } from './sds.ts'
 import { blankSniff, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
 
 /** An SDS file's sniff and coded layout (coded.ts `sds`), or the reason libsndfile refuses it in `sniff.problems`. */
@@ -23,9 +23,12 @@ export function sniffSds(b: Uint8Array, fileSize = b.length): { sniff: AudioSnif
   s.declaredFrames = frames
   checkSane(s)
   if (bits < 8 || bits > 28) return { sniff: withProblem(s, `SDS of ${bits} bits (libsndfile reads 8–28)`), layout: null }
-  const read = sdsReadFrames(frames, bits)
-  if (read < frames) s.untrainable = `libsndfile's SDS reader returns ${read} of the ${frames} frames its header declares (it stops a packet early), so training's read comes up short`
-  return { sniff: s, layout: null, coded: { kind: 'sds', bits, channels: 1, dataOffset: SDS_HEADER_BYTES, dataBytes: Math.max(0, fileSize - SDS_HEADER_BYTES), frames: read, declared: frames } }
+  const read = sdsRead(frames, bits)
+  const dataBytes = Math.max(0, fileSize - SDS_HEADER_BYTES)
+  // libsndfile reads a packet cut short over the previous one's bytes, and says nothing
+  if (read.packets * SDS_BLOCK_BYTES > dataBytes) s.problems.push(`truncated data: the ${read.packets} packets libsndfile reads need ${read.packets * SDS_BLOCK_BYTES} bytes, file has ${dataBytes}`)
+  if (read.frames < frames) s.untrainable = `libsndfile's SDS reader returns ${read.frames} of the ${frames} frames its header declares (it stops a packet early), so training's read comes up short`
+  return { sniff: s, layout: null, coded: { kind: 'sds', bits, channels: 1, dataOffset: SDS_HEADER_BYTES, dataBytes, frames: read.frames, declared: frames } }
 }
 
 /** Bytes of the instrument header before the sample headers. */

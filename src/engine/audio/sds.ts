@@ -11,7 +11,7 @@
  * packets consumed so far reach the length, checked before each packet and at the start of each 2048-sample read
  * libsndfile makes (`sds_read_f`'s buffer): `sf.read` of the whole file then returns fewer frames than the header
  * declares whenever the length is at most one packet, or ends within (or at the end of) a packet that a 2048-sample
- * boundary cuts (`sdsReadFrames`). Values: the 32-bit integer rounded to float32, × 2^−31 (`sds_read_f`).
+ * boundary cuts (`sdsRead`). Values: the 32-bit integer rounded to float32, × 2^−31 (`sds_read_f`).
  */
 
 /** Bytes of the dump header (libsndfile's `SDS_DATA_OFFSET`). */
@@ -58,16 +58,21 @@ function readPlan(frames: number, perBlock: number): { block: number; count: num
   return plan
 }
 
-/** Frames `sf.read` returns for an SDS file whose header declares `frames` (see the module's note). */
-export function sdsReadFrames(frames: number, bits: number): number {
-  return readPlan(frames, sdsBlockSamples(bits)).reduce((n, p) => n + p.count, 0)
+/**
+ * What `sf.read` of an SDS file whose header declares `frames` reads (see the module's note).
+ * @returns the frames it returns, and the packets it reads from the file (those past the length read as zeros)
+ */
+export function sdsRead(frames: number, bits: number): { frames: number; packets: number } {
+  const plan = readPlan(frames, sdsBlockSamples(bits))
+  const read = plan.filter((p) => !p.zero)
+  return { frames: plan.reduce((n, p) => n + p.count, 0), packets: read.length ? read[read.length - 1].block + 1 : 0 }
 }
 
 /**
  * Decodes SDS packets as libsndfile's `sf.read` of the whole file does.
  * @param data the packets (from byte 21)
  * @param frames the header's length
- * @returns `[sdsReadFrames(frames, bits)]` float32: each 32-bit value rounded to float32, × 2^−31
+ * @returns `[sdsRead(frames, bits).frames]` float32: each 32-bit value rounded to float32, × 2^−31
  */
 export function decodeSds(data: Uint8Array, bits: number, frames: number): Float32Array {
   const perBlock = sdsBlockSamples(bits)

@@ -78,7 +78,7 @@ function withBytes(src: Uint8Array, patch: (b: Uint8Array, v: DataView) => void)
 
 describe('decodeAudio on bad input: a clear error naming id and container, within seconds', () => {
   it('zero-length input', () => expectAudioError(new Uint8Array(0), 'a.parquet:0', /^audio: a\.parquet:0 \(unknown\): empty input/))
-  it('garbage', () => expectAudioError(new Uint8Array(1000).fill(7), 'a.parquet:1', /^audio: a\.parquet:1 \(unknown\): not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64, NIST SPHERE, Sun\/NeXT AU, IRCAM, HTK, AVR, WVE, MAT4, PVF, PAF, 8SVX, MPC2K or VOC: unknown magic bytes 0x07070707/))
+  it('garbage', () => expectAudioError(new Uint8Array(1000).fill(7), 'a.parquet:1', /^audio: a\.parquet:1 \(unknown\): not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64, NIST SPHERE, Sun\/NeXT AU, IRCAM, HTK, AVR, WVE, MAT4, PVF, PAF, 8SVX, MPC2K, VOC, MAT5, MIDI SDS or FastTracker 2 XI: unknown magic bytes 0x07070707/))
   it('WAV with 65535 channels', () => expectAudioError(
     withBytes(fixtureBytes('speech-16k-mono-s16.wav'), (_, v) => v.setUint16(22, 65535, true)), 'w', /^audio: w \(wav\/pcm\): .*absurd channel count 65535/))
   it('WAV with an unknown format tag', () => expectAudioError(

@@ -1,10 +1,12 @@
 /**
- * libsndfile's rarer containers (rare-containers.ts, paf24.ts): files written by libsndfile itself (python3-soundfile)
- * in every sample format and byte order it writes for IRCAM, HTK, AVR, WVE, MAT4, PVF, PAF (24-bit blocks too), IFF
- * 8SVX/16SV, MPC2K and VOC, mono and stereo where it writes stereo, decoded by `decodeAudio` and compared with libsndfile's
- * `sf.read(dtype='float32')` sample for sample (exact equality); VOC's other sound blocks as sox writes them; edited headers read as libsndfile reads them; what
- * it refuses refused; the formats libsndfile reads and mixscope does not (MAT5, SDS, XI) skipped with the format
- * named; and the raw-sample ones converted by the dataprep's streamed path with the whole-file path's bytes.
+ * libsndfile's rarer containers (rare-containers.ts, paf24.ts, sds.ts, xi.ts): files written by libsndfile itself
+ * (python3-soundfile) in every sample format and byte order it writes for IRCAM, HTK, AVR, WVE, MAT4, MAT5, PVF, PAF
+ * (24-bit blocks too), IFF 8SVX/16SV, MPC2K, VOC, MIDI SDS and FastTracker 2 XI (delta PCM), mono and stereo where it
+ * writes stereo, decoded by `decodeAudio` and compared with libsndfile's `sf.read(dtype='float32')` sample for sample
+ * (exact equality); VOC's other sound blocks as sox writes them; edited headers, and SDS lengths where libsndfile's
+ * reader returns fewer frames than it declares, read as libsndfile reads them; what it refuses refused; and the files
+ * converted by the dataprep's streamed path (raw samples, and PAF 24-bit and XI's coded streams) with the whole-file
+ * path's bytes.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -27,29 +29,37 @@ const formats: [string, string, string[], boolean][] = [
   ['IRCAM', 'ircam', ['BIG', 'LITTLE'], true], ['HTK', 'htk', ['FILE'], false], ['AVR', 'avr', ['FILE'], true],
   ['WVE', 'wve', ['FILE'], false], ['MAT4', 'mat4', ['BIG', 'LITTLE'], true], ['PVF', 'pvf', ['FILE'], true],
   ['PAF', 'paf', ['BIG', 'LITTLE'], true], ['SVX', 'svx', ['FILE'], false], ['MPC2K', 'mpc2k', ['FILE'], true],
-  ['VOC', 'voc', ['FILE'], true],
+  ['VOC', 'voc', ['FILE'], true], ['MAT5', 'mat5', ['BIG', 'LITTLE'], true], ['SDS', 'sds', ['FILE'], false], ['XI', 'xi', ['FILE'], false],
 ]
-const unread: [string, string][] = [['MAT5', 'a MAT5 (GNU Octave 2.1 / MATLAB 5) file'], ['SDS', 'a MIDI Sample Dump Standard (SDS) file'], ['XI', 'a FastTracker 2 XI instrument']]
+/** SDS lengths around libsndfile's reader's quirks: [subtype, frames] (`sdsRead`). */
+const sdsLengths: [string, number][] = [['PCM_S8', 60], ['PCM_S8', 61], ['PCM_S8', 2050], ['PCM_S8', 2100], ['PCM_16', 40], ['PCM_16', 2100], ['PCM_24', 29], ['PCM_24', 4097]]
 
 /** Every file written ([name, container]) and libsndfile's decode of it (`<name>.f32`, planar). */
 const written = JSON.parse(runPython(`
 import sys, json, numpy as np, soundfile as sf
-d, formats, unread = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+d, formats, sds = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
 rng = np.random.default_rng(13)
 n = 3001
 t = np.arange(n)
 x = np.clip(np.stack([0.7 * np.sin(t / 10), 0.4 * np.cos(t / 7)], axis=1) + rng.normal(0, 0.05, (n, 2)), -1, 1)
 x[:10] = 1.0; x[10:20] = -1.0
 files = []
-for fmt, container, orders, stereo in formats + [[f, 'unread', ['FILE'], False] for f, _ in unread]:
+for fmt, container, orders, stereo in formats:
     for sub in sf.available_subtypes(fmt):
         for endian in orders:
             for ch in ([1, 2] if stereo else [1]):
                 name = f'{fmt}-{sub}-{endian}-{ch}.bin'
                 sf.write(f'{d}/{name}', x[:, :ch], 8000 if fmt == 'WVE' else 11025, format=fmt, subtype=sub, endian=endian)
                 files.append([name, container])
+# MAT5 over 65535 Hz: the rate as a 32-bit integer element, not a 16-bit one
+sf.write(f'{d}/MAT5-96k.bin', x, 96000, format='MAT5', subtype='FLOAT')
+files.append(['MAT5-96k.bin', 'mat5'])
+for sub, n in sds:
+    name = f'SDS-{sub}-{n}frames.bin'
+    sf.write(f'{d}/{name}', x[:n, :1], 22050, format='SDS', subtype=sub)
+    files.append([name, 'sds-short'])
 print(json.dumps(files))
-`, [dir, JSON.stringify(formats), JSON.stringify(unread)])) as [string, string][]
+`, [dir, JSON.stringify(formats), JSON.stringify(sdsLengths)])) as [string, string][]
 
 const read = (name: string) => new Uint8Array(readFileSync(join(dir, name)))
 
@@ -83,6 +93,22 @@ const edges: [string, string, string][] = [
   [variant('PAF-PCM_24-BIG-2.bin', 'paf24-cut.bin', (b) => b.subarray(0, b.length - 40)), 'paf', 'PAF 24-bit cut inside a block'],
   [variant('IRCAM-PCM_16-LITTLE-1.bin', 'ircam-odd.bin', (b) => new Uint8Array([...b, 7])), 'ircam', 'IRCAM with a partial frame at the end'],
   [variant('WVE-ALAW-FILE-1.bin', 'wve-long.bin', (b) => new Uint8Array([...b, 1, 2, 3, 4, 5])), 'wve', 'WVE with bytes past its declared length'],
+  // the samplerate element (at 192) as a double, 22050.5 Hz: lrint rounds half to even
+  [variant('MAT5-PCM_16-LITTLE-2.bin', 'mat5-double-rate.bin', (b) => {
+    const rate = new Uint8Array(16)
+    const v = new DataView(rate.buffer)
+    v.setInt32(0, 9, true)
+    v.setInt32(4, 8, true)
+    v.setFloat64(8, 22050.5, true)
+    return new Uint8Array([...b.subarray(0, 192), ...rate, ...b.subarray(200)])
+  }), 'mat5', 'MAT5 with its rate as a double'],
+  [variant('MAT5-PCM_32-BIG-2.bin', 'mat5-no-rate.bin', (b) => new Uint8Array([...b.subarray(0, 128), ...b.subarray(200)])), 'mat5', 'MAT5 without a samplerate matrix (44.1 kHz)'],
+  [variant('MAT5-DOUBLE-BIG-1.bin', 'mat5-long.bin', (b) => new Uint8Array([...b, 1, 2, 3, 4, 5, 6, 7, 8, 9])), 'mat5', 'MAT5 with bytes after its matrix (libsndfile reads to the end)'],
+  // 200 bytes off: packet 75 (the last libsndfile reads) keeps 16 of its 40 samples, the rest are packet 74's bytes;
+  // python-soundfile's seek after the read fails on a file cut by two packets or more
+  [variant('SDS-PCM_16-FILE-1.bin', 'sds-cut.bin', (b) => b.subarray(0, b.length - 200)), 'sds', 'SDS cut inside a packet (its missing bytes are the previous packet\'s)'],
+  [variant('XI-DPCM_16-FILE-1.bin', 'xi-odd.bin', (b) => new Uint8Array([...b, 7])), 'xi', 'XI 16-bit with a partial sample at the end'],
+  [variant('XI-DPCM_8-FILE-1.bin', 'xi-cut.bin', (b) => b.subarray(0, b.length - 100)), 'xi', 'XI cut inside its samples'],
 ]
 
 /** Edited files both refuse: [file, mixscope's message]. */
@@ -92,6 +118,17 @@ const refused: [string, string][] = [
   [variant('PAF-PCM_16-BIG-1.bin', 'paf-v1.bin', (b, v) => { v.setUint32(4, 1); return b }), 'PAF version 1 (libsndfile reads 0)'],
   // an HTK file whose count does not give its length is not recognised, by libsndfile either
   [variant('HTK-PCM_16-FILE-1.bin', 'htk-extra.bin', (b) => new Uint8Array([...b, 0, 0])), 'unknown magic bytes'],
+  [variant('MAT5-PCM_16-BIG-1.bin', 'mat5-mark.bin', (b) => { b[126] = 0x58; return b }), 'MAT5 byte-order mark "XI"'],
+  [variant('MAT5-PCM_16-LITTLE-1.bin', 'mat5-int8.bin', (b, v) => { v.setInt32(Buffer.from(b).lastIndexOf('wavedata') + 8, 1, true); return b }), 'MAT5 data of type 1, which libsndfile does not read either'],
+  [variant('SDS-PCM_16-FILE-1.bin', 'sds-7bit.bin', (b) => { b[6] = 7; return b }), 'SDS of 7 bits (libsndfile reads 8–28)'],
+  [variant('XI-DPCM_8-FILE-1.bin', 'xi-3-samples.bin', (b) => {
+    // three samples listed, each with a size (libsndfile writes 0): libsndfile reads one, or two
+    const out = new Uint8Array([...b.subarray(0, 338), ...b.subarray(298, 338), ...b.subarray(298, 338), ...b.subarray(338)])
+    const v = new DataView(out.buffer)
+    v.setInt16(296, 3, true)
+    for (let k = 0; k < 3; k++) v.setInt32(298 + 40 * k, 1000, true)
+    return out
+  }), 'XI of 3 samples (libsndfile reads one, or two)'],
 ]
 
 const names = [...written.map(([n]) => n), ...edges.map(([n]) => n), ...refused.map(([n]) => n)]
@@ -103,17 +140,22 @@ for name in names:
     try:
         y, rate = sf.read(f'{d}/{name}', dtype='float32', always_2d=True)
         y.T.astype('<f4').tofile(f'{d}/{name}.f32')
-        out[name] = {'rate': rate, 'channels': y.shape[1], 'frames': y.shape[0]}
+        out[name] = {'rate': rate, 'channels': y.shape[1], 'frames': y.shape[0], 'declared': sf.info(f'{d}/{name}').frames}
     except Exception as e:
         out[name] = {'error': str(e)}
 print(json.dumps(out))
-`, [dir, JSON.stringify(names)])) as Record<string, { rate: number; channels: number; frames: number; error?: string }>
+`, [dir, JSON.stringify(names)])) as Record<string, { rate: number; channels: number; frames: number; declared: number; error?: string }>
 
-/** Decodes `name` and expects libsndfile's samples exactly. */
-async function expectLibsndfile(name: string, container: string) {
+/**
+ * Decodes `name` and expects libsndfile's samples exactly.
+ * @param declared the length the sniffer reports (default: the frames libsndfile reads)
+ */
+async function expectLibsndfile(name: string, container: string, declared = reference[name].frames) {
   const ref = reference[name]
   expect(ref.error, name).toBeUndefined()
-  const want = new Float32Array(readFileSync(join(dir, `${name}.f32`)).buffer.slice(0))
+  // a copy of the bytes alone (a small file's Buffer is a view into a shared pool)
+  const f32 = readFileSync(join(dir, `${name}.f32`))
+  const want = new Float32Array(f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.length))
   const audio = await decodeAudio(read(name), { id: name })
   expect(audio.container).toBe(container)
   expect(audio.sampleRate).toBe(ref.rate)
@@ -125,14 +167,23 @@ async function expectLibsndfile(name: string, container: string) {
     for (let k = 0; k < ref.frames; k++) worst = Math.max(worst, Math.abs(audio.channels[c][k] - w[k]))
     expect(worst, `${name} channel ${c}`).toBe(0)
   }
-  expect(sniffAudio(read(name)).declaredFrames, name).toBe(ref.frames)
+  expect(sniffAudio(read(name)).declaredFrames, name).toBe(declared)
   return audio
 }
 
 describe('decodeAudio on libsndfile\'s rarer containers', () => {
-  it.each(written.filter(([, c]) => c !== 'unread'))('%s', async (name, container) => {
-    await expectLibsndfile(name, container)
+  it.each(written.filter(([, c]) => c !== 'sds-short'))('%s', async (name, container) => {
+    const audio = await expectLibsndfile(name, container)
     expect(sniffAudio(read(name)).problems).toEqual([])
+    expect(audio.trainable, name).toBe(true)
+  })
+
+  it.each(written.filter(([, c]) => c === 'sds-short'))('%s: the frames libsndfile\'s SDS reader returns', async (name) => {
+    const ref = reference[name]
+    const audio = await expectLibsndfile(name, 'sds', ref.declared)
+    // fewer than it declares: training reads the declared count and fails on the short read
+    expect(audio.trainable, name).toBe(ref.frames === ref.declared)
+    if (ref.frames < ref.declared) expect(audio.untrainable).toContain(`returns ${ref.frames} of the ${ref.declared} frames`)
   })
 
   it.each(edges)('%s (%s): %s', async (name, container) => {
@@ -145,19 +196,28 @@ describe('decodeAudio on libsndfile\'s rarer containers', () => {
   })
 })
 
-describe('the containers libsndfile reads and mixscope does not', () => {
-  it.each(written.filter(([, c]) => c === 'unread'))('%s is skipped with its format named', async (name) => {
-    expect(reference[name].error, `libsndfile reads ${name}`).toBeUndefined()
-    const format = unread.find(([f]) => name.startsWith(`${f}-`))![1]
-    await expect(decodeAudio(read(name), { id: name })).rejects.toThrow(`${format}: libsndfile, which the reference decodes with, reads it, but mixscope does not decode it`)
+describe('the edited files differ where libsndfile says they do', () => {
+  it('reads them as libsndfile does', () => {
+    expect(reference['mat5-double-rate.bin'].rate).toBe(22050)
+    expect(reference['mat5-no-rate.bin'].rate).toBe(44100)
+    expect(reference['mat5-long.bin'].frames).toBe(reference['MAT5-DOUBLE-BIG-1.bin'].frames + 1)
+    expect(reference['xi-odd.bin'].frames).toBe(reference['XI-DPCM_16-FILE-1.bin'].frames)
+    expect(reference['xi-cut.bin'].frames).toBe(reference['XI-DPCM_8-FILE-1.bin'].frames - 100)
+    expect(reference['sds-cut.bin'].frames).toBe(reference['SDS-PCM_16-FILE-1.bin'].frames)
+    expect(sniffAudio(read('sds-cut.bin')).problems).toEqual(['truncated data: the 75 packets libsndfile reads need 9525 bytes, file has 9452'])
+    // the SDS lengths include some libsndfile reads short, and some it reads whole
+    const short = written.filter(([, c]) => c === 'sds-short').map(([n]) => reference[n])
+    expect(short.some((r) => r.frames < r.declared)).toBe(true)
+    expect(short.some((r) => r.frames === r.declared)).toBe(true)
   })
 })
 
-describe('streamed rare containers (pcm-stream.ts)', () => {
+describe('streamed rare containers (pcm-stream.ts, coded-stream.ts)', () => {
   it('read a stretch at a time give the whole-file path\'s bytes', async () => {
     const convert = createStreamedClipConverter(loadLibFlacNode, { chunkBytes: 1021 })
     const streamed = ['IRCAM-FLOAT-LITTLE-2.bin', 'AVR-PCM_U8-FILE-2.bin', 'WVE-ALAW-FILE-1.bin', 'MAT4-PCM_16-BIG-2.bin', 'PVF-PCM_32-FILE-2.bin',
-      'PAF-PCM_16-LITTLE-2.bin', 'SVX-PCM_16-FILE-1.bin', 'MPC2K-PCM_16-FILE-2.bin', 'VOC-PCM_16-FILE-2.bin', 'voc-type8.voc', 'avr-cut.bin', 'svx-short-body.bin']
+      'PAF-PCM_16-LITTLE-2.bin', 'SVX-PCM_16-FILE-1.bin', 'MPC2K-PCM_16-FILE-2.bin', 'VOC-PCM_16-FILE-2.bin', 'voc-type8.voc', 'avr-cut.bin', 'svx-short-body.bin',
+      'MAT5-DOUBLE-LITTLE-2.bin', 'MAT5-PCM_U8-BIG-1.bin', 'mat5-no-rate.bin', 'PAF-PCM_24-BIG-2.bin', 'paf24-cut.bin', 'XI-DPCM_8-FILE-1.bin', 'XI-DPCM_16-FILE-1.bin', 'xi-odd.bin']
     for (const name of streamed) {
       const whole = await processClipNode({ bytes: read(name), id: name, format: 'flac' })
       if (!whole.ok) throw new Error(whole.error)

@@ -6,20 +6,16 @@
  * refused whole and streamed by the dataprep, as libsndfile's decode (`sf.read`) mixed, resampled by torchaudio and
  * written as PCM_16, within 1 LSB. The 2^26 limit itself, with a file over it: long-audio.test.ts.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadLibFlacNode } from '../../src/engine/node/libflac-node.ts'
-import { processClipNode, streamClipNode } from '../../src/engine/node/prepare-clip-node.ts'
-import { createFsSource } from '../../src/engine/node/fs-source.ts'
-import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
-import { rowConverter } from '../../src/engine/prepare/run.ts'
-import type { PlannedRow } from '../../src/engine/prepare/types.ts'
-import { createClipProcessor, createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
+import { processClipNode } from '../../src/engine/node/prepare-clip-node.ts'
+import { createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
 import type { AudioFormat } from '../../src/engine/prepare/encode/types.ts'
 import { runPython } from './python.ts'
-import { expectLibsndfileTorchaudio, fileReader, ok } from './long-files.ts'
+import { expectLibsndfileTorchaudio, expectStreamedOverLimit, fileReader, ok, writeLongFiles, type LongFile } from './long-files.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-long-compressed-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -92,7 +88,7 @@ describe('compressed files over the sample limit', () => {
   // compared with the whole-file path only (its samples are libsndfile's: test/audio/coded-formats.test.ts).
   const cap = 2 ** 18
   // name, format, subtype, rate, channels, seconds
-  const files: [string, string, string, number, number, number][] = [
+  const files: LongFile[] = [
     ['long.flac', 'FLAC', 'PCM_16', 48000, 2, 12],
     ['long.mp3', 'MP3', 'MPEG_LAYER_III', 48000, 2, 12],
     ['long-8ch.ogg', 'OGG', 'VORBIS', 48000, 8, 9],
@@ -107,50 +103,12 @@ describe('compressed files over the sample limit', () => {
   ]
   const longDir = join(dir, 'long')
   mkdirSync(longDir)
-  // written a second at a time (libvorbis crashes on one long write through libsndfile); libsndfile's frame counts back
-  const make = () => JSON.parse(runPython(`
-import sys, json, numpy as np, soundfile as sf
-d, files = sys.argv[1], json.loads(sys.argv[2])
-rng = np.random.default_rng(3)
-out = {}
-for name, fmt, sub, rate, ch, sec in files:
-    n = sec * rate
-    with sf.SoundFile(f'{d}/{name}', 'w', rate, ch, format=fmt, subtype=sub) as f:
-        for at in range(0, n, rate):
-            t = np.arange(at, min(n, at + rate), dtype=np.float64)[:, None]
-            c = np.arange(ch)[None, :]
-            x = 0.25 * np.sin(t * (0.013 - 0.001 * c) * 48000 / rate + c) / (1 + 0.2 * c) + 0.01 * rng.standard_normal((len(t), ch))
-            f.write(x.astype(np.float32))
-    out[name] = sf.info(f'{d}/{name}').frames
-print(json.dumps(out))
-`, [longDir, JSON.stringify(files)])) as Record<string, number>
 
   it('is refused whole, then converted whole and as a segment by the dataprep, as libsndfile reads it', async () => {
-    const declared = make() // libsndfile's frame counts
+    const declared = writeLongFiles(longDir, files, 3) // libsndfile's frame counts
     for (const [name, , , , ch] of files) expect(declared[name] * ch, name).toBeGreaterThan(cap)
-    const input = await listInput(await createFsSource(longDir))
-    const row = (path: string, segment?: { offset: number; duration: number }): PlannedRow => ({ index: 0, where: 'manifest.json:1', text: 'x', audio: { kind: 'file', path, ...(segment ? { segment } : {}) } })
-    const capped = createClipProcessor(loadLibFlacNode, { maxSamples: cap })
-    const wholePath = rowConverter(input, capped, 'flac')
-    const convert = rowConverter(input, capped, 'flac', streamClipNode)
-    const atDefault = rowConverter(input, processClipNode, 'flac')
     const segment = { offset: 3.37, duration: 5.5 }
-    for (const [name] of files) {
-      // read whole, it is refused (what streaming is for)
-      const refused = await wholePath(row(name))
-      expect(!refused.ok && refused.error, name).toMatch(/(over|more than) the limit of 262144 samples/)
-      const whole = ok(await convert(row(name)))
-      expect(whole.streamed, name).toBe(true)
-      expect(whole.sourceFrames, name).toBe(declared[name])
-      const seg = ok(await convert(row(name, segment)))
-      for (const [got, part] of [[whole, undefined], [seg, segment]] as const) {
-        const want = ok(await atDefault(row(name, part)))
-        expect(got.audioSize, name).toBe(want.audioSize)
-        expect(Buffer.from(got.audio).equals(Buffer.from(want.audio)), `${name} ${JSON.stringify(part)}: the whole-file path's bytes`).toBe(true)
-      }
-      writeFileSync(join(dir, `${name}.whole.flac`), whole.audio)
-      writeFileSync(join(dir, `${name}.segment.flac`), seg.audio)
-    }
+    await expectStreamedOverLimit(longDir, dir, files.map(([n]) => n), declared, cap, segment)
     const compared = files.map((f) => f[0]).filter((n) => !n.includes('dwvw'))
     expectLibsndfileTorchaudio(dir, Object.fromEntries(compared.map((n) => [n, join(longDir, n)])), declared, segment)
   }, 300_000)

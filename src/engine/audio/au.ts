@@ -49,8 +49,9 @@ export function isAu(b: Uint8Array): boolean {
  * (coded.ts), neither when libsndfile would not open it (the reason in `sniff.problems`).
  * @param b the file, or its first bytes (a head of at least 24 bytes gives the layout; `dataBytes` then says where
  * the data ends, for `pcmFramesIn` with the whole file's size)
+ * @param fileSize the whole file's bytes when `b` is only its head (G.72x data is counted to the file's end)
  */
-export function sniffAu(b: Uint8Array): { sniff: AudioSniff; layout: PcmLayout | null; coded?: CodedLayout } {
+export function sniffAu(b: Uint8Array, fileSize = b.length): { sniff: AudioSniff; layout: PcmLayout | null; coded?: CodedLayout } {
   const s = blankSniff('au')
   if (b.length < AU_HEADER_BYTES) return { sniff: withProblem(s, `truncated header: ${b.length} bytes, the AU header needs ${AU_HEADER_BYTES}`), layout: null }
   const littleEndian = ascii(b, 0, 4) === 'dns.'
@@ -74,11 +75,12 @@ export function sniffAu(b: Uint8Array): { sniff: AudioSniff; layout: PcmLayout |
     s.codec = codec
     s.bitsPerSample = bits
     // g72x_init: the data runs to the file's end, whatever the header's size says
-    const frames = g72xFrames(kind, available)
+    const dataBytes = Math.max(0, fileSize - dataOffset)
+    const frames = g72xFrames(kind, dataBytes)
     s.declaredFrames = frames
     checkSane(s)
     if (s.channels !== 1) return { sniff: withProblem(s, `${codec === 'g721' ? 'G.721' : 'G.723'} ADPCM with ${s.channels} channels (libsndfile reads mono only)`), layout: null }
-    return { sniff: s, layout: null, coded: { kind: 'g72x', variant: kind, channels: 1, dataOffset, dataBytes: available, frames } }
+    return { sniff: s, layout: null, coded: { kind: 'g72x', variant: kind, channels: 1, dataOffset, dataBytes, frames } }
   }
   const [enc, bits, codec] = raw
   s.codec = codec

@@ -1,7 +1,8 @@
 /**
  * The coded streams of the raw-sample containers (coded.ts) read a stretch at a time: GSM 06.10 in WAV, Wave64
- * and AIFC (gsm610.ts), AIFC `ima4` (adpcm.ts), AIFC `DWVW` (dwvw.ts) and ALAC in CAF (alac.ts); and the ADPCM
- * blocks of WAV that streamed-decode.ts reads. Each decodes a fixed number of blocks or packets per ranged read
+ * and AIFC (gsm610.ts), AIFC `ima4` (adpcm.ts), AIFC `DWVW` (dwvw.ts), ALAC in CAF (alac.ts), G.721 / G.723 in
+ * Sun/NeXT AU (g72x.ts), Ensoniq PAF 24-bit blocks (paf24.ts) and FastTracker 2 XI delta PCM (xi.ts); and the
+ * ADPCM and G.721 blocks of WAV that streamed-decode.ts reads. Each decodes a fixed number of blocks or packets per ranged read
  * (about `chunkBytes` of input), one decoder state running through the stream, and gives the samples and the length
  * `decodeAudio` gives the file (libsndfile's: docs/interpretations.md "Audio"), without holding the file or its
  * samples; what lets the dataprep convert such a file longer than `decodeAudio`'s sample limit.
@@ -11,12 +12,15 @@ import { AlacDecoder, type AlacConfig } from './alac.ts'
 import { ascii, u32be } from './bytes.ts'
 import type { CodedLayout } from './coded.ts'
 import { DwvwDecoder } from './dwvw.ts'
+import { G72X_BLOCK_SAMPLES, G72xDecoder, g72xBlockBytes, g72xFrames, type G72xKind } from './g72x.ts'
 import { GsmBlockDecoder, gsmBlocks, GSM_WAV49_BLOCK_SAMPLES } from './gsm610.ts'
-import { pcmContainerOf, sniffAiff, sniffCaf, sniffW64, type PcmContainer } from './pcm-containers.ts'
+import { PAF24_BLOCK_BYTES, PAF24_BLOCK_SAMPLES, Paf24Decoder } from './paf24.ts'
+import { pcmContainerOf, readPcmContainer, sniffCaf } from './pcm-containers.ts'
 import type { RangeReader } from './pcm-stream.ts'
 import { blockingProblems } from './sniff-result.ts'
 import { countFrames, upTo, type StreamedDecode } from './stream-pieces.ts'
 import { gsmDataBytes, sniffWavLayout } from './wav.ts'
+import { XiDpcmDecoder } from './xi.ts'
 
 /** Most bytes of CAF chunks before ALAC's data (its packet table: ~2 bytes a packet) read to open the stream. */
 const MAX_CAF_HEADER_BYTES = 64 << 20
@@ -35,35 +39,36 @@ export function gsmWavStream(read: RangeReader, size: number, head: Uint8Array, 
 }
 
 /**
- * The coded stream of an AIFC (`ima4`, `DWVW`, `GSM `), Wave64 (GSM 06.10) or CAF (ALAC) file, with the frames and
- * samples of pcm-containers.ts's `decodePcmContainer`.
+ * The coded stream of an AIFC (`ima4`, `DWVW`, `GSM `), Wave64 (GSM 06.10), CAF (ALAC), Sun/NeXT AU (G.721, G.723),
+ * Ensoniq PAF (24-bit) or FastTracker 2 XI file, with the frames and samples of pcm-containers.ts's
+ * `decodePcmContainer`.
  * @param head the file's first bytes (up to 1 MiB, or the whole file when shorter)
  * @returns null when the file holds none of these, or has a problem `decodeAudio` stops at
  */
 export async function codedContainerStream(read: RangeReader, size: number, head: Uint8Array, chunkBytes: number): Promise<StreamedDecode | null> {
-  const kind = pcmContainerOf(head)
+  const kind = pcmContainerOf(head, size)
   if (kind === 'caf') return alacCafStream(read, size, head, chunkBytes)
-  if (kind !== 'aiff' && kind !== 'w64') return null
-  const found: PcmContainer = kind === 'aiff' ? sniffAiff(head, size) : sniffW64(head, size)
-  const { sniff, coded } = found
-  if (!coded || blockingProblems(sniff).length || !sniff.sampleRate || !Number.isInteger(sniff.sampleRate) || coded.dataOffset > head.length) return null
-  const base = { container: kind, sampleRate: sniff.sampleRate, channels: coded.channels } as const
-  if (coded.kind === 'gsm610') {
-    return { ...base, codec: 'gsm610', frames: coded.frames, pieces: () => gsmPieces(read, size, coded.dataOffset, coded.wav49, coded.frames, chunkBytes) }
-  }
+  if (!kind) return null
+  const { sniff, coded } = readPcmContainer(head, kind, size)
+  if (!coded || !sniff.codec || blockingProblems(sniff).length || !sniff.sampleRate || !Number.isInteger(sniff.sampleRate) || coded.dataOffset > head.length) return null
+  const base = { container: kind, codec: sniff.codec, sampleRate: sniff.sampleRate, channels: coded.channels, frames: coded.frames } as const
+  if (coded.kind === 'gsm610') return { ...base, pieces: () => gsmPieces(read, size, coded.dataOffset, coded.wav49, coded.frames, chunkBytes) }
   if (coded.kind === 'ima4') {
     const layout: AdpcmLayout = {
       kind: 'ima4', channels: coded.channels, blockAlign: IMA4_PACKET_BYTES * coded.channels, samplesPerBlock: IMA4_PACKET_SAMPLES,
       dataOffset: coded.dataOffset, dataBytes: coded.dataBytes,
     }
-    return { ...base, codec: 'ima_adpcm', frames: coded.frames, pieces: () => adpcmPieces(read, layout, coded.frames, chunkBytes) }
+    return { ...base, pieces: () => adpcmPieces(read, layout, coded.frames, chunkBytes) }
   }
   if (coded.kind === 'dwvw') {
     // libsndfile counts the frames by decoding the stream (capped at COMM's count): a first pass counts them
     const decoded = () => dwvwPieces(read, size, coded, chunkBytes)
     const frames = await countFrames(decoded())
-    return { ...base, codec: 'dwvw', frames, pieces: () => upTo(decoded(), frames) }
+    return { ...base, frames, pieces: () => upTo(decoded(), frames) }
   }
+  if (coded.kind === 'g72x') return { ...base, pieces: () => g72xPieces(read, coded.variant, coded.dataOffset, coded.dataBytes, chunkBytes) }
+  if (coded.kind === 'paf24') return { ...base, pieces: () => paf24Pieces(read, coded, chunkBytes) }
+  if (coded.kind === 'xi') return { ...base, pieces: () => xiPieces(read, coded, chunkBytes) }
   return null
 }
 
@@ -115,6 +120,57 @@ async function alacCafStream(read: RangeReader, size: number, head: Uint8Array, 
     frames = await countFrames(decoded())
   }
   return { container: 'caf', codec: 'alac', sampleRate: sniff.sampleRate, channels, frames, pieces: () => upTo(decoded(), frames) }
+}
+
+/**
+ * G.72x blocks (`G72xDecoder`, one state through the stream) `chunkBytes` of input at a time: every block of the
+ * `dataBytes` at `dataOffset`, the last one even when cut short, as g72x.ts's `decodeG72x` (`g72xFrames` in all).
+ */
+export async function* g72xPieces(read: RangeReader, variant: G72xKind, dataOffset: number, dataBytes: number, chunkBytes: number): AsyncGenerator<Float32Array[]> {
+  const blockBytes = g72xBlockBytes(variant)
+  const blocks = g72xFrames(variant, dataBytes) / G72X_BLOCK_SAMPLES
+  const perRead = Math.max(1, Math.floor(chunkBytes / blockBytes))
+  const decoder = new G72xDecoder(variant)
+  for (let b0 = 0; b0 < blocks; b0 += perRead) {
+    const b1 = Math.min(blocks, b0 + perRead)
+    const end = Math.min(dataBytes, b1 * blockBytes)
+    const bytes = await read(dataOffset + b0 * blockBytes, dataOffset + end)
+    if (bytes.length < end - b0 * blockBytes) throw new Error(`audio: read ${bytes.length} bytes of G.72x block ${b0}: the file changed or is shorter than listed`)
+    yield [decoder.decode(bytes, b1 - b0)]
+  }
+}
+
+/**
+ * PAF 24-bit blocks (`Paf24Decoder`, whose block buffer completes a last block cut short) `chunkBytes` of input at a
+ * time: the frames of paf24.ts's `decodePaf24`.
+ */
+async function* paf24Pieces(read: RangeReader, coded: Extract<CodedLayout, { kind: 'paf24' }>, chunkBytes: number): AsyncGenerator<Float32Array[]> {
+  const { channels, dataOffset, dataBytes, frames } = coded
+  const blockBytes = PAF24_BLOCK_BYTES * channels
+  const blocks = Math.ceil(frames / PAF24_BLOCK_SAMPLES)
+  const perRead = Math.max(1, Math.floor(chunkBytes / blockBytes))
+  const decoder = new Paf24Decoder(channels, coded.littleEndian)
+  for (let b0 = 0; b0 < blocks; b0 += perRead) {
+    const b1 = Math.min(blocks, b0 + perRead)
+    const end = Math.min(dataBytes, b1 * blockBytes)
+    const bytes = await read(dataOffset + b0 * blockBytes, dataOffset + end)
+    if (bytes.length < end - b0 * blockBytes) throw new Error(`audio: read ${bytes.length} bytes of PAF 24-bit block ${b0}: the file changed or is shorter than listed`)
+    yield decoder.decode(bytes, Math.min(frames, b1 * PAF24_BLOCK_SAMPLES) - b0 * PAF24_BLOCK_SAMPLES)
+  }
+}
+
+/** XI delta PCM (`XiDpcmDecoder`, one register through the stream) `chunkBytes` of input at a time. */
+async function* xiPieces(read: RangeReader, coded: Extract<CodedLayout, { kind: 'xi' }>, chunkBytes: number): AsyncGenerator<Float32Array[]> {
+  const { dataOffset, frames, bits } = coded
+  const width = bits / 8
+  const perRead = Math.max(1, Math.floor(chunkBytes / width))
+  const decoder = new XiDpcmDecoder(bits)
+  for (let f0 = 0; f0 < frames; f0 += perRead) {
+    const n = Math.min(perRead, frames - f0)
+    const bytes = await read(dataOffset + f0 * width, dataOffset + (f0 + n) * width)
+    if (bytes.length < n * width) throw new Error(`audio: read ${bytes.length} bytes of XI samples from frame ${f0}: the file changed or is shorter than listed`)
+    yield [decoder.decode(bytes, n)]
+  }
 }
 
 /**

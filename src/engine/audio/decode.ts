@@ -45,7 +45,7 @@ export async function decodeAudio(bytes: Uint8Array, options: DecodeOptions = {}
   if (bytes.length === 0) throw audioError(id, 'unknown', null, 'empty input (0 bytes)')
   const sniff = sniffAudio(bytes)
   const fail = (what: string) => audioError(id, sniff.container, sniff.codec, what)
-  if (sniff.container === 'unknown') throw fail(`not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64, NIST SPHERE, Sun/NeXT AU, IRCAM, HTK, AVR, WVE, MAT4, PVF, PAF, 8SVX, MPC2K or VOC: ${sniff.problems.join('; ')}`)
+  if (sniff.container === 'unknown') throw fail(`not WAV, FLAC, Ogg, MP3, AIFF, CAF, Wave64, NIST SPHERE, Sun/NeXT AU, IRCAM, HTK, AVR, WVE, MAT4, PVF, PAF, 8SVX, MPC2K, VOC, MAT5, MIDI SDS or FastTracker 2 XI: ${sniff.problems.join('; ')}`)
   if (sniff.container === 'wav' && sniff.codec === 'mp3') return decodeMp3Wav(bytes, options)
   if (sniff.container === 'wav') return decodeWav(bytes, id, maxSamples)
   if (sniff.container === 'aiff' || sniff.container === 'caf' || sniff.container === 'w64' || sniff.container === 'sphere' || sniff.container === 'au' || RARE_CONTAINERS.has(sniff.container)) return decodePcmContainer(bytes, id, maxSamples)

@@ -10,7 +10,7 @@ import type { AudioCodec } from './sniff.ts'
  * lossless and Vorbis (exact end granule): 0; Opus: 1 (the 48 kHz granule rounded to 16 kHz); MP3: 2304 (two frames:
  * streams without a LAME tag keep the encoder delay 576 + decoder delay 529 and end padding below 1152).
  */
-const lengthTolerance: Record<AudioCodec, number> = { pcm: 0, float: 0, ulaw: 0, alaw: 0, ima_adpcm: 0, ms_adpcm: 0, gsm610: 0, dwvw: 0, g721: 0, g723: 0, alac: 0, flac: 0, vorbis: 0, opus: 1, mp3: 2304 }
+const lengthTolerance: Record<AudioCodec, number> = { pcm: 0, float: 0, ulaw: 0, alaw: 0, ima_adpcm: 0, ms_adpcm: 0, gsm610: 0, dwvw: 0, g721: 0, g723: 0, dpcm: 0, alac: 0, flac: 0, vorbis: 0, opus: 1, mp3: 2304 }
 
 /** The rate the reference recipes and `audio_size` assume, in Hz. */
 const TRAINING_RATE = 16000

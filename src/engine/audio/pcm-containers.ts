@@ -312,26 +312,32 @@ export function sniffSphere(b: Uint8Array): PcmContainer {
   return finish(s, b, { encoding, bits: bytesPer * 8, littleEndian: order !== '10', channels, rate, dataOffset: headerSize, dataBytes: declared })
 }
 
-/** The raw-sample container `b` starts as (by its magic bytes), or null. */
-export function pcmContainerOf(b: Uint8Array): AudioContainer | null {
+/**
+ * The raw-sample container `b` starts as (by its magic bytes), or null.
+ * @param fileSize the whole file's bytes when `b` is only its head (HTK is recognised by its length)
+ */
+export function pcmContainerOf(b: Uint8Array, fileSize = b.length): AudioContainer | null {
   const magic = ascii(b, 0, 4)
   if (magic === 'FORM' && (ascii(b, 8, 4) === 'AIFF' || ascii(b, 8, 4) === 'AIFC')) return 'aiff'
   if (magic === 'caff') return 'caf'
   if (isW64(b)) return 'w64'
   if (ascii(b, 0, 8) === 'NIST_1A\n') return 'sphere'
   if (isAu(b)) return 'au'
-  return rareContainerOf(b)
+  return rareContainerOf(b, fileSize)
 }
 
-/** The sniff and layout of a container `pcmContainerOf` recognized. */
-export function readPcmContainer(b: Uint8Array, container: AudioContainer): PcmContainer {
+/**
+ * The sniff and layout of a container `pcmContainerOf` recognized.
+ * @param fileSize the whole file's bytes when `b` is only its head (coded data is counted to the file's end)
+ */
+export function readPcmContainer(b: Uint8Array, container: AudioContainer, fileSize = b.length): PcmContainer {
   switch (container) {
-    case 'aiff': return sniffAiff(b)
+    case 'aiff': return sniffAiff(b, fileSize)
     case 'caf': return sniffCaf(b)
-    case 'w64': return sniffW64(b)
-    case 'au': return sniffAu(b)
+    case 'w64': return sniffW64(b, fileSize)
+    case 'au': return sniffAu(b, fileSize)
     case 'sphere': return sniffSphere(b)
-    default: return sniffRareContainer(b, container as RareContainerKind)
+    default: return sniffRareContainer(b, container as RareContainerKind, fileSize)
   }
 }
 
@@ -353,7 +359,7 @@ export function decodePcmContainer(bytes: Uint8Array, id: string | undefined, ma
     const channels = decodeCoded(bytes, coded)
     return {
       sampleRate: sniff.sampleRate!, channels, frames: channels[0].length, decoder: `${sniff.container}/${sniff.codec}`, container: sniff.container,
-      codec: sniff.codec, warnings: sniff.problems.filter((p) => !fatal.includes(p)), trainable: true, untrainable: null,
+      codec: sniff.codec, warnings: sniff.problems.filter((p) => !fatal.includes(p)), trainable: !sniff.untrainable, untrainable: sniff.untrainable,
     }
   }
   if (!layout || fatal.length) throw fail(fatal.join('; ') || 'no sample data')

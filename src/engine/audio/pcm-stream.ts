@@ -1,5 +1,6 @@
 /**
- * Raw-sample files (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE, Sun/NeXT AU with PCM, float or G.711 samples) read a
+ * Raw-sample files (WAV/RIFX/RF64, Wave64, AIFF/AIFC, CAF, NIST SPHERE, Sun/NeXT AU, the rarer containers of
+ * rare-containers.ts, with PCM, float or G.711 samples) read a
  * stretch at a time: the layout from the file's first bytes and its size, then frames `[start, end)` in chunks
  * through ranged reads, with the values `decodeAudio` gives (pcm.ts, libsndfile's). What lets the dataprep convert
  * a file longer than `decodeAudio`'s sample limit, or one segment of it, without holding the file or its samples
@@ -51,9 +52,9 @@ export function pcmLayoutFromHead(head: Uint8Array, fileSize: number): PcmFileLa
       blockAlign: wav.blockAlign, frames: 0, dataBytes: wav.dataSize,
     }
   } else {
-    const kind = pcmContainerOf(head)
+    const kind = pcmContainerOf(head, fileSize)
     if (!kind) return null
-    const found = readPcmContainer(head, kind)
+    const found = readPcmContainer(head, kind, fileSize)
     if (!found.layout || blockingProblems(found.sniff).length) return null
     container = kind
     rate = found.sniff.sampleRate

@@ -20,49 +20,49 @@
  * - Creative VOC: one sound block (type 1: 8-bit unsigned mono; type 8 then 1: mono or stereo; type 9: 8-bit
  *   unsigned, 16-bit, A-law or µ-law), after any text and repeat blocks, to the byte before the file's last (its
  *   terminator); a file of several sound blocks is refused, as libsndfile refuses it.
- * The others libsndfile reads — MAT5, MIDI SDS, FastTracker 2 XI — are recognised and skipped with
- * the format named (`unreadRareContainer`). Samples are read by pcm.ts with libsndfile's values.
+ * - MAT5 (GNU Octave 2.1 / MATLAB 5, `mat5.c`): a 128-byte text header and byte-order mark (`IM` little-endian, `MI`
+ *   big-endian), a 1 × 1 `samplerate` matrix (double, or a compressed 16- or 32-bit integer), then a channels × frames
+ *   matrix of double, float, int32, int16 or uint8; a first matrix that is not 1 × 1 is the samples, at 44.1 kHz.
+ * - MIDI SDS and FastTracker 2 XI, coded: their headers are read by sampler-headers.ts.
+ * Samples are read by pcm.ts with libsndfile's values (coded.ts for PAF 24-bit, SDS and XI).
  */
 import { ascii, u16le, u32be, u32le } from './bytes.ts'
 import type { CodedLayout } from './coded.ts'
 import type { PcmEncoding, PcmLayout } from './pcm.ts'
 import { PAF24_BLOCK_BYTES, PAF24_BLOCK_SAMPLES } from './paf24.ts'
 import { blankSniff, checkSane, withProblem, type AudioContainer, type AudioSniff } from './sniff-result.ts'
+import { sniffSds, sniffXi } from './sampler-headers.ts'
 
 /** A rare container's sniff and where its samples are (the shape of pcm-containers.ts's `PcmContainer`). */
 export interface RareContainer { sniff: AudioSniff; layout: PcmLayout | null; coded?: CodedLayout }
 
 /** The rare containers read here. */
-export type RareContainerKind = 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'voc'
+export type RareContainerKind = 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'voc' | 'mat5' | 'sds' | 'xi'
 
 const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1]
 const i32 = (b: Uint8Array, at: number, le: boolean) => (le ? u32le(b, at) : u32be(b, at)) | 0
 
-/** The rare container `b` starts as (libsndfile's magic bytes), or null. */
-export function rareContainerOf(b: Uint8Array): RareContainerKind | null {
+/**
+ * The rare container `b` starts as (libsndfile's magic bytes), or null.
+ * @param fileSize the whole file's bytes when `b` is only its head (HTK is recognised by its length)
+ */
+export function rareContainerOf(b: Uint8Array, fileSize = b.length): RareContainerKind | null {
   if (b.length < 12) return null
   const magic = ascii(b, 0, 4)
   if (magic === 'FORM' && (ascii(b, 8, 4) === '8SVX' || ascii(b, 8, 4) === '16SV')) return 'svx'
   if (magic === 'fap ' || magic === ' paf') return 'paf'
   if ((b[0] === 0x64 && b[1] === 0xa3 && (b[2] & 0xf8) === 0 && b[3] === 0) || (b[0] === 0 && (b[1] & 0xf8) === 0 && b[2] === 0xa3 && b[3] === 0x64)) return 'ircam'
   if ((u32be(b, 0) === 0x3e8 || u32be(b, 0) === 0) && u32be(b, 4) === (u32be(b, 0) ? 1 : 0x1000000) && u32be(b, 8) === u32be(b, 4)) return 'mat4'
+  if (ascii(b, 0, 8) === 'MATLAB 5') return 'mat5'
   if (magic === 'PVF1') return 'pvf'
+  if (ascii(b, 0, 12) === 'Extended Ins') return 'xi'
   if (ascii(b, 0, 12) === 'ALawSoundFil') return 'wve'
+  if (b[0] === 0xf0 && b[1] === 0x7e && (b[2] & 0x80) === 0 && b[3] === 1) return 'sds'
   if (b[0] === 1 && b[1] === 4) return 'mpc2k'
-  if (u32be(b, 8) === 0x20000 && 2 * u32be(b, 0) + 12 === b.length) return 'htk'
+  if (u32be(b, 8) === 0x20000 && 2 * u32be(b, 0) + 12 === fileSize) return 'htk'
   if (magic === '2BIT') return 'avr'
   if (ascii(b, 0, 8) === 'Creative' && ascii(b, 8, 12) === ' Voice File\x1a') return 'voc'
   return null
-}
-
-/**
- * The formats libsndfile reads that mixscope recognises but does not decode, named for the skip message.
- * @returns the message, or null when `b` is none of them
- */
-export function unreadRareContainer(b: Uint8Array): string | null {
-  const name = ascii(b, 0, 8) === 'MATLAB 5' ? 'a MAT5 (GNU Octave 2.1 / MATLAB 5) file'
-    : ascii(b, 0, 12) === 'Extended Ins' ? 'a FastTracker 2 XI instrument' : b.length >= 4 && b[0] === 0xf0 && b[1] === 0x7e && (b[2] & 0x80) === 0 && b[3] === 1 ? 'a MIDI Sample Dump Standard (SDS) file' : null
-  return name && `${name}: libsndfile, which the reference decodes with, reads it, but mixscope does not decode it`
 }
 
 /**
@@ -96,8 +96,11 @@ function raw(s: AudioSniff, b: Uint8Array, f: RawFields): RareContainer {
 
 const fail = (s: AudioSniff, problem: string): RareContainer => ({ sniff: withProblem(checkSane(s), problem), layout: null })
 
-/** Reads the header of a rare container `rareContainerOf` recognised. */
-export function sniffRareContainer(b: Uint8Array, kind: RareContainerKind): RareContainer {
+/**
+ * Reads the header of a rare container `rareContainerOf` recognised.
+ * @param fileSize the whole file's bytes when `b` is only its head (coded data is counted to the file's end)
+ */
+export function sniffRareContainer(b: Uint8Array, kind: RareContainerKind, fileSize = b.length): RareContainer {
   const s = blankSniff(kind)
   switch (kind) {
     case 'ircam': return ircam(s, b)
@@ -106,10 +109,13 @@ export function sniffRareContainer(b: Uint8Array, kind: RareContainerKind): Rare
     case 'wve': return wve(s, b)
     case 'mat4': return mat4(s, b)
     case 'pvf': return pvf(s, b)
-    case 'paf': return paf(s, b)
+    case 'paf': return paf(s, b, fileSize)
     case 'svx': return svx(s, b)
     case 'mpc2k': return mpc2k(s, b)
     case 'voc': return voc(s, b)
+    case 'mat5': return mat5(s, b)
+    case 'sds': return sniffSds(b, fileSize)
+    case 'xi': return sniffXi(b, fileSize)
   }
 }
 
@@ -182,6 +188,83 @@ function mat4(s: AudioSniff, b: Uint8Array): RareContainer {
   return raw(s, b, { encoding: kind[0], bits: kind[1], littleEndian: le, channels, rate, dataOffset: at + 20 + name2, dataBytes: channels * frames * (kind[1] / 8) })
 }
 
+/** MAT5 data types (`mat5.c`'s `MAT5_TYPE_*`) → [encoding, bits]. */
+const MAT5_TYPES: Record<number, [PcmEncoding, number]> = { 9: ['float', 64], 7: ['float', 32], 5: ['int', 32], 3: ['int', 16], 2: ['uint', 8] }
+
+/** `lrint`: to the nearest integer, halves to even. */
+function lrint(x: number): number {
+  const r = Math.round(x)
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r
+}
+
+/** MAT5 as `mat5_read_header` reads it: each step below refuses what it refuses. */
+function mat5(s: AudioSniff, b: Uint8Array): RareContainer {
+  if (b.length < 136) return fail(s, `truncated header: ${b.length} bytes, the MAT5 header needs 136`)
+  if (!b.subarray(0, 124).includes(0)) return fail(s, 'MAT5 text header of 124 bytes without its terminating 0 (libsndfile refuses it)')
+  const mark = ascii(b, 126, 2)
+  if (mark !== 'IM' && mark !== 'MI') return fail(s, `MAT5 byte-order mark "${mark}" (libsndfile reads "IM" and "MI")`)
+  const le = mark === 'IM'
+  const v = new DataView(b.buffer, b.byteOffset, b.length)
+  let at = 128
+  const word = () => {
+    if (at + 4 > b.length) throw new Error(`truncated header: the MAT5 header runs past the file's ${b.length} bytes`)
+    const x = v.getInt32(at, le)
+    at += 4
+    return x
+  }
+  try {
+    /** An array's tags up to its dimensions and name: its rows and columns, or why libsndfile refuses the tags. */
+    const matrix = (): { rows: number; cols: number } | string => {
+      if (word() !== 0xe) return 'no MAT5 array (type 14) where libsndfile expects one'
+      word()
+      if (word() !== 6) return 'no MAT5 array flags (type 6) where libsndfile expects them'
+      at += 12
+      if (word() !== 5) return 'no MAT5 dimensions (type 5) where libsndfile expects them'
+      word()
+      const rows = word()
+      const cols = word()
+      const type = word()
+      if (type === 1) {
+        const size = word() >>> 0
+        if (size > 31) return `MAT5 matrix name of ${size} bytes (libsndfile reads up to 31)`
+        at += size + ((8 - (size % 8)) % 8)
+      } else if ((type & 0xffff) === 1) {
+        if (type >>> 16 > 4) return `MAT5 matrix name of ${type >>> 16} bytes in a small element (at most 4)`
+        at += 4
+      } else return `MAT5 matrix name of type ${type} (libsndfile reads 1)`
+      return { rows, cols }
+    }
+    let m = matrix()
+    if (typeof m === 'string') return fail(s, m)
+    let type = word()
+    let size = word()
+    let rate = 44100
+    if (m.rows === 1 && m.cols === 1) {
+      // the 1 × 1 samplerate matrix: a double, or an integer packed in the element's tag
+      if (type === 9) {
+        if (at + 8 > b.length) throw new Error(`truncated header: the MAT5 header runs past the file's ${b.length} bytes`)
+        rate = lrint(v.getFloat64(at, le))
+        at += 8
+      } else if (type === 0x00020004) rate = v.getUint16(at - 4, le)
+      else if (type === 0x00040006) rate = size >>> 0
+      else return fail(s, `MAT5 sample rate of type 0x${(type >>> 0).toString(16)}, which libsndfile does not read either`)
+      m = matrix()
+      if (typeof m === 'string') return fail(s, m)
+      type = word()
+      size = word()
+    }
+    s.channels = m.rows
+    s.sampleRate = rate
+    if (m.rows === 0 && m.cols === 0) return fail(s, 'MAT5 matrix of 0 × 0 (libsndfile refuses a zero channel count)')
+    const kind = MAT5_TYPES[type]
+    if (!kind) return fail(s, `MAT5 data of type ${type}, which libsndfile does not read either`)
+    // the data runs to the end of the file, whatever the matrix's size says (pcm_init)
+    return raw(s, b, { encoding: kind[0], bits: kind[1], littleEndian: le, channels: m.rows, rate, dataOffset: at, declaredBytes: size >>> 0 })
+  } catch (e) {
+    return fail(s, (e as Error).message)
+  }
+}
+
 function pvf(s: AudioSniff, b: Uint8Array): RareContainer {
   // "PVF1\n", then one line of "<channels> <rate> <bits>" (read up to 32 bytes)
   const line = ascii(b, 5, 32)
@@ -195,7 +278,7 @@ function pvf(s: AudioSniff, b: Uint8Array): RareContainer {
   return raw(s, b, { encoding: 'int', bits, littleEndian: false, channels, rate, dataOffset: 5 + end + 1 })
 }
 
-function paf(s: AudioSniff, b: Uint8Array): RareContainer {
+function paf(s: AudioSniff, b: Uint8Array, fileSize: number): RareContainer {
   if (b.length < 2048) return fail(s, `truncated header: ${b.length} bytes, the PAF header needs 2048`)
   const headerLe = ascii(b, 0, 4) === 'fap '
   const u32 = headerLe ? u32le : u32be
@@ -209,7 +292,7 @@ function paf(s: AudioSniff, b: Uint8Array): RareContainer {
   s.codec = 'pcm'
   s.bitsPerSample = 24
   s.declaredFramesRate = rate
-  const dataBytes = b.length - 2048
+  const dataBytes = fileSize - 2048
   const blockBytes = PAF24_BLOCK_BYTES * channels
   const blocks = channels > 0 ? Math.floor(dataBytes / blockBytes) + (dataBytes % PAF24_BLOCK_BYTES ? 1 : 0) : 0
   s.declaredFrames = blocks * PAF24_BLOCK_SAMPLES
@@ -313,4 +396,4 @@ function voc(s: AudioSniff, b: Uint8Array): RareContainer {
 }
 
 /** The containers of this module, for the decoder's dispatch. */
-export const RARE_CONTAINERS: ReadonlySet<AudioContainer> = new Set<RareContainerKind>(['ircam', 'htk', 'avr', 'wve', 'mat4', 'pvf', 'paf', 'svx', 'mpc2k', 'voc'])
+export const RARE_CONTAINERS: ReadonlySet<AudioContainer> = new Set<RareContainerKind>(['ircam', 'htk', 'avr', 'wve', 'mat4', 'pvf', 'paf', 'svx', 'mpc2k', 'voc', 'mat5', 'sds', 'xi'])

@@ -8,17 +8,18 @@
  * `sphere` NIST SPHERE, `caf` Apple's Core Audio Format, `au` Sun/NeXT AU (either byte order); the rarer ones
  * libsndfile reads (rare-containers.ts): `ircam` IRCAM/Berkeley/CARL, `htk` HTK waveform, `avr` Audio Visual
  * Research, `wve` Psion WVE, `mat4` GNU Octave 2.0 / MATLAB 4.2, `pvf` Portable Voice Format, `paf` Ensoniq PARIS,
- * `svx` Amiga IFF 8SVX/16SV, `mpc2k` Akai MPC 2000, `voc` Creative VOC.
+ * `svx` Amiga IFF 8SVX/16SV, `mpc2k` Akai MPC 2000, `voc` Creative VOC, `mat5` GNU Octave 2.1 / MATLAB 5, `sds` MIDI
+ * Sample Dump Standard (sds.ts), `xi` FastTracker 2 Extended Instrument (xi.ts).
  */
-export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | 'w64' | 'sphere' | 'au' | 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'voc' | 'unknown'
+export type AudioContainer = 'wav' | 'flac' | 'ogg' | 'mp3' | 'aiff' | 'caf' | 'w64' | 'sphere' | 'au' | 'ircam' | 'htk' | 'avr' | 'wve' | 'mat4' | 'pvf' | 'paf' | 'svx' | 'mpc2k' | 'voc' | 'mat5' | 'sds' | 'xi' | 'unknown'
 
 /**
  * Codec inside the container: `pcm` integer PCM, `float` IEEE float PCM, `ulaw`/`alaw` G.711, `ima_adpcm` /
  * `ms_adpcm` WAV's IMA and Microsoft 4-bit ADPCM (`ima_adpcm` also AIFC's `ima4`), `gsm610` GSM 06.10 (WAV, Wave64,
  * AIFC), `dwvw` AIFC's Delta Word Variable Width, `alac` Apple Lossless in CAF, `g721` G.721 32 kbit/s ADPCM (WAV, AU), `g723` G.723 24 or 40 kbit/s ADPCM (AU; 3 or 5 bits per sample),
- * `mp3` MPEG Layer III (MP3 files, WAV).
+ * `dpcm` FastTracker 2 XI's 8- or 16-bit delta PCM, `mp3` MPEG Layer III (MP3 files, WAV).
  */
-export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'ima_adpcm' | 'ms_adpcm' | 'gsm610' | 'dwvw' | 'alac' | 'g721' | 'g723' | 'flac' | 'vorbis' | 'opus' | 'mp3'
+export type AudioCodec = 'pcm' | 'float' | 'ulaw' | 'alaw' | 'ima_adpcm' | 'ms_adpcm' | 'gsm610' | 'dwvw' | 'alac' | 'g721' | 'g723' | 'dpcm' | 'flac' | 'vorbis' | 'opus' | 'mp3'
 
 /** What the header of an encoded audio file declares. */
 export interface AudioSniff {

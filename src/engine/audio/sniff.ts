@@ -1,7 +1,7 @@
 /**
  * Audio sniffing: what an encoded audio file claims to be, read from its magic bytes and header only. This module
  * only dispatches on the magic bytes; each container's header is read by its own module (wav.ts, flac.ts, ogg.ts,
- * mp3.ts, pcm-containers.ts for AIFF, CAF, Wave64 and NIST SPHERE, au.ts for Sun/NeXT AU, rare-containers.ts for libsndfile's rarer ones).
+ * mp3.ts, pcm-containers.ts for AIFF, CAF, Wave64 and NIST SPHERE, au.ts for Sun/NeXT AU, rare-containers.ts, sds.ts and xi.ts for libsndfile's rarer ones).
  *
  * Never throws and never allocates from declared sizes; cost is O(header) (plus, for Ogg, a backward scan of at most
  * the last 64 KiB to find the last page's granule position). Everything odd goes into `problems`.
@@ -11,7 +11,6 @@ import { sniffFlac } from './flac.ts'
 import { sniffMp3 } from './mp3.ts'
 import { sniffOgg } from './ogg.ts'
 import { pcmContainerOf, readPcmContainer } from './pcm-containers.ts'
-import { unreadRareContainer } from './rare-containers.ts'
 import { blankSniff, checkSane, withProblem, type AudioSniff } from './sniff-result.ts'
 import { sniffWavLayout } from './wav.ts'
 
@@ -49,8 +48,6 @@ function sniffByMagic(b: Uint8Array): AudioSniff {
   if (b.length >= 2 && b[0] === 0xff && (b[1] & 0xe0) === 0xe0) return checkSane(sniffMp3(b, 0))
   const pcm = pcmContainerOf(b)
   if (pcm) return readPcmContainer(b, pcm).sniff
-  const unread = unreadRareContainer(b)
-  if (unread) return withProblem(blankSniff('unknown'), unread)
   if (ascii(b, 4, 4) === 'ftyp') return withProblem(blankSniff('unknown'), 'an MP4/M4A file (AAC, ALAC): libsndfile, which the reference decodes with, does not read MP4')
   return withProblem(blankSniff('unknown'), `unknown magic bytes 0x${hex(b, 0, Math.min(4, b.length))}`)
 }

@@ -4,16 +4,16 @@
  * reads), Ogg Opus (libopus fed the packets of Ogg pages read a window at a time) and FLAC in Ogg (its packets decoded
  * by flac-decoder.ts), G.721 WAV (g72x.ts), IMA / Microsoft ADPCM WAV
  * (whole blocks, adpcm.ts), and the coded streams of coded-stream.ts (GSM 6.10 in WAV, Wave64 and AIFC, AIFC `ima4`
- * and DWVW, ALAC in CAF). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
+ * and DWVW, ALAC in CAF, G.721 / G.723 in AU, 24-bit PAF, FastTracker 2 XI). Each gives the samples `decodeAudio` gives for the file (libsndfile's, trimmed to the
  * length it reads: FLAC's STREAMINFO total, Vorbis's last granule), without holding the file or its samples: what
  * lets the dataprep convert a compressed file longer than `decodeAudio`'s sample limit (docs/interpretations.md
  * "Audio"). Raw-sample files stream through pcm-stream.ts instead.
  */
 import { adpcmBlocks, type AdpcmKind } from './adpcm.ts'
-import { adpcmPieces, codedContainerStream, gsmWavStream } from './coded-stream.ts'
+import { adpcmPieces, codedContainerStream, g72xPieces, gsmWavStream } from './coded-stream.ts'
 import { pcmContainerOf } from './pcm-containers.ts'
 import { ascii } from './bytes.ts'
-import { G72X_BLOCK_SAMPLES, G72xDecoder, g72xBlockBytes, g72xFrames } from './g72x.ts'
+import { g72xFrames } from './g72x.ts'
 import { flacStart, mp3WavFrames } from './decode.ts'
 import { crc16, decodeFlacFrames, flacFrameEnd, frameFormat, parseStreamInfo, readFrameHeader, type FlacStreamInfo } from './flac-decoder.ts'
 import type { RangeReader } from './pcm-stream.ts'
@@ -49,7 +49,7 @@ export async function openStreamedDecode(read: RangeReader, size: number, head: 
   if (magic === 'RIFF' || magic === 'RIFX' || magic === 'RF64') {
     return mp3WavStream(read, size, head, chunkBytes) ?? g721Stream(read, size, head, chunkBytes) ?? adpcmStream(read, size, head, chunkBytes) ?? gsmWavStream(read, size, head, chunkBytes)
   }
-  if (pcmContainerOf(head)) return codedContainerStream(read, size, head, chunkBytes)
+  if (pcmContainerOf(head, size)) return codedContainerStream(read, size, head, chunkBytes)
   let probe = head
   if (magic === 'OggS' && size > head.length) {
     // the sniffer reads the first page and the last one: give it the head and the file's tail
@@ -165,21 +165,8 @@ function g721Stream(read: RangeReader, size: number, head: Uint8Array, chunkByte
   if (sniff.codec !== 'g721' || !layout || blockingProblems(sniff).length || !sniff.sampleRate || layout.dataOffset > head.length) return null
   const { dataOffset } = layout
   const dataBytes = Math.max(0, Math.min(layout.dataSize, size - dataOffset))
-  const blockBytes = g72xBlockBytes('g721_32')
   const frames = g72xFrames('g721_32', dataBytes)
-  const blocks = frames / G72X_BLOCK_SAMPLES
-  const perRead = Math.max(1, Math.floor(chunkBytes / blockBytes))
-  async function* pieces(): AsyncGenerator<Float32Array[]> {
-    const decoder = new G72xDecoder('g721_32')
-    for (let b0 = 0; b0 < blocks; b0 += perRead) {
-      const b1 = Math.min(blocks, b0 + perRead)
-      const end = Math.min(dataBytes, b1 * blockBytes)
-      const bytes = await read(dataOffset + b0 * blockBytes, dataOffset + end)
-      if (bytes.length < end - b0 * blockBytes) throw new Error(`audio: read ${bytes.length} bytes of G.721 block ${b0}: the file changed or is shorter than listed`)
-      yield [decoder.decode(bytes, b1 - b0)]
-    }
-  }
-  return { container: 'wav', codec: 'g721', sampleRate: sniff.sampleRate, channels: 1, frames, pieces }
+  return { container: 'wav', codec: 'g721', sampleRate: sniff.sampleRate, channels: 1, frames, pieces: () => g72xPieces(read, 'g721_32', dataOffset, dataBytes, chunkBytes) }
 }
 
 /** IMA / Microsoft ADPCM WAV: whole blocks at a time, with the frames `decodeWav` gives (adpcm.ts). */

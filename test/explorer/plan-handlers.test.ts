@@ -39,7 +39,10 @@ describe('plan handlers', () => {
     expect(start.limit).toBe(5)
     expect(start.mixture?.length).toBeGreaterThan(1)
     expect(start.buckets?.sizes.length).toBeGreaterThan(0)
-    const seen: number[] = []
+    // a chunk with maxMs 0 comes back as soon as it holds one batch
+    const first = await call('plan-next', { session: start.session, count: 4, maxMs: 0 })
+    expect(first.batches.map((b) => b.index)).toEqual([0])
+    const seen: number[] = [0]
     for (;;) {
       const chunk = await call('plan-next', { session: start.session, count: 2 })
       expect(chunk.batches.length).toBeLessThanOrEqual(2)

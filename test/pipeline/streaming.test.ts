@@ -220,6 +220,30 @@ describe('the sampler\'s first fill put behind the first batch (deferFirstFill) 
     expect(plan.warmUp!.filled).toBe(60)
   })
 
+  it('gives way to the batches: no fill read while batches are pulled one after another, the rest once they stop', async () => {
+    const data = generated(8, 60, 40)
+    const input = { partitions: data.partitions, weights: data.weights, trainStreaming: true, split: 'train', config: config({ max_num_batches: 50 }) }
+    const read: FragmentRef[] = []
+    const plan = planBatches({
+      ...input, deferFirstFill: true,
+      readFragmentMeta: async (f) => {
+        read.push(f)
+        await new Promise((resolve) => setTimeout(resolve, 0)) // (tasks pass while a batch waits: the fill must still wait)
+        return data.meta.get(f)!
+      },
+    })
+    for (let i = 0; i < 4; i++) expect((await plan.batches.next()).done).toBe(false)
+    expect(plan.warmUp!.isStarted).toBe(true)
+    const drawn = new Set(plan.mixture!.flatMap((m, p) => (m.sampled > 0 ? data.partitions[p].fragments : [])))
+    expect(drawn.size).toBeGreaterThan(0)
+    expect(read.filter((f) => !drawn.has(f))).toEqual([])
+    // nobody waits for a batch now: the fill reads every other stream's first row group
+    await plan.warmUp!.start()
+    expect(plan.warmUp!.filled).toBe(60)
+    expect(read.filter((f) => !drawn.has(f)).length).toBeGreaterThan(0)
+    await plan.batches.return(undefined)
+  })
+
   it('a first row group that fails to read stops the plan with the eager plan\'s error, batches or not', async () => {
     for (const seed of [1, 2, 3, 6, 7]) {
       const data = generated(seed, 12, 30)

@@ -17,6 +17,8 @@ import { batchFromTransfer, specBetasKey, specKeyWithoutBetas } from '../../engi
 
 /** Batches asked for per `plan-next`: small enough that each chunk renders in well under a frame budget. */
 export const chunkSize = 32
+/** A chunk comes back once it holds a batch and has taken this long, so the first batches show as they come. */
+export const chunkMs = 200
 
 /** Quiet time after a beta change before a weighted plan starts over, ms (a slider's steps come faster). */
 export const betaDelayMs = 300
@@ -116,7 +118,7 @@ export function createBatchesStore(client: Pick<EngineClient, 'request'>, now: (
         for (;;) {
           if (shown) await shown.promise
           if (controller !== own) return
-          const chunk = await client.request('plan-next', { session: id, count: chunkSize }, {
+          const chunk = await client.request('plan-next', { session: id, count: chunkSize, maxMs: chunkMs }, {
             signal: own.signal,
             onProgress: (p) => { if (controller === own && get().batches.length === 0) set({ rowGroupsRead: p.done }) },
           })

@@ -33,7 +33,8 @@ export function peekFirst(order: Iterator<FragmentRef>): PeekedOrder {
  * One read function per stream: the first read of stream `i`'s first row group is served from a read started
  * ahead; every other read goes to `read`. The first read of any stream starts streams `0 .. window-1`, and each primed
  * read taken starts the next stream's. With `deferred` (the sampler's first fill put off, deferred-fill.ts), nothing is
- * read ahead until that fill starts: until then a stream's first read is its own, and the fill skips streams read so.
+ * read ahead until that fill starts, nor while it gives way to a batch: a stream's first read is then its own, and
+ * the fill skips streams read so.
  */
 export function primedReads(firsts: readonly (FragmentRef | undefined)[], read: ReadFragmentMeta, window = FIRST_READ_WINDOW, signal?: AbortSignal,
   deferred?: DeferredFill): ReadFragmentMeta[] {
@@ -41,7 +42,7 @@ export function primedReads(firsts: readonly (FragmentRef | undefined)[], read: 
   const readAlready = new Uint8Array(firsts.length)
   let next = 0
   const fill = () => {
-    if (deferred && !deferred.isStarted) return
+    if (deferred && !deferred.mayRead) return
     while (primed.size < window && next < firsts.length) {
       const i = next++
       const fragment = firsts[i]
@@ -52,6 +53,7 @@ export function primedReads(firsts: readonly (FragmentRef | undefined)[], read: 
     }
   }
   deferred?.onStart(fill)
+  deferred?.onResume(fill)
   return firsts.map((first, i) => (fragment: FragmentRef, s?: AbortSignal) => {
     fill() // (the first read of any stream starts the window: nothing is read before the plan is pulled)
     const meta = primed.get(i)

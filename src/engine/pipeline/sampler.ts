@@ -103,11 +103,14 @@ async function* deferredDraws<T>(n: number, pull: (i: number) => Promise<T>, epo
     return p
   }
   fill.bind(n, async () => {
-    for (let i = 0; i < n; i++) await firstOf(i)
+    for (let i = 0; i < n; i++) {
+      if (!firsts[i]) await fill.turn() // (a stream a draw has pulled costs no read: no need to wait)
+      await firstOf(i)
+    }
   })
   /** Rethrows `error` after the fill, unless the fill fails first (then its error: the eager sampler's). */
   const failWith = async (error: unknown): Promise<never> => {
-    await fill.start()
+    await fill.finish()
     throw error
   }
   const taken = new Uint8Array(n)
@@ -122,7 +125,7 @@ async function* deferredDraws<T>(n: number, pull: (i: number) => Promise<T>, epo
         if (firstIn[i]) known = false
         else pending = true
       }
-      if (known && pending) await fill.start() // (throws the fill's error: the eager sampler's, before any draw)
+      if (known && pending) await fill.finish() // (throws the fill's error: the eager sampler's, before any draw)
       if (known && epochDone.every(Boolean)) return
     }
     const u = generator.uniformFloat()

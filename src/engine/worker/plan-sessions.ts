@@ -51,7 +51,7 @@ export function sessionOf(context: HandlerContext, id: number): PlanSession {
 }
 
 /**
- * Streams up to `count` more batches. An abort stops the session for good (a generator cut mid-batch cannot resume):
+ * Streams up to `count` more batches (fewer when `maxMs` has passed with at least one). An abort stops the session for good (a generator cut mid-batch cannot resume):
  * the session is closed and a later `plan-next` fails with `unknown-plan-session`.
  */
 export async function planNext(message: RequestMessage<'plan-next'>, options: RunOptions, context: HandlerContext): Promise<PlanChunk> {
@@ -67,7 +67,9 @@ export async function planNext(message: RequestMessage<'plan-next'>, options: Ru
     const ticker = setInterval(reading, 250)
     try {
       if (options.signal?.aborted) throw options.signal.reason ?? new DOMException('plan aborted', 'AbortError')
+      const started = performance.now()
       while (!session.done && out.length < message.count) {
+        if (message.maxMs !== undefined && out.length > 0 && performance.now() - started >= message.maxMs) break
         const next = await session.iterator.next()
         if (next.done) {
           session.done = true

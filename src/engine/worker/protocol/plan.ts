@@ -128,7 +128,11 @@ export interface PlanRequests {
    * Up to `count` more batches; an abort closes the session for good. Progress (phase `plan`, every 250 ms while it
    * runs): `done` is the row groups the session has read so far (`total` null).
    */
-  'plan-next': { params: { session: number; count: number }; result: PlanChunk }
+  /**
+   * Up to `count` more batches; with `maxMs`, the chunk ends early once it holds a batch and has taken that many
+   * milliseconds (the page shows the first batch when it is out, not when the whole chunk is).
+   */
+  'plan-next': { params: { session: number; count: number; maxMs?: number }; result: PlanChunk }
   /**
    * Waits for the sampler's first fill, which starts once the first batch is out (deferred-fill.ts): resolves when
    * every partition stream's first row is in, fails with the error the reference raises before its first batch

@@ -3,8 +3,8 @@
  * files) opened by URL without its index, 50 ms before every answer, as an object store. `cjn_Latn` (language 1599)
  * has files in `corpus=cv/split=train` only, among the last the open reads; it can be found, and focused, within a
  * few seconds of the open's start, as a "not read yet" row while the numbers are those of the files read so far,
- * and it never leaves the table on the way to its exact numbers (DuckDB's sums over the parquet files). In the light
- * and the dark theme; screenshots of the table go to `SHOTS_DIR` when it is set (1280 and 1920 px).
+ * and it never leaves the table on the way to its exact numbers (DuckDB's sums over the parquet files). Found and
+ * focused in the light and the dark theme, followed to its exact numbers in the light one; screenshots of the table go to `SHOTS_DIR` when it is set (1280 and 1920 px).
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -72,6 +72,12 @@ for (const theme of ['Light', 'Dark'] as const) {
     await expect(page.getByRole('region', { name: 'Language focus' })).toContainText(code)
     await expect(row).toHaveAttribute('aria-selected', 'true')
     const focusedMs = Date.now() - start
+    expect(foundMs).toBeLessThan(15_000)
+    // the way to the exact numbers does not depend on the theme: followed once, in the light theme
+    if (theme === 'Dark') {
+      console.log('find-language-early', JSON.stringify({ theme, foundMs, focusedMs }))
+      return
+    }
 
     // the row stays in the table on the way to the final numbers (sampled while the open reads)
     let samples = 0
@@ -90,6 +96,5 @@ for (const theme of ['Light', 'Dark'] as const) {
     const exactMs = Date.now() - start
     console.log('find-language-early', JSON.stringify({ theme, foundMs, focusedMs, exactMs, samples }))
     expect(foundMs).toBeLessThan(exactMs)
-    expect(foundMs).toBeLessThan(15_000)
   })
 }

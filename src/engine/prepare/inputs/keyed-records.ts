@@ -9,7 +9,7 @@
 import { RecordStore, type PlanBudget } from '../plan-store.ts'
 
 /** 32-bit FNV-1a of the string's UTF-16 code units. */
-function hashKey(key: string): number {
+export function hashKey(key: string): number {
   let h = 0x811c9dc5
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
   return h | 0
@@ -56,6 +56,14 @@ export class KeyedRecords {
     const s = await this.find(key, hashKey(key))
     const r = this.slots[s]
     return r < 0 ? undefined : (JSON.parse(await this.store.get(r)) as [string, string])[1]
+  }
+
+  /**
+   * Every `set` so far, in the order made (a key set twice comes twice, the later one last): the records are read
+   * back from the store, nothing else is held.
+   */
+  async* sets(): AsyncGenerator<[key: string, value: string]> {
+    for (let i = 0; i < this.store.length; i++) yield JSON.parse(await this.store.get(i)) as [string, string]
   }
 
   /** Doubles the table (the hashes are kept: no record is read). */

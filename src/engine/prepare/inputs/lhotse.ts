@@ -245,20 +245,18 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
           await part.set(key, value)
         }
       }
-      let n = 0
       for await (const line of s.lines(supStream(k))) {
         const sup = JSON.parse(line) as SupLine
         await s.write(rowStream(k), JSON.stringify([sup[0], supervisionRow(input, sup, await part.get(sup[2]), recPath, split, paths)]))
-        if ((++n & 0xfff) === 0) signal?.throwIfAborted()
+        signal?.throwIfAborted()
       }
       await part.close()
       byId = null
     }
     const rows = (n: number) => (async function* () { for await (const line of s.lines(n)) yield JSON.parse(line) as [number, ScannedRow] })()
-    let n = 0
     for await (const [, row] of mergeByOrdinal([...groups.map((_, k) => rows(rowStream(k))), rows(unjoined)])) {
       await out.add(row)
-      if ((++n & 0xfff) === 0) signal?.throwIfAborted()
+      signal?.throwIfAborted()
     }
     stats.spilledBytes = s.spilledBytes
     return stats

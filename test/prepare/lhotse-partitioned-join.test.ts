@@ -15,6 +15,7 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createPlanSpill } from '../../src/engine/node/plan-spill.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { readLhotse } from '../../src/engine/prepare/inputs/lhotse.ts'
+import { SpilledStreams, groupBuckets, mergeByOrdinal } from '../../src/engine/prepare/inputs/partitioned-join.ts'
 import { scanInput } from '../../src/engine/prepare/inputs/scan.ts'
 import { planPrepare } from '../../src/engine/prepare/plan.ts'
 import { preparePlanSummary } from '../../src/engine/prepare/summary.ts'
@@ -52,6 +53,42 @@ async function prepared(dir: string, budget: PlanBudget): Promise<{ rows: string
     await scan.close()
   }
 }
+
+describe('the partitioned join\'s pieces', () => {
+  it('SpilledStreams gives each stream\'s lines back in order, interleaved, long lines and non-ASCII included', async () => {
+    const tiny = tinyBudget(1)
+    const streams = new SpilledStreams(tiny.budget.spill!)
+    streams.chunkBytes(2, 1 << 20)
+    const rand = mulberry32(9)
+    const want: string[][] = [[], [], []]
+    for (let i = 0; i < 20_000; i++) {
+      const n = Math.floor(rand() * 3)
+      const line = `${i} ${'ü😀x'.repeat(Math.floor(rand() * (i % 997 === 0 ? 40_000 : 30)))}`
+      want[n].push(line)
+      await streams.write(n, line)
+    }
+    for (const n of [2, 0, 1]) {
+      const got: string[] = []
+      for await (const line of streams.lines(n)) got.push(line)
+      expect(got).toEqual(want[n])
+    }
+    await streams.close()
+    expect(tiny.closed()).toBe(1)
+    expect(readdirSync(tiny.folder)).toEqual([])
+  })
+
+  it('mergeByOrdinal merges ascending streams by ordinal; groupBuckets keeps groups within the budget', async () => {
+    const rand = mulberry32(10)
+    const ordinals = Array.from({ length: 5000 }, (_, i) => i)
+    const parts: [number, string][][] = Array.from({ length: 7 }, () => [])
+    for (const o of ordinals) parts[Math.floor(rand() * 7)].push([o, `row ${o}`])
+    const gen = async function* (items: [number, string][]) { for (const x of items) yield x }
+    const merged: [number, string][] = []
+    for await (const x of mergeByOrdinal([...parts.map(gen), gen([])])) merged.push(x)
+    expect(merged).toEqual(ordinals.map((o) => [o, `row ${o}`]))
+    expect(groupBuckets([3, 4, 0, 9, 1, 1, 12, 2], 8)).toEqual([[0, 1, 2], [3], [4, 5], [6], [7]])
+  })
+})
 
 describe('the Lhotse join partitioned past its key budget', () => {
   it('gives the in-memory join\'s rows on Lhotse\'s own mini_librispeech recordings + supervisions', async () => {

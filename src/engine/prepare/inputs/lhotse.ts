@@ -230,6 +230,8 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
     const supStream = (k: number) => KEY_BUCKETS + k
     const rowStream = (k: number) => KEY_BUCKETS + groups.length + k
     const unjoined = KEY_BUCKETS + 2 * groups.length
+    // few streams past the buckets: long chunks (1 MiB each, two per stream being read)
+    for (let n = KEY_BUCKETS; n <= unjoined; n++) s.chunkBytes(n, 1 << 20)
     let ordinal = 0
     for await (const r of records(input, path, signal)) {
       const o = ordinal++

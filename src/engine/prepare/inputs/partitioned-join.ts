@@ -3,7 +3,8 @@
  * + supervisions join past `PlanBudget.keys`, lhotse.ts):
  * - `SpilledStreams`: numbered streams of text lines, written in any interleaving, each read back in its order, all
  *   in one spill file of the host (`PlanBudget.spill`: Node a temporary file, the browser OPFS). In memory: one write
- *   buffer per stream being written (64 KiB) and per stream the places of its chunks (16 bytes per 64 KiB);
+ *   buffer per stream being written (64 KiB, or what `chunkBytes` sets), per stream the places of its chunks (16
+ *   bytes a chunk), and per stream being read two chunks (the one read and the next, read ahead);
  * - `keyBucket`: which of `KEY_BUCKETS` buckets a key goes to, and `groupBuckets`: consecutive buckets grouped so that
  *   each group's keys fit a budget (the join's partitions: the number of keys is known only once they are all read);
  * - `mergeByOrdinal`: streams each in ascending ordinal order merged into one, by ordinal (a binary heap).
@@ -43,12 +44,14 @@ export function groupBuckets(counts: readonly number[], budget: number): number[
   return groups
 }
 
-/** Bytes a stream gathers before they are appended to the spill. */
+/** Bytes a stream gathers before they are appended to the spill, by default (`SpilledStreams.chunkBytes` sets more). */
 const CHUNK_BYTES = 64 * 1024
 
 const encoder = new TextEncoder()
 
 interface Stream {
+  /** Bytes gathered before they are appended. */
+  chunkBytes: number
   buffer: Uint8Array | null
   used: number
   /** Where its appended chunks are in the spill: offset, length, offset, length, … */
@@ -67,8 +70,13 @@ export class SpilledStreams {
 
   private stream(n: number): Stream {
     let s = this.streams.get(n)
-    if (!s) this.streams.set(n, s = { buffer: null, used: 0, chunks: [] })
+    if (!s) this.streams.set(n, s = { chunkBytes: CHUNK_BYTES, buffer: null, used: 0, chunks: [] })
     return s
+  }
+
+  /** Sets the bytes stream `n` gathers before they are appended (fewer, longer writes and reads for a few streams). */
+  chunkBytes(n: number, bytes: number): void {
+    this.stream(n).chunkBytes = bytes
   }
 
   /** Appends `bytes` to the spill as the next chunk of `s` (the spill owns them from now on). */
@@ -85,7 +93,7 @@ export class SpilledStreams {
     let wrote = s.buffer ? encoder.encodeInto(text, s.buffer.subarray(s.used)) : null
     if (!wrote || wrote.read! < text.length) {
       await this.end(n)
-      s.buffer = new Uint8Array(Math.max(CHUNK_BYTES, text.length * 3))
+      s.buffer = new Uint8Array(Math.max(s.chunkBytes, text.length * 3))
       s.used = 0
       wrote = encoder.encodeInto(text, s.buffer)
     }
@@ -106,8 +114,18 @@ export class SpilledStreams {
     const s = this.stream(n)
     this.streams.delete(n)
     const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+    const read = (c: number) => {
+      if (c >= s.chunks.length) return null
+      const bytes = this.spill!.read(s.chunks[c], s.chunks[c + 1])
+      // a read ahead that is never awaited (the reader stopped) must not fail unhandled
+      bytes.catch(() => {})
+      return bytes
+    }
+    let next = read(0)
     for (let c = 0; c < s.chunks.length; c += 2) {
-      const bytes = await this.spill!.read(s.chunks[c], s.chunks[c + 1])
+      const bytes = await next!
+      // the next chunk is read while this one's lines are used
+      next = read(c + 2)
       for (let at = 0; at < bytes.length;) {
         const nl = bytes.indexOf(10, at)
         yield decoder.decode(bytes.subarray(at, nl))

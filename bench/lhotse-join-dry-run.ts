@@ -7,8 +7,7 @@
  * Usage: tsx bench/lhotse-join-dry-run.ts <folder> [keys|-] [scan]
  */
 import { resolve } from 'node:path'
-import { createFsSource, nodePlanBudget, planPrepare, scanInput } from '../src/engine/node.ts'
-import { preparePlanSummary } from '../src/engine/prepare/summary.ts'
+import { createFsSource, nodePlanBudget, planPrepare, preparePlanSummary, scanInput } from '../src/engine/node.ts'
 
 const [folder, keys, only] = process.argv.slice(2)
 if (!folder) throw new Error('bench lhotse-join-dry-run: usage: lhotse-join-dry-run.ts <folder> [keys]')

@@ -9,7 +9,7 @@ import { createWriteStream, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createGzip } from 'node:zlib'
 import { once } from 'node:events'
-import { mulberry32 } from '../src/engine/random/mulberry32.ts'
+import { mulberry32 } from '../src/engine/node.ts'
 
 const [dir, count, supCount] = process.argv.slice(2)
 if (!dir || !count) throw new Error('bench make-lhotse: usage: make-lhotse.ts <folder> <n>')

@@ -24,8 +24,8 @@ import type { PlanBudget, PlanSpill } from '../../src/engine/prepare/plan-store.
 const base = mkdtempSync(join(tmpdir(), 'mixscope-lhotse-join-'))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
 
-/** A budget of `keys` recordings whose spill files go to a fresh folder, counted as they are opened and closed. */
-function tinyBudget(keys: number): { budget: PlanBudget; folder: string; opened: () => number; closed: () => number } {
+/** A budget of `keys` recordings and `bytes` whose spill files go to a fresh folder, counted as they are opened and closed. */
+function tinyBudget(keys: number, bytes = 1024): { budget: PlanBudget; folder: string; opened: () => number; closed: () => number } {
   const folder = mkdtempSync(join(base, 'spill-'))
   let opened = 0
   let closed = 0
@@ -34,7 +34,7 @@ function tinyBudget(keys: number): { budget: PlanBudget; folder: string; opened:
     const f = await createPlanSpill(folder)
     return { ...f, close: () => { closed++; return f.close() } }
   }
-  return { budget: { keys, bytes: 1024, slabBytes: 256, spill }, folder, opened: () => opened, closed: () => closed }
+  return { budget: { keys, bytes, slabBytes: 256, spill }, folder, opened: () => opened, closed: () => closed }
 }
 
 /** What `prepare --dry-run` works from and prints: every scanned row as JSON, in order; the notes; the summary. */
@@ -87,6 +87,7 @@ describe('the partitioned join\'s pieces', () => {
     for await (const x of mergeByOrdinal([...parts.map(gen), gen([])])) merged.push(x)
     expect(merged).toEqual(ordinals.map((o) => [o, `row ${o}`]))
     expect(groupBuckets([3, 4, 0, 9, 1, 1, 12, 2], 8)).toEqual([[0, 1, 2], [3], [4, 5], [6], [7]])
+    expect(groupBuckets([3, 4, 0, 1, 1], 8, [10, 10, 0, 50, 10], 30)).toEqual([[0, 1, 2], [3], [4]])
   })
 })
 
@@ -156,8 +157,9 @@ describe('the Lhotse join partitioned past its key budget', () => {
     for (const what of ['"problem":null', 'is not in gen_recordings_train.jsonl.gz', 'recording 17 is not in', 'recording undefined is not in', 'not JSON', 'not a JSON object', 'has a \\"command\\" source']) {
       expect(inMemory.rows.some((r) => r.includes(what)), what).toBe(true)
     }
-    for (const keys of [64, 1000]) {
-      const tiny = tinyBudget(keys)
+    // partitions of single buckets (their records over the bytes: spilled), and of several buckets held in memory
+    for (const [keys, bytes] of [[64, 1024], [1000, 1 << 20]]) {
+      const tiny = tinyBudget(keys, bytes)
       const partitioned = await prepared(dir, tiny.budget)
       expect(partitioned.rows).toEqual(inMemory.rows)
       expect(partitioned.notes).toEqual(inMemory.notes)
@@ -170,7 +172,7 @@ describe('the Lhotse join partitioned past its key budget', () => {
   it('splits the recordings into partitions within the budget, in a spill file removed after, also on abort', async () => {
     const input = await listInput(await createFsSource(dir))
     const names = ['gen_recordings_train.jsonl.gz', 'gen_supervisions_train.jsonl.gz']
-    const tiny = tinyBudget(200)
+    const tiny = tinyBudget(200, 1 << 20)
     let rows = 0
     const { joins } = await readLhotse(input, names, { add: async () => { rows++ } }, undefined, {}, tiny.budget)
     expect(joins).toHaveLength(1)

@@ -173,8 +173,9 @@ function supervisionRow(input: InputFiles, sup: SupLine, found: string | undefin
  * of them (with a spill file), the join goes on partitioned (partitioned-join.ts), in bounded memory whatever the
  * number of recordings, and gives the same rows in the same order:
  * 1. the recordings are written to `KEY_BUCKETS` buckets of a spill file by the hash of their id (those already read
- *    first, in the order read), and counted per bucket; consecutive buckets are grouped into partitions of at most
- *    `budget.keys` recordings;
+ *    first, in the order read), counted and their bytes summed per bucket; consecutive buckets are grouped into
+ *    partitions of at most `budget.keys` recordings and three quarters of `budget.bytes` (so a partition's records
+ *    are looked up in memory; a bucket over either is a partition of its own);
  * 2. the supervisions are written, with their ordinal, to their recording id's partition; a supervision that joins
  *    nothing (a bad line, no string `recording_id`) goes, as its row, to a stream of its own;
  * 3. per partition: its recordings are read into `KeyedRecords` (the last one for an id wins, as in memory: an id's
@@ -189,10 +190,11 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
   let byId: KeyedRecords | null = new KeyedRecords(budget)
   let streams: SpilledStreams | null = null
   const counts = new Array<number>(KEY_BUCKETS).fill(0)
+  const bytes = new Array<number>(KEY_BUCKETS).fill(0)
   const toBucket = async (key: string, value: string) => {
     const b = keyBucket(key)
     counts[b]++
-    await streams!.write(b, JSON.stringify([key, value]))
+    bytes[b] += await streams!.write(b, JSON.stringify([key, value]))
   }
   try {
     for await (const r of records(input, recPath, signal)) {
@@ -221,7 +223,9 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
       return stats
     }
     const s = streams!
-    const groups = groupBuckets(counts, keys)
+    // a partition's records fit the budget's bytes too (three quarters: slabs are not filled to the last byte), so
+    // they are looked up in memory, not in a spill
+    const groups = groupBuckets(counts, keys, bytes, (budget.bytes ?? Infinity) * 0.75)
     const partitionOf = new Uint16Array(KEY_BUCKETS)
     for (const [k, group] of groups.entries()) for (const b of group) partitionOf[b] = k
     stats.partitions = groups.length
@@ -230,8 +234,10 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
     const supStream = (k: number) => KEY_BUCKETS + k
     const rowStream = (k: number) => KEY_BUCKETS + groups.length + k
     const unjoined = KEY_BUCKETS + 2 * groups.length
-    // few streams past the buckets: long chunks (1 MiB each, two per stream being read)
-    for (let n = KEY_BUCKETS; n <= unjoined; n++) s.chunkBytes(n, 1 << 20)
+    // the streams past the buckets in longer chunks: 32 MiB over all of them (the merge reads them all at once, two
+    // chunks each), each 64 KiB to 1 MiB
+    const chunk = Math.min(1 << 20, Math.max(64 * 1024, Math.floor((32 << 20) / (groups.length + 1))))
+    for (let n = KEY_BUCKETS; n <= unjoined; n++) s.chunkBytes(n, chunk)
     let ordinal = 0
     for await (const r of records(input, path, signal)) {
       const o = ordinal++

@@ -6,7 +6,8 @@
  *   buffer per stream being written (64 KiB, or what `chunkBytes` sets), per stream the places of its chunks (16
  *   bytes a chunk), and per stream being read two chunks (the one read and the next, read ahead);
  * - `keyBucket`: which of `KEY_BUCKETS` buckets a key goes to, and `groupBuckets`: consecutive buckets grouped so that
- *   each group's keys fit a budget (the join's partitions: the number of keys is known only once they are all read);
+ *   each group's keys and bytes fit a budget (the join's partitions: the number of keys is known only once they are
+ *   all read);
  * - `mergeByOrdinal`: streams each in ascending ordinal order merged into one, by ordinal (a binary heap).
  */
 import type { PlanBudget, PlanSpill } from '../plan-store.ts'
@@ -28,18 +29,22 @@ export function keyBucket(key: string): number {
 }
 
 /**
- * Consecutive buckets grouped so that each group holds at most `budget` keys (a bucket holding more is a group of
- * its own: buckets are not split).
+ * Consecutive buckets grouped so that each group holds at most `budget` keys and `byteBudget` bytes (a bucket holding
+ * more is a group of its own: buckets are not split).
  * @param counts keys per bucket
+ * @param bytes bytes per bucket (default: none)
  * @returns per group, its buckets
  */
-export function groupBuckets(counts: readonly number[], budget: number): number[][] {
+export function groupBuckets(counts: readonly number[], budget: number, bytes: readonly number[] = [], byteBudget = Infinity): number[][] {
   const groups: number[][] = []
   let held = 0
+  let heldBytes = 0
   for (const [bucket, n] of counts.entries()) {
-    if (!groups.length || (held + n > budget && held > 0)) { groups.push([]); held = 0 }
+    const b = bytes[bucket] ?? 0
+    if (!groups.length || ((held + n > budget || heldBytes + b > byteBudget) && held > 0)) { groups.push([]); held = 0; heldBytes = 0 }
     groups[groups.length - 1].push(bucket)
     held += n
+    heldBytes += b
   }
   return groups
 }
@@ -86,8 +91,11 @@ export class SpilledStreams {
     this.spilledBytes += bytes.length
   }
 
-  /** Appends one line (`line` holds no `\n`) to stream `n`; a line is never split between two chunks. */
-  async write(n: number, line: string): Promise<void> {
+  /**
+   * Appends one line (`line` holds no `\n`) to stream `n`; a line is never split between two chunks.
+   * @returns its bytes (UTF-8, with its `\n`)
+   */
+  async write(n: number, line: string): Promise<number> {
     const s = this.stream(n)
     const text = line + '\n'
     let wrote = s.buffer ? encoder.encodeInto(text, s.buffer.subarray(s.used)) : null
@@ -98,6 +106,7 @@ export class SpilledStreams {
       wrote = encoder.encodeInto(text, s.buffer)
     }
     s.used += wrote.written!
+    return wrote.written!
   }
 
   /** Appends what stream `n` has gathered (before it is read). */

@@ -4,7 +4,8 @@
  * the budget) and an open-addressing hash table of two `Int32Array`s (each key's 32-bit FNV-1a hash and its record's
  * number), at most half full. Memory per record: 4 bytes in the store and 8–32 bytes of table (about 20 MB per 10⁶
  * records), whatever the records hold; no JavaScript object per record. A key set twice keeps its last record, as a
- * `Map` would.
+ * `Map` would. Past `PlanBudget.keys` keys the Lhotse reader holds one hash partition's records in one at a time
+ * (lhotse.ts `joinManifests`).
  */
 import { RecordStore, type PlanBudget } from '../plan-store.ts'
 

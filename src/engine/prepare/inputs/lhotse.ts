@@ -12,7 +12,10 @@
  * `custom.corpus`, else `--corpus`.
  *
  * Memory: a recordings manifest is joined through `KeyedRecords` (keyed-records.ts): each recording one compact
- * string (spilled past the budget) and about 20 bytes of index, no object per recording.
+ * string (spilled past the budget) and about 20 bytes of index, no object per recording. Past `PlanBudget.keys`
+ * recordings (default 2^22), the join is hash-partitioned through the budget's spill (`joinManifests`,
+ * partitioned-join.ts): one partition's recordings in memory at a time, whatever their number, the same rows in the
+ * same order.
  */
 import type { AudioRef } from './types.ts'
 import type { RowSink, ScannedRow } from './row-log.ts'

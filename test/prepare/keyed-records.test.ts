@@ -1,7 +1,7 @@
 /**
  * The Lhotse reader's bounded join: `KeyedRecords` against a `Map` on random keys (duplicates, keys whose 32-bit
  * FNV-1a hashes collide, records spilled past a tiny budget), and a supervisions + recordings manifest read under a
- * tiny budget giving the rows of a join written here with a `Map`.
+ * tiny budget (and past a tiny key budget: partitioned) giving the rows of a join written here with a `Map`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -105,13 +105,15 @@ describe('a Lhotse supervisions + recordings manifest joined under a tiny budget
     writeFileSync(join(dir, 'lib_supervisions_train.jsonl.gz'), gzipSync(sups.map((s) => JSON.stringify(s)).join('\n') + '\n'))
     const input = await listInput(await createFsSource(dir))
     const manifests = ['lib_recordings_train.jsonl.gz', 'lib_supervisions_train.jsonl.gz']
-    const read = async (budget?: number) => {
+    const read = async (budget?: number, keys?: number) => {
       const rows: ScannedRow[] = []
-      await readLhotse(input, manifests, { add: async (r) => { rows.push(r) } }, undefined, {}, budget === undefined ? {} : { bytes: budget, slabBytes: 256, spill: () => createPlanSpill() })
+      await readLhotse(input, manifests, { add: async (r) => { rows.push(r) } }, undefined, {}, budget === undefined ? {} : { bytes: budget, slabBytes: 256, spill: () => createPlanSpill(), keys })
       return rows
     }
     const inMemory = await read()
     expect(await read(1024)).toEqual(inMemory)
+    // past a budget of 100 recordings: hash partitions joined one at a time (lhotse-partitioned-join.test.ts)
+    expect(await read(1024, 100)).toEqual(inMemory)
     // the join written out here (a Map keeps the later of the two recordings with one id)
     const byId = new Map(recordings.map((r) => [r.id as string, r]))
     expect(inMemory.length).toBe(sups.length)

@@ -74,6 +74,12 @@ export interface PlanBudget {
   bytes?: number
   /** Bytes per slab (default 4 MiB; tests force tiny ones). */
   slabBytes?: number
+  /**
+   * Keys a join holds in memory (the Lhotse reader's recordings by id, about 20 bytes each); past it, the join is
+   * hash-partitioned through `spill` files (src/engine/prepare/inputs/partitioned-join.ts). Default 2^22; without
+   * `spill`, every key stays in memory.
+   */
+  keys?: number
   /** Opens the spill file, once, when the budget is first exceeded (without it, everything stays in memory). */
   spill?: () => Promise<PlanSpill>
 }

@@ -4,12 +4,13 @@
  * the budget) and an open-addressing hash table of two `Int32Array`s (each key's 32-bit FNV-1a hash and its record's
  * number), at most half full. Memory per record: 4 bytes in the store and 8–32 bytes of table (about 20 MB per 10⁶
  * records), whatever the records hold; no JavaScript object per record. A key set twice keeps its last record, as a
- * `Map` would.
+ * `Map` would. Past `PlanBudget.keys` keys the Lhotse reader holds one hash partition's records in one at a time
+ * (lhotse.ts `joinManifests`).
  */
 import { RecordStore, type PlanBudget } from '../plan-store.ts'
 
 /** 32-bit FNV-1a of the string's UTF-16 code units. */
-function hashKey(key: string): number {
+export function hashKey(key: string): number {
   let h = 0x811c9dc5
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
   return h | 0
@@ -56,6 +57,14 @@ export class KeyedRecords {
     const s = await this.find(key, hashKey(key))
     const r = this.slots[s]
     return r < 0 ? undefined : (JSON.parse(await this.store.get(r)) as [string, string])[1]
+  }
+
+  /**
+   * Every `set` so far, in the order made (a key set twice comes twice, the later one last): the records are read
+   * back from the store, nothing else is held.
+   */
+  async* sets(): AsyncGenerator<[key: string, value: string]> {
+    for (let i = 0; i < this.store.length; i++) yield JSON.parse(await this.store.get(i)) as [string, string]
   }
 
   /** Doubles the table (the hashes are kept: no record is read). */

@@ -12,15 +12,19 @@
  * `custom.corpus`, else `--corpus`.
  *
  * Memory: a recordings manifest is joined through `KeyedRecords` (keyed-records.ts): each recording one compact
- * string (spilled past the budget) and about 20 bytes of index, no object per recording.
+ * string (spilled past the budget) and about 20 bytes of index, no object per recording. Past `PlanBudget.keys`
+ * recordings (default 2^22), the join is hash-partitioned through the budget's spill (`joinManifests`,
+ * partitioned-join.ts): one partition's recordings in memory at a time, whatever their number, the same rows in the
+ * same order.
  */
 import type { AudioRef } from './types.ts'
-import type { RowSink } from './row-log.ts'
+import type { RowSink, ScannedRow } from './row-log.ts'
 import { dirOf, splitFromPath, splitName, type InputFiles } from './input-files.ts'
 import { readJsonArray } from './json-array.ts'
 import { readLines } from './lines.ts'
 import { resolveNemoPath, type NemoPaths } from './nemo.ts'
 import { KeyedRecords } from './keyed-records.ts'
+import { DEFAULT_JOIN_KEYS, KEY_BUCKETS, SpilledStreams, groupBuckets, keyBucket, mergeByOrdinal } from './partitioned-join.ts'
 import type { PlanBudget } from '../plan-store.ts'
 
 /** What a manifest's name says it holds. */
@@ -82,8 +86,9 @@ function recordingAudio(input: InputFiles, manifestDir: string, rec: Recording |
  * Rows of the cuts manifests, or of the supervisions manifests with their recordings, into `out`.
  * @param budget memory the recordings of one manifest may hold (their records past it go to the budget's spill)
  */
-export async function readLhotse(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal, paths: NemoPaths = {}, budget: PlanBudget = {}): Promise<{ notes: string[] }> {
+export async function readLhotse(input: InputFiles, manifests: string[], out: RowSink, signal?: AbortSignal, paths: NemoPaths = {}, budget: PlanBudget = {}): Promise<{ notes: string[]; joins: LhotseJoin[] }> {
   const notes: string[] = []
+  const joins: LhotseJoin[] = []
   const cuts = manifests.filter((p) => lhotseKind(p) === 'cuts')
   const supervisions = manifests.filter((p) => lhotseKind(p) === 'supervisions')
   const recordings = new Set(manifests.filter((p) => lhotseKind(p) === 'recordings'))
@@ -119,35 +124,155 @@ export async function readLhotse(input: InputFiles, manifests: string[], out: Ro
       notes.push(`lhotse: ${path} has no ${recPath} beside it; its supervisions are not read`)
       continue
     }
-    const byId = new KeyedRecords(budget)
-    try {
-      for await (const r of records(input, recPath, signal)) {
-        const rec = r.value as Recording | null
-        // what recordingAudio reads of it
-        if (rec && typeof rec.id === 'string') await byId.set(rec.id, JSON.stringify({ id: rec.id, sources: rec.sources, duration: rec.duration } satisfies Recording))
-      }
-      await joinSupervisions(path, recPath, split, byId)
-    } finally {
-      await byId.close()
-    }
+    joins.push(await joinManifests(input, path, recPath, split, out, signal, paths, budget))
   }
   const lone = [...recordings].filter((p) => !supervisions.some((s) => s.replace(/supervisions(?=[^/]*$)/i, 'recordings') === p))
   if (lone.length) notes.push(`lhotse: ${lone.join(', ')} not read (no supervisions manifest beside them)`)
-  return { notes }
+  return { notes, joins }
+}
 
-  async function joinSupervisions(path: string, recPath: string, split: string | null, byId: KeyedRecords): Promise<void> {
-    for await (const r of records(input, path, signal)) {
-      if (r.error || !r.value || typeof r.value !== 'object') { await bad(r.where, split, r.error ?? 'not a JSON object'); continue }
-      const sup = r.value as Supervision
-      const found = typeof sup.recording_id === 'string' ? await byId.get(sup.recording_id) : undefined
-      const rec = found === undefined ? undefined : JSON.parse(found) as Recording
-      if (!rec) { await bad(r.where, split, `recording ${JSON.stringify(sup.recording_id)} is not in ${recPath}`); continue }
-      const audio = recordingAudio(input, dirOf(recPath), rec, num(sup.start) ?? 0, num(sup.duration), paths)
-      if (typeof audio === 'string') { await bad(r.where, split, audio); continue }
-      await out.add({
-        where: r.where, audio, text: text(sup.text), language: text(sup.language), split,
-        corpus: text(sup.custom?.corpus), duration: num(sup.duration), problem: null,
-      })
+/** How a supervisions manifest was joined with its recordings. */
+export interface LhotseJoin {
+  supervisions: string
+  /** Recording records read (an id given twice counts twice). */
+  recordings: number
+  /** 1: in memory; more: hash partitions, each joined on its own (`PlanBudget.keys`). */
+  partitions: number
+  /** Recording records of the largest partition. */
+  largestPartition: number
+  /** Bytes the join wrote to its spill file (0 in memory). */
+  spilledBytes: number
+}
+
+/** What of a supervision its row takes, as the partitioned join spills it: `[ordinal, where, recording_id, start, duration, text, language, corpus]`. */
+type SupLine = [number, string, string, number | null, number | null, string | null, string | null, string | null]
+
+/** A row that is not read: `bad-input-row` with its message. */
+function badRow(where: string, split: string | null, message: string): ScannedRow {
+  return { where, audio: null, text: null, language: null, split, corpus: null, duration: null, problem: { reason: 'bad-input-row', message: `${where}: ${message}` } }
+}
+
+/** What a supervision's row needs of it, or its row when it cannot be joined (not a JSON object, no string `recording_id`). */
+function supervisionOf(r: { where: string; value: unknown; error: string | null }, recPath: string, split: string | null, ordinal: number): SupLine | ScannedRow {
+  if (r.error || !r.value || typeof r.value !== 'object') return badRow(r.where, split, r.error ?? 'not a JSON object')
+  const sup = r.value as Supervision
+  if (typeof sup.recording_id !== 'string') return badRow(r.where, split, `recording ${JSON.stringify(sup.recording_id)} is not in ${recPath}`)
+  return [ordinal, r.where, sup.recording_id, num(sup.start), num(sup.duration), text(sup.text), text(sup.language), text(sup.custom?.corpus)]
+}
+
+/** A supervision's row, from its recording (as `KeyedRecords` holds it: JSON), if it has one. */
+function supervisionRow(input: InputFiles, sup: SupLine, found: string | undefined, recPath: string, split: string | null, paths: NemoPaths): ScannedRow {
+  const [, where, recordingId, start, duration, txt, language, corpus] = sup
+  const rec = found === undefined ? undefined : JSON.parse(found) as Recording
+  if (!rec) return badRow(where, split, `recording ${JSON.stringify(recordingId)} is not in ${recPath}`)
+  const audio = recordingAudio(input, dirOf(recPath), rec, start ?? 0, duration, paths)
+  if (typeof audio === 'string') return badRow(where, split, audio)
+  return { where, audio, text: txt, language, split, corpus, duration, problem: null }
+}
+
+/**
+ * The rows of a supervisions manifest joined with its recordings manifest, in the supervisions' order, into `out`.
+ * The recordings are read into `KeyedRecords` (each one compact string, about 20 bytes of index); past `budget.keys`
+ * of them (with a spill file), the join goes on partitioned (partitioned-join.ts), in bounded memory whatever the
+ * number of recordings, and gives the same rows in the same order:
+ * 1. the recordings are written to `KEY_BUCKETS` buckets of a spill file by the hash of their id (those already read
+ *    first, in the order read), counted and their bytes summed per bucket; consecutive buckets are grouped into
+ *    partitions of at most `budget.keys` recordings and three quarters of `budget.bytes` (so a partition's records
+ *    are looked up in memory; a bucket over either is a partition of its own);
+ * 2. the supervisions are written, with their ordinal, to their recording id's partition; a supervision that joins
+ *    nothing (a bad line, no string `recording_id`) goes, as its row, to a stream of its own;
+ * 3. per partition: its recordings are read into `KeyedRecords` (the last one for an id wins, as in memory: an id's
+ *    records are all in one bucket, in the order read), its supervisions streamed and joined, their rows written
+ *    with their ordinals;
+ * 4. the partitions' rows and the rows of step 2 (each in ordinal order) are merged by ordinal into `out`.
+ * The spill file is removed when done, also on an error or abort.
+ */
+async function joinManifests(input: InputFiles, path: string, recPath: string, split: string | null, out: RowSink, signal: AbortSignal | undefined, paths: NemoPaths, budget: PlanBudget): Promise<LhotseJoin> {
+  const keys = Math.max(1, budget.keys ?? DEFAULT_JOIN_KEYS)
+  const stats: LhotseJoin = { supervisions: path, recordings: 0, partitions: 1, largestPartition: 0, spilledBytes: 0 }
+  let byId: KeyedRecords | null = new KeyedRecords(budget)
+  let streams: SpilledStreams | null = null
+  const counts = new Array<number>(KEY_BUCKETS).fill(0)
+  const bytes = new Array<number>(KEY_BUCKETS).fill(0)
+  const toBucket = async (key: string, value: string) => {
+    const b = keyBucket(key)
+    counts[b]++
+    bytes[b] += await streams!.write(b, JSON.stringify([key, value]))
+  }
+  try {
+    for await (const r of records(input, recPath, signal)) {
+      const rec = r.value as Recording | null
+      if (!rec || typeof rec.id !== 'string') continue
+      stats.recordings++
+      // what recordingAudio reads of it
+      const value = JSON.stringify({ id: rec.id, sources: rec.sources, duration: rec.duration } satisfies Recording)
+      if (byId) {
+        await byId.set(rec.id, value)
+        if (byId.size <= keys || !budget.spill) continue
+        // past the budget: what is held goes to the buckets, in the order it was set, and the join is partitioned
+        streams = new SpilledStreams(budget.spill)
+        for await (const [key, held] of byId.sets()) await toBucket(key, held)
+        await byId.close()
+        byId = null
+      } else await toBucket(rec.id, value)
     }
+    if (byId) {
+      stats.largestPartition = stats.recordings
+      let ordinal = 0
+      for await (const r of records(input, path, signal)) {
+        const sup = supervisionOf(r, recPath, split, ordinal++)
+        await out.add(Array.isArray(sup) ? supervisionRow(input, sup, await byId.get(sup[2]), recPath, split, paths) : sup)
+      }
+      return stats
+    }
+    const s = streams!
+    // a partition's records fit the budget's bytes too (three quarters: slabs are not filled to the last byte), so
+    // they are looked up in memory, not in a spill
+    const groups = groupBuckets(counts, keys, bytes, (budget.bytes ?? Infinity) * 0.75)
+    const partitionOf = new Uint16Array(KEY_BUCKETS)
+    for (const [k, group] of groups.entries()) for (const b of group) partitionOf[b] = k
+    stats.partitions = groups.length
+    stats.largestPartition = Math.max(...groups.map((g) => g.reduce((n, b) => n + counts[b], 0)))
+    // stream numbers: buckets 0…255, then per partition its supervisions, then its rows, then the rows of step 2
+    const supStream = (k: number) => KEY_BUCKETS + k
+    const rowStream = (k: number) => KEY_BUCKETS + groups.length + k
+    const unjoined = KEY_BUCKETS + 2 * groups.length
+    // the streams past the buckets in longer chunks: 32 MiB over all of them (the merge reads them all at once, two
+    // chunks each), each 64 KiB to 1 MiB
+    const chunk = Math.min(1 << 20, Math.max(64 * 1024, Math.floor((32 << 20) / (groups.length + 1))))
+    for (let n = KEY_BUCKETS; n <= unjoined; n++) s.chunkBytes(n, chunk)
+    let ordinal = 0
+    for await (const r of records(input, path, signal)) {
+      const o = ordinal++
+      const sup = supervisionOf(r, recPath, split, o)
+      if (Array.isArray(sup)) await s.write(supStream(partitionOf[keyBucket(sup[2])]), JSON.stringify(sup))
+      else await s.write(unjoined, JSON.stringify([o, sup]))
+    }
+    for (const [k, group] of groups.entries()) {
+      const part = byId = new KeyedRecords(budget)
+      for (const b of group) {
+        for await (const line of s.lines(b)) {
+          const [key, value] = JSON.parse(line) as [string, string]
+          await part.set(key, value)
+        }
+      }
+      for await (const line of s.lines(supStream(k))) {
+        const sup = JSON.parse(line) as SupLine
+        await s.write(rowStream(k), JSON.stringify([sup[0], supervisionRow(input, sup, await part.get(sup[2]), recPath, split, paths)]))
+        signal?.throwIfAborted()
+      }
+      await part.close()
+      byId = null
+    }
+    const rows = (n: number) => (async function* () { for await (const line of s.lines(n)) yield JSON.parse(line) as [number, ScannedRow] })()
+    for await (const [, row] of mergeByOrdinal([...groups.map((_, k) => rows(rowStream(k))), rows(unjoined)])) {
+      await out.add(row)
+      signal?.throwIfAborted()
+    }
+    stats.spilledBytes = s.spilledBytes
+    return stats
+  } finally {
+    await byId?.close()
+    await streams?.close()
   }
 }

@@ -2,8 +2,9 @@
  * Scroll boxes inside the page never trap the wheel: on each long view of the 1,600-language dataset
  * (scripts/many-languages.ts, opened by URL with its index), every element of the view that scrolls on its own
  * (overflow auto or scroll, more content than height) is at most 75 % of the viewport tall, and, with the mouse over
- * it, a wheel turn scrolls the page once the box is at its end (down) or its start (up). Light and dark themes at
- * 1280 × 720 px; screenshots of each view go to `SHOTS_DIR` when it is set.
+ * it, a wheel turn scrolls the page once the box is at its end (down) or its start (up). Heights in the light and
+ * the dark theme, the wheel in the light one (it follows the layout, not the colours), at 1280 × 720 px; screenshots
+ * of each view go to `SHOTS_DIR` when it is set.
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -80,7 +81,7 @@ async function wheelReachesPage(page: Page, id: string, direction: 1 | -1, what:
 }
 
 for (const theme of ['Light', 'Dark'] as const) {
-  test(`the wheel over a scroll box reaches the page on every long view (${theme.toLowerCase()} theme)`, async ({ page }) => {
+  test(`scroll boxes on every long view are short${theme === 'Light' ? ', and the wheel over one reaches the page' : ''} (${theme.toLowerCase()} theme)`, async ({ page }) => {
     test.setTimeout(420_000)
     await page.setViewportSize({ width: 1280, height: 720 })
     await page.emulateMedia({ colorScheme: theme === 'Dark' ? 'dark' : 'light' })
@@ -98,6 +99,11 @@ for (const theme of ['Light', 'Dark'] as const) {
       const boxes = await markScrollBoxes(page, view)
       for (const b of boxes) {
         expect(b.height, `${view}: ${b.what}`).toBeLessThanOrEqual(0.75 * 720)
+        // where the wheel goes depends on the layout, not the colours: turned in the light theme
+        if (theme === 'Dark') {
+          seen.push(`${view}: ${b.what} (${b.height}px)`)
+          continue
+        }
         const down = await wheelReachesPage(page, `${view}-${b.i}`, 1, `${view}: ${b.what}`)
         const up = await wheelReachesPage(page, `${view}-${b.i}`, -1, `${view}: ${b.what}`)
         expect([down, up], `${view}: ${b.what}`).toContain('scrolled')

@@ -8,10 +8,11 @@
  *
  * `npx tsx bench/browser/views-at-scale.ts <dataset parent folder, holding version=0> [limit seconds] [views…]`
  */
-import { spawn, execFileSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { chromium, type Page } from 'playwright-core'
 import { chromiumArgs } from '../../test/helpers/chromium-args.ts'
 import { startStaticServer } from '../../test/helpers/static-server.ts'
+import { browserRssMiB } from './browser-rss.ts'
 
 const [root, limitArg, ...viewArgs] = process.argv.slice(2)
 if (!root) throw new Error('usage: views-at-scale.ts <dataset parent folder> [limit seconds] [views…]')
@@ -34,25 +35,6 @@ const later: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
 
 /** A flag Chromium ignores, naming this run, to find the browser's process among other sessions' browsers. */
 const marker = `--mixscope-views-at-scale=${process.pid}`
-
-/** Resident memory of every process of the browser (MiB), from `ps`. */
-function browserRssMiB(): number | null {
-  try {
-    const out = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' })
-    const lines = out.trim().split('\n').map((l) => l.trim())
-    const rows = lines.map((l) => l.split(/\s+/).slice(0, 3).map(Number))
-    const roots = lines.filter((l) => l.includes(marker)).map((l) => Number(l.split(/\s+/)[0]))
-    if (roots.length === 0) return null
-    const tree = new Set(roots)
-    for (let grew = true; grew;) {
-      grew = false
-      for (const [p, pp] of rows) if (tree.has(pp) && !tree.has(p)) { tree.add(p); grew = true }
-    }
-    return Math.round(rows.filter(([p]) => tree.has(p)).reduce((s, [, , rss]) => s + rss, 0) / 1024)
-  } catch {
-    return null
-  }
-}
 
 const server = await startStaticServer({ root })
 const preview = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(previewPort), '--strictPort'], { stdio: 'ignore', detached: true })
@@ -82,7 +64,7 @@ try {
     })
     const status = await page.locator('[role="status"]').allTextContents().catch(() => [])
     await page.screenshot({ path: `/tmp/views-at-scale-${view}.png` })
-    console.log(JSON.stringify({ view, seconds, ...(later[view] ? { laterSeconds } : {}), limitS: limitMs / 1000, heapMiB, browserRssMiB: browserRssMiB(), status: status.map((s) => s.trim()).filter(Boolean).slice(0, 6) }))
+    console.log(JSON.stringify({ view, seconds, ...(later[view] ? { laterSeconds } : {}), limitS: limitMs / 1000, heapMiB, browserRssMiB: browserRssMiB(marker), status: status.map((s) => s.trim()).filter(Boolean).slice(0, 6) }))
     await page.close()
   }
 } finally {

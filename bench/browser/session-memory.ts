@@ -55,7 +55,7 @@ const crashes: string[] = []
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   page.on('crash', () => crashes.push(`page crashed at ${Math.round((Date.now() - started) / 1000)} s`))
-  page.on('pageerror', (e) => crashes.push(`page error: ${e.message.slice(0, 200)}`))
+  page.on('pageerror', (e) => crashes.push(`page error at ${Math.round((Date.now() - started) / 1000)} s: ${(e.stack ?? e.message).slice(0, 400)}`))
   await page.goto(`http://127.0.0.1:${previewPort}/?dataset=${encodeURIComponent(`${server.url}version=0/`)}`)
   await page.getByRole('region', { name: 'Summary' }).waitFor({ timeout: 60_000 })
   for (let round = 1; Date.now() - started < sessionMs; round++) {

@@ -115,6 +115,36 @@ describe('streamed transcript search on the demo', () => {
     expect((await scan.page(0, 1000)).rows.map((r) => r.id)).toEqual(whole.ids)
   })
 
+  test('a stop leaves no read-ahead rejection unhandled (the worker would report each as an uncaught error)', async () => {
+    // reads that take a while and reject with the abort, as the browser's fetches do
+    const fs = await createFsSource('public/demo/version=0')
+    const slow = Object.assign(Object.create(fs) as typeof fs, {
+      read: async (path: string, start: number, end: number, options?: { signal?: AbortSignal }) => {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, 30)
+          options?.signal?.addEventListener('abort', () => { clearTimeout(timer); reject(options.signal!.reason) }, { once: true })
+        })
+        return fs.read(path, start, end, options)
+      },
+    })
+    const dataset = await openDataset(slow, { facts: true })
+    const unhandled: unknown[] = []
+    const note = (reason: unknown) => { unhandled.push(reason) }
+    process.on('unhandledRejection', note)
+    try {
+      for (let i = 0; i < 5; i++) {
+        const scan = new TextScan(dataset, { text: 'a' })
+        scan.start()
+        await new Promise((resolve) => setTimeout(resolve, 10 * i))
+        scan.stop()
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    } finally {
+      process.off('unhandledRejection', note)
+    }
+    expect(unhandled).toEqual([])
+  })
+
   test('which searches stream', () => {
     expect(streamsRows({ text: 'x' }, null, null, 11, 10)).toBe(true)
     expect(streamsRows({ minSamples: 1 }, null, null, 11, 10)).toBe(true)

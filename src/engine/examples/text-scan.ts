@@ -253,7 +253,9 @@ export class TextScan {
         // with only flagged rows wanted: a row group without one, or any when nothing else is asked, is not read
         const hits = hitsOf(file, group)
         const skip = hits !== null && (hits.length === 0 || (!wantText && !wantSize))
-        queue.push({ at: next.file, group, read: skip ? EMPTY : readValues(this.dataset, file, group, wantText, wantSize, signal) })
+        const read = skip ? EMPTY : readValues(this.dataset, file, group, wantText, wantSize, signal)
+        read.catch(() => undefined) // (a stop rejects the reads still queued; only the one awaited is taken)
+        queue.push({ at: next.file, group, read })
       }
     }
     enqueue()

@@ -19,6 +19,7 @@ import { loadLibFlacNode } from '../../src/engine/node/libflac-node.ts'
 import { processClipNode } from '../../src/engine/node/prepare-clip-node.ts'
 import { createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
 import { runPython } from '../prepare/python.ts'
+import { libsndfileDecodes, libsndfileSamples } from './libsndfile-reference.ts'
 import { fileReader, ok } from '../prepare/long-files.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-au-'))
@@ -77,25 +78,13 @@ const refused: [string, string][] = [
 ]
 
 /** libsndfile's decode of each file (`<name>.f32`, planar) and its length, or its error. */
-const reference = JSON.parse(runPython(`
-import sys, json, soundfile as sf
-d, names = sys.argv[1], json.loads(sys.argv[2])
-out = {}
-for name in names:
-    try:
-        y, rate = sf.read(f'{d}/{name}', dtype='float32', always_2d=True)
-        y.T.astype('<f4').tofile(f'{d}/{name}.f32')
-        out[name] = {'rate': rate, 'channels': y.shape[1], 'frames': y.shape[0], 'declared': sf.info(f'{d}/{name}').frames}
-    except Exception as e:
-        out[name] = {'error': str(e)}
-print(json.dumps(out))
-`, [dir, JSON.stringify([...cases.map((c) => c[0]), ...edges.map((e) => e[0]), ...refused.map((r) => r[0])])])) as Record<string, { rate: number; channels: number; frames: number; declared: number; error?: string }>
+const reference = libsndfileDecodes(dir, [...cases.map((c) => c[0]), ...edges.map((e) => e[0]), ...refused.map((r) => r[0])])
 
 /** Decodes `name` and expects libsndfile's samples exactly. @returns the decode */
 async function expectLibsndfile(name: string) {
   const ref = reference[name]
   expect(ref.error, name).toBeUndefined()
-  const want = new Float32Array(readFileSync(join(dir, `${name}.f32`)).buffer.slice(0))
+  const want = libsndfileSamples(dir, name)
   const audio = await decodeAudio(read(name), { id: name })
   expect(audio.container).toBe('au')
   expect(audio.sampleRate).toBe(ref.rate)

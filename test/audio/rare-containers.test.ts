@@ -19,6 +19,7 @@ import { loadLibFlacNode } from '../../src/engine/node/libflac-node.ts'
 import { processClipNode } from '../../src/engine/node/prepare-clip-node.ts'
 import { createStreamedClipConverter } from '../../src/engine/prepare/clip.ts'
 import { runPython } from '../prepare/python.ts'
+import { libsndfileDecodes, libsndfileSamples } from './libsndfile-reference.ts'
 import { fileReader, ok } from '../prepare/long-files.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mixscope-rare-'))
@@ -132,19 +133,7 @@ const refused: [string, string][] = [
 ]
 
 const names = [...written.map(([n]) => n), ...edges.map(([n]) => n), ...refused.map(([n]) => n)]
-const reference = JSON.parse(runPython(`
-import sys, json, soundfile as sf
-d, names = sys.argv[1], json.loads(sys.argv[2])
-out = {}
-for name in names:
-    try:
-        y, rate = sf.read(f'{d}/{name}', dtype='float32', always_2d=True)
-        y.T.astype('<f4').tofile(f'{d}/{name}.f32')
-        out[name] = {'rate': rate, 'channels': y.shape[1], 'frames': y.shape[0], 'declared': sf.info(f'{d}/{name}').frames}
-    except Exception as e:
-        out[name] = {'error': str(e)}
-print(json.dumps(out))
-`, [dir, JSON.stringify(names)])) as Record<string, { rate: number; channels: number; frames: number; declared: number; error?: string }>
+const reference = libsndfileDecodes(dir, names)
 
 /**
  * Decodes `name` and expects libsndfile's samples exactly.
@@ -153,9 +142,7 @@ print(json.dumps(out))
 async function expectLibsndfile(name: string, container: string, declared = reference[name].frames) {
   const ref = reference[name]
   expect(ref.error, name).toBeUndefined()
-  // a copy of the bytes alone (a small file's Buffer is a view into a shared pool)
-  const f32 = readFileSync(join(dir, `${name}.f32`))
-  const want = new Float32Array(f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.length))
+  const want = libsndfileSamples(dir, name)
   const audio = await decodeAudio(read(name), { id: name })
   expect(audio.container).toBe(container)
   expect(audio.sampleRate).toBe(ref.rate)

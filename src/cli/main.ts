@@ -18,10 +18,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   audit: { summary: 'find what is wrong with a dataset before training', load: async () => (await import('./commands/audit.ts')).runAudit },
   weights: { summary: 'mixture weights per TSV row and sampling probabilities for a split', load: async () => (await import('./commands/weights.ts')).runWeights },
   batches: { summary: 'the batches rank r of W sees, as the training reference builds them', load: async () => (await import('./commands/batches.ts')).runBatches },
-  decode: { summary: 'decode one audio file or example to .npy/.wav', load: async () => {
-    const [{ runDecode }, { loadExampleAudio }] = await Promise.all([import('./commands/decode.ts'), import('./lib/example-audio.ts')])
-    return (argv, io) => runDecode(argv, io, { loadExample: loadExampleAudio })
-  } },
+  decode: { summary: 'decode one audio file or example to .npy/.wav', load: async () => (await import('./commands/decode.ts')).runDecode },
   fbank: { summary: 'Kaldi log-mel fbank of one audio file (CPU or WebGPU)', load: async () => (await import('./commands/fbank.ts')).runFbank },
   merge: { summary: 'merge the parts of a sharded audit or prepare (Slurm array, Kubernetes Indexed Job)', load: async () => (await import('./commands/merge.ts')).runMerge },
   prepare: { summary: 'convert a speech corpus (NeMo, Common Voice, audiofolder, HF parquet) to mixture parquet', load: async () => (await import('./commands/prepare.ts')).runPrepareCommand },

@@ -112,7 +112,7 @@ describe('mixscope decode', () => {
     const d = collect()
     expect(await runDecode([join(fixtureDir, 'speech-16k-mono.ogg'), '--out', 'x.mp3'], d.io)).toBe(2)
   })
-  it('example references go through the loader (the integration point)', async () => {
+  it('example references go through the loader given, by default the dataset named', async () => {
     const { out, io } = collect()
     const bytes = new Uint8Array(await readFile(join(fixtureDir, 'speech-16k-mono.ogg')))
     const code = await runDecode(['data/version=0#corpus=a/x.parquet:3', '--json'], io, { loadExample: async (dataset, file, row) => {
@@ -121,9 +121,10 @@ describe('mixscope decode', () => {
     } })
     expect(code).toBe(0)
     expect(JSON.parse(out.stdout)).toMatchObject({ root: 'data/version=0', source: 'corpus=a/x.parquet:3', samples: 29873 })
-    const unwired = collect()
-    expect(await runDecode(['d#f.parquet:0'], unwired.io)).toBe(2)
-    expect(unwired.out.stderr).toMatch(/not wired yet/)
+    // the default loader opens the dataset the reference names: a missing one is a usage error naming it
+    const missing = collect()
+    expect(await runDecode(['/nonexistent-mixscope-dataset#f.parquet:0'], missing.io)).toBe(2)
+    expect(missing.out.stderr).toMatch(/dataset: \/nonexistent-mixscope-dataset does not exist/)
   })
   it('parseExampleReference splits on the last # then the last :', () => {
     expect(parseExampleReference('a#b#c/d:e.parquet:12')).toEqual({ dataset: 'a#b', file: 'c/d:e.parquet', row: 12 })

@@ -10,7 +10,6 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { runDecode } from '../../src/cli/commands/decode.ts'
 import { runFbank } from '../../src/cli/commands/fbank.ts'
-import { loadExampleAudio } from '../../src/cli/lib/example-audio.ts'
 import { npyDecode } from '../../src/engine/core/npy.ts'
 import { referenceStftFrames } from '../../src/engine/features/dsp/spec-augment.ts'
 import { defaultFeatureSpecAugment } from '../../src/engine/features/dsp/spec-augment.ts'
@@ -53,7 +52,8 @@ async function cliNpy(run: (argv: string[], io: typeof quiet) => Promise<number>
 describe('inspect-example (CPU)', () => {
   test.each([flacId, vorbisId])('decoded samples of %s equal `mixscope decode`', async (id) => {
     const result = await request('inspect-example', params(id))
-    const cli = await cliNpy((a, io) => runDecode(a, io, { loadExample: loadExampleAudio }), [`${root}#${id}`], 'decode.npy')
+    // runDecode's default loader: the example reference is read from the dataset it names
+    const cli = await cliNpy(runDecode, [`${root}#${id}`], 'decode.npy')
     expect(result.display.length).toBe(cli.length)
     expect(result.display).toEqual(cli)
     // no normalization, float32, no SpecAugment: the model input is the decoded mono waveform itself

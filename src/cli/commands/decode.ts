@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises'
 import { decodeAudio, MixscopeError, npyEncode, resampleChannels, toMono, toWavFloat32 } from '../../engine/node.ts'
 import { defineCommand, integerOption, matchOption, parseCommand } from '../lib/args.ts'
 import { runCommand } from '../lib/errors.ts'
-import { readAudioArgument, type ExampleAudioLoader } from '../lib/example-audio.ts'
+import { loadExampleAudio, readAudioArgument, type ExampleAudioLoader } from '../lib/example-audio.ts'
 import { exitCodes, formatJson, type CliIo } from '../lib/io.ts'
 
 export const decodeHelp = `Usage: mixscope decode <audio-file | dataset#file:row> [--out out.npy|out.wav] [--mono] [--rate HZ] [--json]
@@ -29,23 +29,14 @@ and --out still writes what decodes, for listening) or it does not decode at all
 `
 
 /**
- * INTEGRATION POINT (engine/parquet owner): replace this default with a loader that opens `dataset` (see
- * src/cli/lib/dataset-arg.ts `openDatasetArg`), finds `file` and reads row `row`'s `audio_bytes` (and `audio_size`).
- * Until then, example references fail with exit code 2 and this message.
- */
-export const loadExampleAudioNotWired: ExampleAudioLoader = async (dataset, file, row) => {
-  throw new MixscopeError(`decode: reading example ${dataset}#${file}:${row} from a dataset is not wired yet; pass an audio file`, 'not-implemented', 'usage')
-}
-
-/**
  * Runs `mixscope decode`.
  *
- * @param deps `loadExample` reads an example reference's audio (see `loadExampleAudioNotWired`)
+ * @param deps `loadExample` reads an example reference's audio (default: from the dataset it names, src/cli/lib/example-audio.ts)
  * @returns 0 decoded and trainable; 1 training cannot read it (what decodes is still written) or it does not decode;
  * 2 usage or I/O error
  */
 export async function runDecode(argv: string[], io: CliIo, deps: { loadExample?: ExampleAudioLoader } = {}): Promise<number> {
-  return runCommand('decode', io, () => decodeCommand(argv, io, deps.loadExample ?? loadExampleAudioNotWired))
+  return runCommand('decode', io, () => decodeCommand(argv, io, deps.loadExample ?? loadExampleAudio))
 }
 
 const args = defineCommand({

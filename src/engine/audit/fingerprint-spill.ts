@@ -3,7 +3,7 @@
  * and the merge of shard parts run, so that neither holds every row's fingerprint (≈ 0.8 kB a row of 6 s).
  *
  * - The fingerprints wait in bucket 0 of a `RandomAccessBuckets` spill (src/engine/core/byte-buckets.ts; the
- *   audit's `spill` factory: temporary files in Node, memory in the browser's worker), each encoded
+ *   audit's `spill` factory: temporary files in Node, a file of OPFS in the browser's worker), each encoded
  *   (`encodeFingerprint`) as the audio pass finishes a row group, or as the merge adds a part. What stays in memory
  *   per row is where its record lies: 12 bytes ({@link FingerprintLocations}).
  * - Candidates: the band hashes are read back row by row and hash-partitioned by band key (band, hash) into the

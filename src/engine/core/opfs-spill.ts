@@ -2,26 +2,34 @@
  * `RandomAccessBuckets` (byte-buckets.ts) in the browser's origin-private file system (OPFS): the browser's counterpart
  * of Node's file spill (src/engine/node/file-spill.ts), so that an audit in the explorer's worker keeps its row records,
  * findings and fingerprints on disk, not in the worker's memory. One folder `mixscope-spill-<ms>-<random>` under the
- * directory handed in (the OPFS root), one file per bucket, written and read through synchronous access handles (a
- * dedicated worker's fast path: `FileSystemFileHandle.createSyncAccessHandle`). At most `maxOpen` handles are open at
- * once (each locks its file), the least recently used closed first. `close` removes the folder; a folder a closed tab
- * left behind is removed by the next spill once it is a day old (a live one is never a day old: its audit would have
- * to run that long).
+ * directory handed in (the OPFS root) holding one file, written and read through one synchronous access handle (a
+ * dedicated worker's fast path: `FileSystemFileHandle.createSyncAccessHandle`), opened when the spill is made and
+ * closed by `close`, which removes the folder. A folder a closed tab left behind is removed by the next spill once it
+ * is a day old (a live one is never a day old: its audit would have to run that long).
+ *
+ * Why one file and one handle: an access handle opened again on a file whose handle was just closed can wait forever
+ * in Chromium (seen in Chromium 156 with helper Workers busy: `createSyncAccessHandle()` never settled, and the audit
+ * with it); a spill with a file per bucket has to close and reopen handles once its buckets outnumber the handles it
+ * may hold. So the buckets are extents of the one file: an append fills the extents that taken buckets freed (lowest
+ * offset first) before it grows the file, so the file is never larger than the most bytes the buckets held at once.
+ * Per extent the spill keeps 3 numbers in memory; consecutive appends to a bucket at the file's end make one extent.
  *
  * The directory handle is passed in (I/O injected): the engine never reaches for `navigator.storage` itself.
  */
 import type { RandomAccessBuckets } from './byte-buckets.ts'
 
-/** Bucket handles open at once by default. */
-const defaultMaxOpen = 16
 /** Folders of spills older than this are left-overs (milliseconds). */
 const staleAfterMs = 24 * 3600 * 1000
 const prefix = 'mixscope-spill-'
+const fileName = 'buckets.bin'
+/** How long the one access handle may take to open before the spill is given up (milliseconds). */
+const defaultOpenTimeoutMs = 10_000
 
 /** The part of OPFS's synchronous access handle the spill uses (Chromium ≥ 108: every method synchronous). */
 interface SyncHandle {
   read(buffer: Uint8Array, options: { at: number }): number
   write(buffer: Uint8Array, options: { at: number }): number
+  truncate(size: number): void
   getSize(): number
   flush(): void
   close(): void
@@ -41,84 +49,156 @@ export function opfsSpillSupported(): boolean {
   return !!proto && 'createSyncAccessHandle' in proto
 }
 
+/** Where a bucket's bytes lie in the file: extent `i` holds its bytes `starts[i]…starts[i] + lengths[i]` at `offsets[i]`. */
+interface Extents { offsets: number[]; lengths: number[]; starts: number[]; size: number }
+
+/** A free extent of the file. */
+interface Free { offset: number; length: number }
+
 /**
  * Creates a spill in a new folder under `root`.
  * @param root where to make the folder (the OPFS root: `await navigator.storage.getDirectory()`)
- * @param options `maxOpen`: handles open at once; `now`: the clock (ms) that names the folder and ages left-overs
+ * @param options `now`: the clock (ms) that names the folder and ages left-overs; `openTimeoutMs`: how long opening the
+ * file's access handle may take (default 10 s) before the spill throws (the caller then spills to memory)
+ * @throws when the folder, the file or its access handle cannot be made (a full quota, a private window, a timeout)
  */
-export async function createOpfsSpill(root: SpillDirectory, options: { maxOpen?: number; now?: number } = {}): Promise<RandomAccessBuckets> {
+export async function createOpfsSpill(root: SpillDirectory, options: { now?: number; openTimeoutMs?: number } = {}): Promise<RandomAccessBuckets> {
   const now = options.now ?? Date.now()
   await removeStale(root, now)
   const name = `${prefix}${now}-${Math.random().toString(36).slice(2, 10)}`
   const dir = await root.getDirectoryHandle(name, { create: true })
-  const maxOpen = Math.max(1, options.maxOpen ?? defaultMaxOpen)
-  // open handles, least recently used first (a Map keeps insertion order), and each bucket's size
-  const handles = new Map<number, Promise<SyncHandle>>()
-  const sizes = new Map<number, number>()
-  // every operation on the folder in turn: appends keep their order and a handle is never used while it closes
+  let handle: SyncHandle
+  try {
+    handle = await openHandle(dir, options.openTimeoutMs ?? defaultOpenTimeoutMs, () => root.removeEntry(name, { recursive: true }).catch(() => undefined))
+  } catch (error) {
+    await root.removeEntry(name, { recursive: true }).catch(() => undefined)
+    throw error
+  }
+  const buckets = new Map<number, Extents>()
+  /** Free extents, highest offset first (the next append takes the last). */
+  let free: Free[] = []
+  let fileSize = 0
+  let live = 0
+  // every operation in turn: appends keep their order and nothing touches the file while it closes
   let queue: Promise<unknown> = Promise.resolve()
-  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+  const serial = <T>(task: () => T | Promise<T>): Promise<T> => {
     const run = queue.then(task)
     queue = run.catch(() => undefined)
     return run
   }
-  const fileName = (bucket: number) => `bucket-${bucket}.bin`
-  const closeHandle = async (bucket: number) => {
-    const h = handles.get(bucket)
-    handles.delete(bucket)
-    if (h) (await h).close()
-  }
-  const handleOf = async (bucket: number): Promise<SyncHandle> => {
-    let h = handles.get(bucket)
-    if (h) {
-      handles.delete(bucket)
-      handles.set(bucket, h)
-      return h
+  const writeAll = (bytes: Uint8Array, at: number) => {
+    for (let done = 0; done < bytes.byteLength;) {
+      const n = handle.write(bytes.subarray(done), { at: at + done })
+      if (n <= 0) throw new Error(`spill: the browser's storage took no bytes (${at + done} bytes into ${name}): is it full?`)
+      done += n
     }
-    if (handles.size >= maxOpen) await closeHandle(handles.keys().next().value!)
-    h = dir.getFileHandle(fileName(bucket), { create: true }).then((f) => f.createSyncAccessHandle())
-    handles.set(bucket, h)
-    return h
   }
-  const readAll = (h: SyncHandle, out: Uint8Array, offset: number) => {
-    for (let at = 0; at < out.byteLength;) {
-      const n = h.read(out.subarray(at), { at: offset + at })
-      if (n <= 0) throw new Error(`spill: the browser's storage gave back ${offset + at} bytes where ${offset + out.byteLength} were written`)
-      at += n
+  const readAll = (out: Uint8Array, at: number) => {
+    for (let done = 0; done < out.byteLength;) {
+      const n = handle.read(out.subarray(done), { at: at + done })
+      if (n <= 0) throw new Error(`spill: the browser's storage gave back ${at + done} bytes of ${name} where ${at + out.byteLength} were written`)
+      done += n
     }
+  }
+  const addExtent = (b: Extents, offset: number, length: number) => {
+    const last = b.offsets.length - 1
+    if (last >= 0 && b.offsets[last] + b.lengths[last] === offset) b.lengths[last] += length
+    else {
+      b.offsets.push(offset)
+      b.lengths.push(length)
+      b.starts.push(b.size)
+    }
+    b.size += length
+  }
+  /** Copies the bucket's bytes `[offset, offset + out.length)` into `out`. */
+  const readExtents = (b: Extents, offset: number, out: Uint8Array) => {
+    // the last extent starting at or before `offset`
+    let lo = 0, hi = b.starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (b.starts[mid] <= offset) lo = mid
+      else hi = mid - 1
+    }
+    for (let i = lo, done = 0; done < out.byteLength; i++) {
+      const within = offset + done - b.starts[i]
+      const n = Math.min(b.lengths[i] - within, out.byteLength - done)
+      readAll(out.subarray(done, done + n), b.offsets[i] + within)
+      done += n
+    }
+  }
+  /** Frees `b`'s extents: merged with their free neighbours; the file shrinks when the last extent is free. */
+  const release = (b: Extents) => {
+    live -= b.size
+    if (live === 0) {
+      free = []
+      fileSize = 0
+      handle.truncate(0)
+      return
+    }
+    const all = free.concat(b.offsets.map((offset, i) => ({ offset, length: b.lengths[i] })))
+    all.sort((x, y) => x.offset - y.offset)
+    const merged: Free[] = []
+    for (const f of all) {
+      const last = merged[merged.length - 1]
+      if (last && last.offset + last.length === f.offset) last.length += f.length
+      else merged.push({ ...f })
+    }
+    const tail = merged[merged.length - 1]
+    if (tail && tail.offset + tail.length === fileSize) {
+      merged.pop()
+      fileSize = tail.offset
+      handle.truncate(fileSize)
+    }
+    free = merged.reverse()
   }
   let closed = false
+  const open = (what: string) => {
+    if (closed) throw new Error(`spill: ${what} after the spill was closed`)
+  }
   return {
     append(bucket, bytes) {
-      return serial(async () => {
-        const h = await handleOf(bucket)
-        const size = sizes.get(bucket) ?? 0
-        for (let at = 0; at < bytes.byteLength;) {
-          const n = h.write(bytes.subarray(at), { at: size + at })
-          if (n <= 0) throw new Error(`spill: the browser's storage took no bytes (bucket ${bucket}, ${size + at} bytes in): is it full?`)
-          at += n
+      return serial(() => {
+        open('append')
+        let b = buckets.get(bucket)
+        if (!b) buckets.set(bucket, b = { offsets: [], lengths: [], starts: [], size: 0 })
+        let done = 0
+        while (done < bytes.byteLength && free.length > 0) {
+          const f = free[free.length - 1]
+          const n = Math.min(f.length, bytes.byteLength - done)
+          writeAll(bytes.subarray(done, done + n), f.offset)
+          addExtent(b, f.offset, n)
+          if (n === f.length) free.pop()
+          else { f.offset += n; f.length -= n }
+          done += n
         }
-        sizes.set(bucket, size + bytes.byteLength)
+        if (done < bytes.byteLength) {
+          writeAll(bytes.subarray(done), fileSize)
+          addExtent(b, fileSize, bytes.byteLength - done)
+          fileSize += bytes.byteLength - done
+        }
+        live += bytes.byteLength
       })
     },
     take(bucket) {
-      return serial(async () => {
-        const size = sizes.get(bucket)
-        if (size === undefined) return new Uint8Array(0)
-        const out = new Uint8Array(size)
-        readAll(await handleOf(bucket), out, 0)
-        await closeHandle(bucket)
-        sizes.delete(bucket)
-        await dir.removeEntry(fileName(bucket))
+      return serial(() => {
+        open('take')
+        const b = buckets.get(bucket)
+        if (!b) return new Uint8Array(0)
+        const out = new Uint8Array(b.size)
+        readExtents(b, 0, out)
+        buckets.delete(bucket)
+        release(b)
         return out
       })
     },
     read(bucket, offset, length) {
-      return serial(async () => {
-        const size = sizes.get(bucket) ?? 0
+      return serial(() => {
+        open('read')
+        const b = buckets.get(bucket)
+        const size = b?.size ?? 0
         if (!(offset >= 0 && length >= 0 && offset + length <= size)) throw new Error(`spill: bytes ${offset}–${offset + length} are past the end of bucket ${bucket} (${size} bytes)`)
         const out = new Uint8Array(length)
-        if (length > 0) readAll(await handleOf(bucket), out, offset)
+        if (length > 0) readExtents(b!, offset, out)
         return out
       })
     },
@@ -126,11 +206,34 @@ export async function createOpfsSpill(root: SpillDirectory, options: { maxOpen?:
       return serial(async () => {
         if (closed) return
         closed = true
-        for (const bucket of [...handles.keys()]) await closeHandle(bucket)
-        sizes.clear()
+        buckets.clear()
+        free = []
+        handle.close()
         await root.removeEntry(name, { recursive: true })
       })
     },
+  }
+}
+
+/**
+ * Opens the spill's file and its access handle, or throws after `timeoutMs`; a handle that opens after the timeout is
+ * closed and `late` runs (the folder is removed).
+ */
+async function openHandle(dir: SpillDirectory, timeoutMs: number, late: () => Promise<unknown>): Promise<SyncHandle> {
+  const opening = dir.getFileHandle(fileName, { create: true }).then((f) => f.createSyncAccessHandle())
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let timedOut = false
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true
+      reject(new Error(`spill: the browser's storage did not open a file in ${timeoutMs / 1000} s`))
+    }, timeoutMs)
+  })
+  opening.then((h) => { if (timedOut) { h.close(); void late() } }, () => undefined)
+  try {
+    return await Promise.race([opening, timeout])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -163,7 +163,7 @@ describe('OPFS spill', () => {
     expect([...root.dirs.keys()]).toEqual([])
   })
 
-  it('shrinks the file as the buckets at its end are taken, and to nothing when every bucket is', async () => {
+  it('writes into freed extents before the file grows, and empties the file when every bucket is taken', async () => {
     const root = new ModelDirectory()
     const spill = await createOpfsSpill(root)
     const [folder] = root.dirs.values()
@@ -173,14 +173,13 @@ describe('OPFS spill', () => {
     await spill.append(0, new Uint8Array(30).fill(3))
     expect(file()).toBe(180)
     await spill.take(0)
-    // bucket 0's second extent was the file's end: the file ends where bucket 1 does
-    expect(file()).toBe(150)
-    // the freed first 100 bytes take the next append, spread over the hole before the file grows
-    await spill.append(2, new Uint8Array(120).fill(4))
-    expect(file()).toBe(170)
-    expect(Array.from(await spill.read(2, 95, 10))).toEqual(new Array(10).fill(4))
+    expect(file()).toBe(180)
+    // bucket 0's 130 freed bytes (two extents) take the next append before the file grows by the last 20
+    await spill.append(2, new Uint8Array(150).map((_, i) => i))
+    expect(file()).toBe(200)
+    expect(Array.from(await spill.read(2, 95, 40))).toEqual(Array.from({ length: 40 }, (_, i) => 95 + i))
     expect(Array.from(await spill.take(1))).toEqual(new Array(50).fill(2))
-    expect(Array.from(await spill.take(2))).toEqual(new Array(120).fill(4))
+    expect(Array.from(await spill.take(2))).toEqual(Array.from({ length: 150 }, (_, i) => i))
     expect(file()).toBe(0)
     await spill.close()
     await expect(spill.append(0, new Uint8Array(1))).rejects.toThrow(/append after the spill was closed/)

@@ -10,9 +10,10 @@
  * Why one file and one handle: an access handle opened again on a file whose handle was just closed can wait forever
  * in Chromium (seen in Chromium 156 with helper Workers busy: `createSyncAccessHandle()` never settled, and the audit
  * with it); a spill with a file per bucket has to close and reopen handles once its buckets outnumber the handles it
- * may hold. So the buckets are extents of the one file: an append fills the extents that taken buckets freed (lowest
- * offset first) before it grows the file, so the file is never larger than the most bytes the buckets held at once.
- * Per extent the spill keeps 3 numbers in memory; consecutive appends to a bucket at the file's end make one extent.
+ * may hold. So the buckets are extents of the one file: an append fills the extents that taken buckets freed (the
+ * last freed first) before it grows the file, so the file is never larger than the most bytes the buckets held at
+ * once; it is emptied when every bucket is taken. Per extent the spill keeps 3 numbers in memory; consecutive appends
+ * to a bucket that land next to each other make one extent.
  *
  * The directory handle is passed in (I/O injected): the engine never reaches for `navigator.storage` itself.
  */
@@ -75,7 +76,7 @@ export async function createOpfsSpill(root: SpillDirectory, options: { now?: num
     throw error
   }
   const buckets = new Map<number, Extents>()
-  /** Free extents, highest offset first (the next append takes the last). */
+  /** Free extents; the next append takes the last first. */
   let free: Free[] = []
   let fileSize = 0
   let live = 0
@@ -126,7 +127,7 @@ export async function createOpfsSpill(root: SpillDirectory, options: { now?: num
       done += n
     }
   }
-  /** Frees `b`'s extents: merged with their free neighbours; the file shrinks when the last extent is free. */
+  /** Frees `b`'s extents for the next appends (a stack: no sorting, whatever the number of extents); the file is emptied when every bucket is. */
   const release = (b: Extents) => {
     live -= b.size
     if (live === 0) {
@@ -135,21 +136,8 @@ export async function createOpfsSpill(root: SpillDirectory, options: { now?: num
       handle.truncate(0)
       return
     }
-    const all = free.concat(b.offsets.map((offset, i) => ({ offset, length: b.lengths[i] })))
-    all.sort((x, y) => x.offset - y.offset)
-    const merged: Free[] = []
-    for (const f of all) {
-      const last = merged[merged.length - 1]
-      if (last && last.offset + last.length === f.offset) last.length += f.length
-      else merged.push({ ...f })
-    }
-    const tail = merged[merged.length - 1]
-    if (tail && tail.offset + tail.length === fileSize) {
-      merged.pop()
-      fileSize = tail.offset
-      handle.truncate(fileSize)
-    }
-    free = merged.reverse()
+    // pushed last to first: the next append takes the bucket's first extent first
+    for (let i = b.offsets.length - 1; i >= 0; i--) free.push({ offset: b.offsets[i], length: b.lengths[i] })
   }
   let closed = false
   const open = (what: string) => {

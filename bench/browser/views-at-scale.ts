@@ -3,7 +3,8 @@
  * "Views while the rows are read"): one fresh page per view (`?dataset=<url>&view=<id>`), headless Chromium against
  * `vite preview` of the build (run `npx vite build` first), the dataset served with ranges and CORS by
  * test/helpers/static-server.ts. Prints one JSON line per view: seconds from navigation to usable (`null`: not within
- * the limit; Batches: its plan tables, then `laterSeconds` to the first batch), the status lines then, the page's JS
+ * the limit; Batches: its plan tables, then `laterSeconds` to the first batch; Audit: the footers' findings, then
+ * `laterSeconds` to the rows' report), the status lines then, the page's JS
  * heap and the browser's processes' resident memory.
  *
  * `npx tsx bench/browser/views-at-scale.ts <dataset parent folder, holding version=0> [limit seconds] [views…]`
@@ -31,6 +32,9 @@ const usable: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
 /** What each view shows later, timed after it is usable (within the same limit). */
 const later: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
   batches: (page) => page.locator('.batch-list tbody tr').first(),
+  // the rows' report: every row's audio_size and text read, their records spilled to OPFS and checked per partition
+  // (the cheap audio check starts then)
+  audit: (page) => page.locator('.audit-check', { hasText: /^Audio check/ }),
 }
 
 /** A flag Chromium ignores, naming this run, to find the browser's process among other sessions' browsers. */

@@ -3,7 +3,8 @@
  * (bench/make-rows.ts), its wall time and peak RSS (GNU time, the child's own), against DuckDB on the same files:
  * the audit's grouping (split × language × normalized-transcript hash) and the leakage it must find (held-out rows
  * whose normalized transcript equals a train row's of the same language), which must be exactly the audit's
- * `transcript-leakage` rows. Run: `npx tsx bench/audit-rows.ts 1000000 10000000`.
+ * `transcript-leakage` rows (all of them, from `--findings`). Run: `npx tsx bench/audit-rows.ts 1000000 10000000`
+ * (`MIXSCOPE_BENCH_DUCKDB_THREADS=2`: DuckDB with 2 threads only; default 1 and 2).
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
@@ -52,17 +53,21 @@ async function duckdbGrouping(root: string, threads: number): Promise<{ groups: 
   return { groups: Number(r[0].groups), seconds }
 }
 
-/** Runs the CLI's metadata audit on `root` under GNU time: the report, wall seconds and peak RSS (MB). */
-function auditCli(root: string): { report: { findings: { kind: string; path: string; row: number | null }[] }; seconds: number; rssMb: number } {
-  const out = join(tmpdir(), `mixscope-audit-rows-${process.pid}.json`)
+/**
+ * Runs the CLI's metadata audit on `root` under GNU time: every finding (`--findings`: the `--json` report lists at
+ * most 1,000 of a kind, and 10⁸ rows have more leakage rows than that), wall seconds and peak RSS (MB).
+ */
+function auditCli(root: string): { findings: { kind: string; path: string; row: number | null }[]; seconds: number; rssMb: number } {
+  const all = join(tmpdir(), `mixscope-audit-rows-${process.pid}.jsonl`)
   const timing = join(tmpdir(), `mixscope-audit-rows-${process.pid}.time`)
   const bin = join(import.meta.dirname, '..', 'bin', 'mixscope.js')
   try {
-    execFileSync('/bin/sh', ['-c', `/usr/bin/time -f '%e %M' -o '${timing}' '${process.execPath}' '${bin}' audit '${root}' --no-audio-check --json > '${out}'`], { stdio: 'inherit' })
+    execFileSync('/bin/sh', ['-c', `/usr/bin/time -f '%e %M' -o '${timing}' '${process.execPath}' '${bin}' audit '${root}' --no-audio-check --json --findings '${all}' > /dev/null`], { stdio: 'inherit' })
     const [seconds, kb] = readFileSync(timing, 'utf8').trim().split(/\s+/).slice(-2).map(Number)
-    return { report: JSON.parse(readFileSync(out, 'utf8')), seconds, rssMb: kb / 1024 }
+    const findings = readFileSync(all, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { kind: string; path: string; row: number | null })
+    return { findings, seconds, rssMb: kb / 1024 }
   } finally {
-    rmSync(out, { force: true })
+    rmSync(all, { force: true })
     rmSync(timing, { force: true })
   }
 }
@@ -73,8 +78,8 @@ async function main(): Promise<void> {
   for (const n of sizes.length > 0 ? sizes : [1_000_000]) {
     const { root } = await ensureRowsDataset(n)
     const audit = auditCli(root)
-    const ours = audit.report.findings.filter((f) => f.kind === 'transcript-leakage').map((f) => `${f.path}:${f.row}`).sort()
-    for (const threads of [1, 2]) {
+    const ours = audit.findings.filter((f) => f.kind === 'transcript-leakage').map((f) => `${f.path}:${f.row}`).sort()
+    for (const threads of (process.env.MIXSCOPE_BENCH_DUCKDB_THREADS ?? '1,2').split(',').map(Number)) {
       const truth = await duckdbLeakage(root, threads)
       const grouping = await duckdbGrouping(root, threads)
       const same = truth.ids.length === ours.length && truth.ids.every((id, i) => id === ours[i])

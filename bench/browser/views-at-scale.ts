@@ -34,7 +34,7 @@ const later: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
   batches: (page) => page.locator('.batch-list tbody tr').first(),
   // the rows' report: every row's audio_size and text read, their records spilled to OPFS and checked per partition
   // (the cheap audio check starts then)
-  audit: (page) => page.locator('.audit-check', { hasText: /^Audio check/ }),
+  audit: (page) => page.locator('.audit-check', { hasText: /^Audio check:/ }),
 }
 
 /** A flag Chromium ignores, naming this run, to find the browser's process among other sessions' browsers. */

@@ -2,7 +2,8 @@
  * The explorer worker's spill for audits and for the open's row-check findings: the browser's origin-private file system (src/engine/core/opfs-spill.ts)
  * where this worker has synchronous access handles, so that the rows of a 10⁷–10⁸-row audit wait on disk as they do
  * in Node (docs/browser-notes.md "Storage"); in memory where it has none or the storage refuses (a private window,
- * a full quota): the audit still runs, bounded by the worker's memory.
+ * a full quota, a file handle that does not open within `createOpfsSpill`'s limit): the audit still runs, bounded by
+ * the worker's memory.
  */
 import { createOpfsSpill, opfsSpillSupported, type SpillDirectory } from '../core/opfs-spill.ts'
 import { memorySpill, type RowSpillFactory } from '../audit/rows/spill.ts'

@@ -1,7 +1,8 @@
 /**
- * Every view of the explorer, light and dark, on the demo: axe-core (WCAG 2.1 A/AA rules) finds no violation, and a
- * full-page screenshot at 1280 and at 1920 px wide is written as a test artifact
- * (`test-results/…/<view>-<scheme>-<width>.png`) to look at; the page never scrolls sideways.
+ * Every view of the explorer, light and then dark (the system's scheme switched while the view is open), on the
+ * demo: axe-core (WCAG 2.1 A/AA rules) finds no violation, and a full-page screenshot at 1280 and at 1920 px wide is
+ * written as a test artifact (`test-results/…/<view>-<scheme>-<width>.png`) to look at; the page never scrolls
+ * sideways.
  */
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
@@ -29,19 +30,25 @@ const views: { view: string; query: string; ready: (page: Page) => Promise<void>
   { view: 'inspector', query: `&example=${encodeURIComponent(empty)}&device=cpu`, ready: async (p) => { await expect(p.getByTestId('model-input-canvas')).toBeVisible({ timeout: 60_000 }) } },
 ]
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  for (const { view, query, ready } of views) {
-    test(`${view} (${colorScheme}): no axe violation, screenshots at 1280 and 1920 px`, async ({ page }, testInfo) => {
-      test.setTimeout(120_000)
-      await page.emulateMedia({ colorScheme })
+// one open per view, both schemes in it: the system's scheme turns dark while the page is open (as an operating
+// system's does at sunset), which the page follows live, so the dark pass also checks that nothing stays light
+for (const { view, query, ready } of views) {
+  test(`${view} (light, then dark): no axe violation, screenshots at 1280 and 1920 px`, async ({ page }, testInfo) => {
+    test.setTimeout(120_000)
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`/?view=${view}${query}`)
+    await waitForDataset(page, 'Demo dataset')
+    await ready(page)
+    for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width: 1280, height: 900 })
-      await page.goto(`/?view=${view}${query}`)
-      await waitForDataset(page, 'Demo dataset')
-      await ready(page)
+      await page.emulateMedia({ colorScheme })
+      await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), `${view}: the ${colorScheme} scheme shown`)
+        .toBe(colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)')
       await page.waitForTimeout(300)
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
       const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}× e.g. ${v.nodes[0]?.target.join(' ')})`)
-      expect(summary).toEqual([])
+      expect(summary, `${view} (${colorScheme})`).toEqual([])
       // one formatting layer: no raw float, no signed zero percentage anywhere on the page
       const text = await page.locator('body').innerText()
       expect(text.match(/\d\.\d{7,}/g) ?? [], `${view}: raw floats`).toEqual([])
@@ -50,9 +57,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height: 900 })
         await page.waitForTimeout(400)
         // nothing wider than the window
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view} at ${width} px`).toBeLessThanOrEqual(width)
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view} (${colorScheme}) at ${width} px`).toBeLessThanOrEqual(width)
         await page.screenshot({ path: testInfo.outputPath(`${view}-${colorScheme}-${width}.png`), fullPage: true })
       }
-    })
-  }
+    }
+  })
 }

@@ -33,7 +33,7 @@ test('System follows the browser; Light and Dark override it and survive a reloa
   await expect.poll(() => rootBackground(page)).toBe('rgb(255, 255, 255)')
 })
 
-test('the waveform canvas draws in the dark theme\'s panel colour', async ({ page }) => {
+test('the waveform canvas draws in the dark theme\'s panel colour, and again when the system turns dark', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' })
   await page.goto('/?view=inspector&example=' + encodeURIComponent('corpus=fleurs/split=train/language=eng_Latn/part-0.parquet:1'))
   await waitForDataset(page, 'Demo dataset')
@@ -43,4 +43,8 @@ test('the waveform canvas draws in the dark theme\'s panel colour', async ({ pag
   // the top-left pixel is the panel's background (#161b22 in the dark theme)
   await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => [...c.getContext('2d')!.getImageData(1, 1, 1, 1).data].slice(0, 3).join(','))).toBe('22,27,34')
   await page.getByRole('radiogroup', { name: 'Theme' }).getByRole('radio', { name: 'System' }).click()
+  // back to the system's light scheme (#f6f8fa), then the system turning dark while the page is open draws it again
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => [...c.getContext('2d')!.getImageData(1, 1, 1, 1).data].slice(0, 3).join(','))).toBe('246,248,250')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => [...c.getContext('2d')!.getImageData(1, 1, 1, 1).data].slice(0, 3).join(','))).toBe('22,27,34')
 })

@@ -25,9 +25,16 @@ export function applyTheme(choice: ThemeChoice): void {
   else document.documentElement.setAttribute('data-theme', choice)
 }
 
-/** The choice in effect; `set` applies and stores it. */
-export const themeStore = createStore<{ choice: ThemeChoice; set: (choice: ThemeChoice) => void }>((set) => ({
+/** The system's scheme as a media query, where the page has one (not in a test's bare DOM). */
+const systemQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null
+
+/**
+ * The choice in effect, and whether the system's scheme is dark now (kept current: the operating system may switch at
+ * sunset while the page is open); `set` applies and stores the choice.
+ */
+export const themeStore = createStore<{ choice: ThemeChoice; systemDark: boolean; set: (choice: ThemeChoice) => void }>((set) => ({
   choice: stored(),
+  systemDark: systemQuery?.matches ?? false,
   set: (choice) => {
     applyTheme(choice)
     try {
@@ -37,6 +44,13 @@ export const themeStore = createStore<{ choice: ThemeChoice; set: (choice: Theme
     set({ choice })
   },
 }))
+
+systemQuery?.addEventListener('change', (event) => themeStore.setState({ systemDark: event.matches }))
+
+/** The scheme the page shows: the choice, or the system's under 'system'. What a canvas drawn in the theme's colours redraws on. */
+export function shownScheme(state: { choice: ThemeChoice; systemDark: boolean }): 'light' | 'dark' {
+  return state.choice === 'system' ? (state.systemDark ? 'dark' : 'light') : state.choice
+}
 
 /** Applies the stored choice; the page's entry calls it before the first layout. */
 export function applyStoredTheme(): void {

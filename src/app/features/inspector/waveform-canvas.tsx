@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, type MouseEvent } from 'react'
 import { useStore } from 'zustand'
-import { cssColor, themeStore } from '../../lib/theme.ts'
+import { cssColor, shownScheme, themeStore } from '../../lib/theme.ts'
 
 /** The largest finite |value| of `samples[start, end)` (1 when all are 0): what a peak-scaled plot spans. */
 export function windowPeak(samples: Float32Array, start: number, end: number): number {
@@ -30,7 +30,7 @@ export function WaveformCanvas({ samples, sampleRate, start, end, playhead, onSe
   testId?: string
 }) {
   const canvas = useRef<HTMLCanvasElement>(null)
-  const theme = useStore(themeStore, (s) => s.choice) // a new theme draws again in its colours
+  const theme = useStore(themeStore, shownScheme) // a new theme, or the system's turning dark, draws again in its colours
 
   useEffect(() => {
     const c = canvas.current

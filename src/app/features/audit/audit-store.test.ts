@@ -137,6 +137,57 @@ describe('audit store', () => {
     expect(store.getState()).toMatchObject({ rowStatus: 'done', quickStatus: 'done', result: checked })
   })
 
+  test('a row pass that lands while a deep audit runs is shown; the deep report replaces it and stops a pass still reading; a new run replaces the deep report', async () => {
+    const footers = { report: { findings: [], options: { deep: false } }, configFindings: [], flaggedJsonl: '', state: null, reusedGroups: 0, level: 'footers' }
+    const rows = { ...footers, level: 'rows' }
+    const deepResult = { ...rows, report: { findings: [], options: { deep: true } }, state: state(['a#0']), reusedGroups: 0 }
+    const pending = { rows: [] as ((v: unknown) => void)[], deep: [] as ((v: unknown) => void)[] }
+    const aborted = { rows: 0, deep: 0 }
+    const client = {
+      request: async <K extends keyof Requests>(kind: K, params: Requests[K]['params'], options: RequestOptions<never> = {}): Promise<Requests[K]['result']> => {
+        if (kind === 'audit-state') return state(['a#0']) as Requests[K]['result']
+        const a = params as Requests['audit']['params']
+        if (a.footers) return footers as unknown as Requests[K]['result']
+        const which = a.deep ? 'deep' : 'rows'
+        return new Promise((resolve, reject) => {
+          pending[which].push(resolve as (v: unknown) => void)
+          options.signal?.addEventListener('abort', () => { aborted[which]++; reject(new DOMException('aborted', 'AbortError')) })
+        })
+      },
+    }
+    const tick = () => new Promise((r) => setTimeout(r, 0))
+    const store = createAuditStore(client, memoryPersistence())
+    // the row pass reads; a deep audit starts beside it; the row pass's report lands first and is shown
+    let run = store.getState().run(1, spec, { quick: false })
+    await tick()
+    let deep = store.getState().runDeep(1, spec, 'k')
+    await tick()
+    expect(store.getState()).toMatchObject({ rowStatus: 'running', deepStatus: 'running', result: { level: 'footers' } })
+    pending.rows[0]!(rows)
+    await run
+    expect(store.getState()).toMatchObject({ rowStatus: 'done', deepStatus: 'running', result: { level: 'rows' } })
+    pending.deep[0]!(deepResult)
+    await deep
+    expect(store.getState()).toMatchObject({ deepStatus: 'done', result: { report: { options: { deep: true } } } })
+
+    // a config change the rows see runs again: its report replaces the deep one (which was of the old config)
+    run = store.getState().run(1, spec, { quick: false })
+    await tick()
+    expect(store.getState()).toMatchObject({ deepStatus: 'idle', rowStatus: 'running', result: { level: 'footers' } })
+    // a deep audit that finishes while the row pass still reads stops it and takes its place
+    deep = store.getState().runDeep(1, spec, 'k')
+    await tick()
+    pending.deep[1]!(deepResult)
+    await deep
+    await run
+    expect(aborted.rows).toBe(1)
+    expect(store.getState()).toMatchObject({ deepStatus: 'done', rowStatus: 'idle', rowProgress: null, result: { report: { options: { deep: true } } } })
+    // the stopped pass's report, were it to land late, is not shown
+    pending.rows[1]!(rows)
+    await tick()
+    expect(store.getState().result).toMatchObject({ report: { options: { deep: true } } })
+  })
+
   test('a beta step keeps the rows\' result and replaces only the config\'s findings; max_audio_len audits again', async () => {
     // the worker's answers, keyed as the worker keys them: auditRowsKey of the resolved config (rows-config.ts)
     const calls: string[] = []

@@ -1,9 +1,12 @@
 /**
  * The Audit store: the audit of the open dataset with the current config (run on open and on config change): first
  * the audit from the footers (reads nothing: shown at once), then the row pass (every row's `audio_size` and text)
- * in the background with its progress, stoppable, whose report replaces it; and the deep audit (every row decoded in the worker) with progress, cancel and resume. The deep audit's
- * partial state is saved through `persistence` (IndexedDB in the app) while it runs and when it is cancelled, so a
- * cancel or a reload loses at most the row groups in flight.
+ * in the background with its progress, stoppable, whose report replaces it; and the deep audit (every row decoded in
+ * the worker) with progress, cancel and resume. A row pass still reading when a deep audit starts goes on and its
+ * report is shown when it lands (the deep audit takes far longer); the deep audit's report replaces it and stops the
+ * row pass if it is still reading; a later run (a config change the rows see) replaces the deep report in turn. The
+ * deep audit's partial state is saved through `persistence` (IndexedDB in the app) while it runs and when it is
+ * cancelled, so a cancel or a reload loses at most the row groups in flight.
  *
  * A config change reads the rows again only when it changes what the row checks read (`rowsKey`,
  * src/engine/audit/rows-config.ts): a beta step, or any key they do not read, asks the worker for the config's findings
@@ -198,10 +201,14 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       running?.abort()
       const own = new AbortController()
       running = own
-      const superseded = () => running !== own || get().deepStatus === 'running' || get().deepStatus === 'done'
+      // a finished deep audit is the fuller report; while one runs (hours at 10⁷ rows) this pass's report is the best
+      // there is, so it is shown when it lands, and the deep one replaces it when it finishes
+      const superseded = () => running !== own || get().deepStatus === 'done'
       // this run's findings are the config's of now
       latestConfig = null
-      set((s) => ({ status: 'running', error: null, loaded: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, runs: s.runs + 1 }))
+      // a finished deep audit's report is of the config it ran with: this run's replaces it
+      set((s) => ({ status: 'running', error: null, loaded: null, rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, runs: s.runs + 1,
+        ...(s.deepStatus === 'done' ? { deepStatus: 'idle' as const, reusedGroups: null } : {}) }))
       try {
         // what the footers say, at once; the rows are read next, in the background
         const footers = await client.request('audit', { dataset, spec, deep: false, state: null, footers: true }, { signal: own.signal })
@@ -271,7 +278,10 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
         if (deep?.controller !== controller) return
         if (result.state) await persistence.save(key, result.state)
         deep = null
-        set({ deepStatus: 'done', result: current(result, dataset), resultDataset: dataset, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
+        // its report holds everything the row pass still reading would report: that pass stops, its line goes
+        running?.abort()
+        running = null
+        set({ deepStatus: 'done', rowStatus: 'idle', rowProgress: null, quickStatus: 'idle', quickProgress: null, result: current(result, dataset), resultDataset: dataset, status: 'ready', reusedGroups: result.reusedGroups, savedGroups: result.state ? Object.keys(result.state.groups).length : 0 })
       } catch (error) {
         if (deep?.controller !== controller) return
         deep = null

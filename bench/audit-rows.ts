@@ -7,9 +7,10 @@
  * (`MIXSCOPE_BENCH_DUCKDB_THREADS=2`: DuckDB with 2 threads only; default 1 and 2).
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, rmSync } from 'node:fs'
+import { createReadStream, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { ensureRowsDataset } from './make-rows.ts'
 import { formatTable, type BenchRow } from './table.ts'
@@ -54,18 +55,32 @@ async function duckdbGrouping(root: string, threads: number): Promise<{ groups: 
 }
 
 /**
- * Runs the CLI's metadata audit on `root` under GNU time: every finding (`--findings`: the `--json` report lists at
- * most 1,000 of a kind, and 10⁸ rows have more leakage rows than that), wall seconds and peak RSS (MB).
+ * The `transcript-leakage` rows (`path:row`, sorted) of an audit's `--findings` file (JSON Lines), read line by line:
+ * the file may hold millions of findings, so it is never read whole.
  */
-function auditCli(root: string): { findings: { kind: string; path: string; row: number | null }[]; seconds: number; rssMb: number } {
+export async function leakageRows(findingsFile: string): Promise<string[]> {
+  const leakage: string[] = []
+  for await (const line of createInterface({ input: createReadStream(findingsFile), crlfDelay: Infinity })) {
+    if (!line.includes('"transcript-leakage"')) continue
+    const f = JSON.parse(line) as { kind: string; path: string; row: number | null }
+    if (f.kind === 'transcript-leakage') leakage.push(`${f.path}:${f.row}`)
+  }
+  return leakage.sort()
+}
+
+/**
+ * Runs the CLI's metadata audit on `root` under GNU time: its `transcript-leakage` rows from every finding
+ * (`--findings`: the `--json` report lists at most 1,000 of a kind, and 10⁸ rows have more leakage rows than that),
+ * wall seconds and peak RSS (MB).
+ */
+async function auditCli(root: string): Promise<{ leakage: string[]; seconds: number; rssMb: number }> {
   const all = join(tmpdir(), `mixscope-audit-rows-${process.pid}.jsonl`)
   const timing = join(tmpdir(), `mixscope-audit-rows-${process.pid}.time`)
   const bin = join(import.meta.dirname, '..', 'bin', 'mixscope.js')
   try {
     execFileSync('/bin/sh', ['-c', `/usr/bin/time -f '%e %M' -o '${timing}' '${process.execPath}' '${bin}' audit '${root}' --no-audio-check --json --findings '${all}' > /dev/null`], { stdio: 'inherit' })
     const [seconds, kb] = readFileSync(timing, 'utf8').trim().split(/\s+/).slice(-2).map(Number)
-    const findings = readFileSync(all, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { kind: string; path: string; row: number | null })
-    return { findings, seconds, rssMb: kb / 1024 }
+    return { leakage: await leakageRows(all), seconds, rssMb: kb / 1024 }
   } finally {
     rmSync(all, { force: true })
     rmSync(timing, { force: true })
@@ -77,8 +92,8 @@ async function main(): Promise<void> {
   const rows: BenchRow[] = []
   for (const n of sizes.length > 0 ? sizes : [1_000_000]) {
     const { root } = await ensureRowsDataset(n)
-    const audit = auditCli(root)
-    const ours = audit.findings.filter((f) => f.kind === 'transcript-leakage').map((f) => `${f.path}:${f.row}`).sort()
+    const audit = await auditCli(root)
+    const ours = audit.leakage
     for (const threads of (process.env.MIXSCOPE_BENCH_DUCKDB_THREADS ?? '1,2').split(',').map(Number)) {
       const truth = await duckdbLeakage(root, threads)
       const grouping = await duckdbGrouping(root, threads)

@@ -15,7 +15,7 @@ import { createFsSource } from '../../src/engine/node/fs-source.ts'
 import { createPlanSpill } from '../../src/engine/node/plan-spill.ts'
 import { listInput } from '../../src/engine/prepare/inputs/input-files.ts'
 import { readLhotse } from '../../src/engine/prepare/inputs/lhotse.ts'
-import { SpilledStreams, groupBuckets, mergeByOrdinal } from '../../src/engine/prepare/inputs/partitioned-join.ts'
+import { KEY_BUCKETS, SpilledStreams, groupBuckets, keyBucket, mergeByOrdinal, splitBucket } from '../../src/engine/prepare/inputs/partitioned-join.ts'
 import { scanInput } from '../../src/engine/prepare/inputs/scan.ts'
 import { planPrepare } from '../../src/engine/prepare/plan.ts'
 import { preparePlanSummary } from '../../src/engine/prepare/summary.ts'
@@ -88,6 +88,20 @@ describe('the partitioned join\'s pieces', () => {
     expect(merged).toEqual(ordinals.map((o) => [o, `row ${o}`]))
     expect(groupBuckets([3, 4, 0, 9, 1, 1, 12, 2], 8)).toEqual([[0, 1, 2], [3], [4, 5], [6], [7]])
     expect(groupBuckets([3, 4, 0, 1, 1], 8, [10, 10, 0, 50, 10], 30)).toEqual([[0, 1, 2], [3], [4]])
+  })
+
+  it('splitBucket spreads the keys of one bucket, each level by a hash of its own', () => {
+    // 4,000 keys of one first-level bucket: each split level spreads them over most of the 256 buckets, and the keys
+    // sharing a bucket at level 1 spread again at level 2
+    const keys: string[] = []
+    for (let i = 0; keys.length < 4000; i++) if (keyBucket(`rec-${i}`) === 17) keys.push(`rec-${i}`)
+    for (const level of [1, 2, 3]) {
+      const used = new Set(keys.map((k) => splitBucket(k, level)))
+      expect(used.size, `level ${level}`).toBeGreaterThan(0.9 * KEY_BUCKETS)
+    }
+    const shared = keys.filter((k) => splitBucket(k, 1) === splitBucket(keys[0], 1))
+    expect(shared.length).toBeGreaterThan(5)
+    expect(new Set(shared.map((k) => splitBucket(k, 2))).size).toBeGreaterThan(shared.length / 2)
   })
 })
 
@@ -167,6 +181,46 @@ describe('the Lhotse join partitioned past its key budget', () => {
       expect(tiny.closed()).toBe(tiny.opened())
       expect(readdirSync(tiny.folder)).toEqual([])
     }
+  })
+
+  it('splits a bucket over the budget again: every partition within it, the same rows; one id given again and again is one partition', async () => {
+    const input = await listInput(await createFsSource(dir))
+    const names = ['gen_recordings_train.jsonl.gz', 'gen_supervisions_train.jsonl.gz']
+    const collect = async (budget: PlanBudget) => {
+      const rows: string[] = []
+      const { joins } = await readLhotse(input, names, { add: async (r) => { rows.push(JSON.stringify(r)) } }, undefined, {}, budget)
+      return { rows, join: joins[0] }
+    }
+    const inMemory = await collect({})
+    // 3,060 recordings in 256 first-level buckets of about 12, each over a budget of 4: every one split again
+    const tiny = tinyBudget(4, 1 << 20)
+    const split = await collect(tiny.budget)
+    expect(split.rows).toEqual(inMemory.rows)
+    expect(split.join.largestPartition).toBeLessThanOrEqual(4)
+    expect(split.join.partitions).toBeGreaterThanOrEqual(Math.ceil(3060 / 4))
+    expect(tiny.closed()).toBe(tiny.opened())
+    expect(readdirSync(tiny.folder)).toEqual([])
+
+    // one recording id given 40 times (the last wins) among a few others: its partition cannot be split, and is joined
+    const same = join(base, 'same-id')
+    mkdirSync(same, { recursive: true })
+    const recs = [...Array.from({ length: 40 }, (_, i) => ({ id: 'dup', sources: [{ type: 'file', channels: [0], source: `a${i}.flac` }], duration: 5 })),
+      ...Array.from({ length: 10 }, (_, i) => ({ id: `r${i}`, sources: [{ type: 'file', channels: [0], source: `r${i}.flac` }], duration: 5 }))]
+    writeFileSync(join(same, 'x_recordings_train.jsonl'), recs.map((r) => JSON.stringify(r)).join('\n') + '\n')
+    writeFileSync(join(same, 'x_supervisions_train.jsonl'), ['dup', 'r3', 'dup', 'r9', 'nowhere'].map((id, i) => JSON.stringify({ id: `s${i}`, recording_id: id, start: 0, duration: 5, text: `t${i}`, language: 'en' })).join('\n') + '\n')
+    const sameInput = await listInput(await createFsSource(same))
+    const run = async (budget: PlanBudget) => {
+      const rows: string[] = []
+      const { joins } = await readLhotse(sameInput, ['x_recordings_train.jsonl', 'x_supervisions_train.jsonl'], { add: async (r) => { rows.push(JSON.stringify(r)) } }, undefined, {}, budget)
+      return { rows, join: joins[0] }
+    }
+    const dupMemory = await run({})
+    expect(dupMemory.rows[0]).toContain('a39.flac')
+    const dupTiny = tinyBudget(2, 1 << 20)
+    const dupSplit = await run(dupTiny.budget)
+    expect(dupSplit.rows).toEqual(dupMemory.rows)
+    expect(dupSplit.join.largestPartition).toBeGreaterThanOrEqual(40)
+    expect(readdirSync(dupTiny.folder)).toEqual([])
   })
 
   it('splits the recordings into partitions within the budget, in a spill file removed after, also on abort', async () => {

@@ -14,8 +14,8 @@
  * Memory: a recordings manifest is joined through `KeyedRecords` (keyed-records.ts): each recording one compact
  * string (spilled past the budget) and about 20 bytes of index, no object per recording. Past `PlanBudget.keys`
  * recordings (default 2^22), the join is hash-partitioned through the budget's spill (`joinManifests`,
- * partitioned-join.ts): one partition's recordings in memory at a time, whatever their number, the same rows in the
- * same order.
+ * partitioned-join.ts): one partition's recordings, at most `PlanBudget.keys` of them, in memory at a time, whatever
+ * their number, the same rows in the same order.
  */
 import type { AudioRef } from './types.ts'
 import type { RowSink, ScannedRow } from './row-log.ts'
@@ -24,7 +24,7 @@ import { readJsonArray } from './json-array.ts'
 import { readLines } from './lines.ts'
 import { resolveNemoPath, type NemoPaths } from './nemo.ts'
 import { KeyedRecords } from './keyed-records.ts'
-import { DEFAULT_JOIN_KEYS, KEY_BUCKETS, SpilledStreams, groupBuckets, keyBucket, mergeByOrdinal } from './partitioned-join.ts'
+import { DEFAULT_JOIN_KEYS, KEY_BUCKETS, MAX_SPLIT_LEVELS, SpilledStreams, groupBuckets, keyBucket, mergeByOrdinal, splitBucket } from './partitioned-join.ts'
 import type { PlanBudget } from '../plan-store.ts'
 
 /** What a manifest's name says it holds. */
@@ -170,6 +170,41 @@ function supervisionRow(input: InputFiles, sup: SupLine, found: string | undefin
   return { where, audio, text: txt, language, split, corpus, duration, problem: null }
 }
 
+/** One partition of the join: the streams of its recordings, their count and bytes, the stream of its supervisions. */
+interface JoinPartition { recordStreams: number[]; records: number; bytes: number; supStream: number }
+
+/**
+ * A partition over the budget split `KEY_BUCKETS` ways by `splitBucket(id, level)`: its recordings rewritten to one
+ * stream per bucket (in the order read, so an id's records keep theirs), the buckets grouped within the budget, its
+ * supervisions rewritten to their group's stream (in their order). The partition's streams are read and gone after.
+ * @returns the parts, non-empty ones only (one when every recording went to one bucket)
+ */
+async function splitPartition(s: SpilledStreams, p: JoinPartition, level: number, keys: number, byteBudget: number, newStream: () => number): Promise<JoinPartition[]> {
+  const buckets = Array.from({ length: KEY_BUCKETS }, () => newStream())
+  const counts = new Array<number>(KEY_BUCKETS).fill(0)
+  const bytes = new Array<number>(KEY_BUCKETS).fill(0)
+  for (const b of p.recordStreams) {
+    for await (const line of s.lines(b)) {
+      const [key] = JSON.parse(line) as [string, string]
+      const to = splitBucket(key, level)
+      counts[to]++
+      bytes[to] += await s.write(buckets[to], line)
+    }
+  }
+  for (const [b, n] of counts.entries()) if (n > 0) await s.end(buckets[b])
+  const groups = groupBuckets(counts, keys, bytes, byteBudget).filter((g) => g.some((b) => counts[b] > 0))
+  const partOf = new Uint16Array(KEY_BUCKETS)
+  const parts = groups.map((group, k): JoinPartition => {
+    for (const b of group) partOf[b] = k
+    return { recordStreams: group.map((b) => buckets[b]), records: group.reduce((n, b) => n + counts[b], 0), bytes: group.reduce((n, b) => n + bytes[b], 0), supStream: newStream() }
+  })
+  for await (const line of s.lines(p.supStream)) {
+    const sup = JSON.parse(line) as SupLine
+    await s.write(parts[partOf[splitBucket(sup[2], level)]].supStream, line)
+  }
+  return parts
+}
+
 /**
  * The rows of a supervisions manifest joined with its recordings manifest, in the supervisions' order, into `out`.
  * The recordings are read into `KeyedRecords` (each one compact string, about 20 bytes of index); past `budget.keys`
@@ -183,7 +218,10 @@ function supervisionRow(input: InputFiles, sup: SupLine, found: string | undefin
  *    nothing (a bad line, no string `recording_id`) goes, as its row, to a stream of its own;
  * 3. per partition: its recordings are read into `KeyedRecords` (the last one for an id wins, as in memory: an id's
  *    records are all in one bucket, in the order read), its supervisions streamed and joined, their rows written
- *    with their ordinals;
+ *    with their ordinals. A partition still over the budget (one bucket: past about 256 × `budget.keys` recordings)
+ *    is first split again, `KEY_BUCKETS` ways by a hash of its own (`splitBucket`), its recordings and supervisions
+ *    rewritten to its parts, up to `MAX_SPLIT_LEVELS` times (not when every recording went one way: one id given
+ *    again and again is one key in memory);
  * 4. the partitions' rows and the rows of step 2 (each in ordinal order) are merged by ordinal into `out`.
  * The spill file is removed when done, also on an error or abort.
  */
@@ -228,44 +266,66 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
     const s = streams!
     // a partition's records fit the budget's bytes too (three quarters: slabs are not filled to the last byte), so
     // they are looked up in memory, not in a spill
-    const groups = groupBuckets(counts, keys, bytes, (budget.bytes ?? Infinity) * 0.75)
+    const byteBudget = (budget.bytes ?? Infinity) * 0.75
+    const groups = groupBuckets(counts, keys, bytes, byteBudget)
     const partitionOf = new Uint16Array(KEY_BUCKETS)
     for (const [k, group] of groups.entries()) for (const b of group) partitionOf[b] = k
-    stats.partitions = groups.length
-    stats.largestPartition = Math.max(...groups.map((g) => g.reduce((n, b) => n + counts[b], 0)))
-    // stream numbers: buckets 0…255, then per partition its supervisions, then its rows, then the rows of step 2
-    const supStream = (k: number) => KEY_BUCKETS + k
-    const rowStream = (k: number) => KEY_BUCKETS + groups.length + k
-    const unjoined = KEY_BUCKETS + 2 * groups.length
-    // the streams past the buckets in longer chunks: 32 MiB over all of them (the merge reads them all at once, two
-    // chunks each), each 64 KiB to 1 MiB
+    // stream numbers: buckets 0…255, then the others as they are made. The supervisions' and rows' streams in longer
+    // chunks: 32 MiB over those of the first partitions (the merge reads every rows' stream at once, two chunks
+    // each), each 64 KiB to 1 MiB; those of a split partition's parts 64 KiB
     const chunk = Math.min(1 << 20, Math.max(64 * 1024, Math.floor((32 << 20) / (groups.length + 1))))
-    for (let n = KEY_BUCKETS; n <= unjoined; n++) s.chunkBytes(n, chunk)
+    let streamCount = KEY_BUCKETS
+    const newStream = (chunkBytes?: number) => {
+      const n = streamCount++
+      if (chunkBytes) s.chunkBytes(n, chunkBytes)
+      return n
+    }
+    const unjoined = newStream(chunk)
+    const partitions: JoinPartition[] = groups.map((group) => ({
+      recordStreams: group, records: group.reduce((n, b) => n + counts[b], 0), bytes: group.reduce((n, b) => n + bytes[b], 0), supStream: newStream(chunk),
+    }))
     let ordinal = 0
     for await (const r of records(input, path, signal)) {
       const o = ordinal++
       const sup = supervisionOf(r, recPath, split, o)
-      if (Array.isArray(sup)) await s.write(supStream(partitionOf[keyBucket(sup[2])]), JSON.stringify(sup))
+      if (Array.isArray(sup)) await s.write(partitions[partitionOf[keyBucket(sup[2])]].supStream, JSON.stringify(sup))
       else await s.write(unjoined, JSON.stringify([o, sup]))
     }
-    for (const [k, group] of groups.entries()) {
+    const rowStreams: number[] = []
+    stats.partitions = 0
+    /** Joins one partition in memory, or, over the budget, splits it again and joins its parts. */
+    const joinPart = async (p: JoinPartition, level: number, rowChunk: number): Promise<void> => {
+      if ((p.records > keys || p.bytes > byteBudget) && level < MAX_SPLIT_LEVELS) {
+        const parts = await splitPartition(s, p, level + 1, keys, byteBudget, newStream)
+        // no split when every record went one way (one id given again and again): joined as it is
+        if (parts.length > 1) {
+          for (const part of parts) await joinPart(part, level + 1, 64 * 1024)
+          return
+        }
+        p = parts[0]
+      }
       const part = byId = new KeyedRecords(budget)
-      for (const b of group) {
+      for (const b of p.recordStreams) {
         for await (const line of s.lines(b)) {
           const [key, value] = JSON.parse(line) as [string, string]
           await part.set(key, value)
         }
       }
-      for await (const line of s.lines(supStream(k))) {
+      const rowStream = newStream(rowChunk)
+      rowStreams.push(rowStream)
+      stats.partitions++
+      stats.largestPartition = Math.max(stats.largestPartition, p.records)
+      for await (const line of s.lines(p.supStream)) {
         const sup = JSON.parse(line) as SupLine
-        await s.write(rowStream(k), JSON.stringify([sup[0], supervisionRow(input, sup, await part.get(sup[2]), recPath, split, paths)]))
+        await s.write(rowStream, JSON.stringify([sup[0], supervisionRow(input, sup, await part.get(sup[2]), recPath, split, paths)]))
         signal?.throwIfAborted()
       }
       await part.close()
       byId = null
     }
+    for (const p of partitions) await joinPart(p, 0, chunk)
     const rows = (n: number) => (async function* () { for await (const line of s.lines(n)) yield JSON.parse(line) as [number, ScannedRow] })()
-    for await (const [, row] of mergeByOrdinal([...groups.map((_, k) => rows(rowStream(k))), rows(unjoined)])) {
+    for await (const [, row] of mergeByOrdinal([...rowStreams.map(rows), rows(unjoined)])) {
       await out.add(row)
       signal?.throwIfAborted()
     }

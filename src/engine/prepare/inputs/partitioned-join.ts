@@ -7,7 +7,7 @@
  *   bytes a chunk), and per stream being read two chunks (the one read and the next, read ahead);
  * - `keyBucket`: which of `KEY_BUCKETS` buckets a key goes to, and `groupBuckets`: consecutive buckets grouped so that
  *   each group's keys and bytes fit a budget (the join's partitions: the number of keys is known only once they are
- *   all read);
+ *   all read); `splitBucket`: a key's bucket when a partition still over the budget (one bucket) is split again;
  * - `mergeByOrdinal`: streams each in ascending ordinal order merged into one, by ordinal (a binary heap).
  */
 import type { PlanBudget, PlanSpill } from '../plan-store.ts'
@@ -28,9 +28,23 @@ export function keyBucket(key: string): number {
   return Math.imul(hashKey(key), 0x9e3779b1) >>> 24
 }
 
+/** Times a partition over the budget is split again (each time by a fresh hash, `KEY_BUCKETS` ways). */
+export const MAX_SPLIT_LEVELS = 3
+
+/**
+ * The bucket of `key` when a partition over the budget is split again, at `level` 1 to `MAX_SPLIT_LEVELS`: FNV-1a
+ * seeded by the level (a hash of its own, so keys that share a bucket at one level spread at the next), multiplied and
+ * its top 8 bits taken as in `keyBucket`.
+ */
+export function splitBucket(key: string, level: number): number {
+  let h = Math.imul(0x811c9dc5 ^ level, 0x01000193)
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  return Math.imul(h ^ (h >>> 15), 0x9e3779b1) >>> 24
+}
+
 /**
  * Consecutive buckets grouped so that each group holds at most `budget` keys and `byteBudget` bytes (a bucket holding
- * more is a group of its own: buckets are not split).
+ * more is a group of its own, which the join splits again: `splitBucket`).
  * @param counts keys per bucket
  * @param bytes bytes per bucket (default: none)
  * @returns per group, its buckets

@@ -185,6 +185,37 @@ describe('streamed transcript search on the demo', () => {
     expect(page.total).toBe(indexed.total)
   })
 
+  test('"only flagged" above the row limit lists the rows\' report\'s flagged rows as soon as it lands, before the audio check reads', async () => {
+    const source = await createFsSource('public/demo/version=0')
+    const handle = createRequestHandler({ makeSource: () => source })
+    let id = 1
+    const request = <K extends RequestKind>(kind: K, params: Requests[K]['params'], options = {}) =>
+      handle({ kind, id: id++, ...params } as never, options) as Promise<Requests[K]['result']>
+    const dataset = (await request('open', { source: { type: 'url', url: 'unused' } }) as OpenResult).dataset
+    const spec: ConfigSpec = { preset: 'ctc-finetune', recipe: null, overrides: { split: 'train' } }
+    const page = () => request('examples-search', { dataset, filter: { flaggedOnly: true }, offset: 0, limit: 1000, indexRowLimit: 0, spec })
+    expect((await page()).scan?.state).toBe('needs-audit')
+    // asked from the partial's callback: the rows' report is there, the audio check has not started reading
+    let atRowsReport: { state: string | undefined; ids: string[]; flagged: Set<string> } | null = null
+    let asked: Promise<unknown> | null = null
+    const audit = await request('audit', { dataset, spec, deep: false, state: null, quick: true }, {
+      onPartial: (partial: { report: { findings: { path: string; row?: number | null }[] } }) => {
+        const flagged = new Set(partial.report.findings.filter((f) => f.row !== undefined && f.row !== null).map((f) => `${f.path}:${f.row}`))
+        asked = page().then((p) => { atRowsReport = { state: p.scan?.state, ids: p.rows.map((r) => r.id), flagged } })
+      },
+    })
+    await asked
+    expect(atRowsReport).not.toBeNull()
+    expect(atRowsReport!.state).not.toBe('needs-audit')
+    expect(atRowsReport!.flagged.size).toBeGreaterThan(0)
+    // what the first answer lists is the rows' report's rows (the scan may not have reached them all yet)
+    for (const rowId of atRowsReport!.ids) expect(atRowsReport!.flagged.has(rowId), rowId).toBe(true)
+    // once the whole audit is in, its rows are listed (the audio check's among them)
+    let done = await page()
+    while (done.scan?.state === 'running') done = await page()
+    expect(done.total).toBe(audit.report.totals.flagged_rows)
+  })
+
   test('"only flagged" above the row limit: the audit is asked for, then its flagged rows are listed, as the example index lists them', async () => {
     const source = await createFsSource('public/demo/version=0')
     const handle = createRequestHandler({ makeSource: () => source })

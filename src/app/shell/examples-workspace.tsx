@@ -1,8 +1,9 @@
 /**
  * The Examples tab: the list and the Inspector side by side (list + detail), so choosing an example keeps the
- * list's place and focus. The shell composes them: features do not import each other. When the Audit's cheap audio
- * check finishes, the list asks again, so its flags ("only flagged", the findings sort) include the rows it found; and
- * when the config changes, as the Audit's flags follow it (engine/audit/flagged.ts).
+ * list's place and focus. The shell composes them: features do not import each other. When the Audit's rows' report
+ * lands, and again when its cheap audio check finishes, the list asks again, so its flags ("only flagged", the
+ * findings sort) include the rows they found; and when the config changes, as the Audit's flags follow it
+ * (engine/audit/flagged.ts).
  */
 import { useEffect } from 'react'
 import { auditStore } from '../features/audit/audit-view.tsx'
@@ -13,10 +14,13 @@ import { configStore } from '../stores/config-store.ts'
 
 export function ExamplesWorkspace() {
   useEffect(() => {
-    // the check may have finished while this tab was not shown
-    if (auditStore.getState().quickStatus === 'done' && examplesStore.getState().audioChecked === false) void examplesStore.getState().refresh()
+    // the check, or the rows' report before it ("only flagged" past the row limit lists that report's rows while the
+    // check reads), may have landed while this tab was not shown
+    const examples = examplesStore.getState()
+    const audit = auditStore.getState()
+    if ((audit.quickStatus === 'done' && examples.audioChecked === false) || (audit.rowStatus === 'done' && examples.scan?.state === 'needs-audit')) void examples.refresh()
     const stopAudit = auditStore.subscribe((state, previous) => {
-      if (state.quickStatus === 'done' && previous.quickStatus !== 'done') void examplesStore.getState().refresh()
+      if ((state.quickStatus === 'done' && previous.quickStatus !== 'done') || (state.rowStatus === 'done' && previous.rowStatus !== 'done')) void examplesStore.getState().refresh()
     })
     const stopConfig = configStore.subscribe(() => void examplesStore.getState().setFilter({}))
     return () => { stopAudit(); stopConfig() }

@@ -68,6 +68,11 @@ export interface AuditOptions extends RunOptions {
    */
   onRowsReport?: (report: AuditReport) => void
   /**
+   * With `onRowsReport`: every finding of that report, as `onFindings` hands the final one's (uncapped, in order),
+   * before `onRowsReport` is called (the explorer's "Only flagged" lists these rows while the audio check reads).
+   */
+  onRowsFindings?: FinishOptions['onFindings']
+  /**
    * The config's findings on this dataset, written as the report's `config_findings` (`auditWithConfig`,
    * configured.ts, computes them: resolution findings and `checkConfig`); none when absent.
    */
@@ -164,6 +169,7 @@ export async function auditDataset(dataset: OpenDataset, options: AuditOptions =
           root: dataset.root, options: reportOptions(false),
           files: dataset.files.length, rowGroups: pass.rowGroups, rowCount: pass.rowCount, samples: checks.samples, measured, rowsAudioChecked: 0,
           datasetFindings: dataset.findings, configFindings: options.configFindings ?? [], results, collector: await collector.fork(),
+          onFindings: options.onRowsFindings,
         }))
       }
       const quick = await quickAudioCheckOnce(dataset, { signal, background: options.background, onRows: (d, t) => onProgress?.({ phase: 'audit', done: d, total: t, requests: counters.requests, bytes: counters.bytes }) })

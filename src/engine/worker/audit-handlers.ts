@@ -52,13 +52,21 @@ async function audit(message: RequestMessage<'audit'>, options: HandlerRunOption
     }
   }
   // the footers' result is on screen already: the rows are read behind the views' reads; every row finding of the
-  // report is kept as a position, for the Examples list's "Only flagged" past the example index's row limit
+  // report is kept as a position, for the Examples list's "Only flagged" past the example index's row limit: those of
+  // the rows' report as soon as it is there (the audio check reads for minutes at 10⁷ rows), then the final report's
+  const rowsKey = auditRowsKey(resolved.config)
+  const rowsFlagged = FlaggedPositions.builder()
   const flagged = FlaggedPositions.builder()
   const report = await auditWithConfig(dataset, resolved, {
-    ...options, quick: message.quick === true, background: true, spill: browserSpillFactory(), onRowsReport: (r) => options.onPartial?.(finish(r)),
+    ...options, quick: message.quick === true, background: true, spill: browserSpillFactory(),
+    onRowsFindings: (findings) => rowsFlagged.add(findings),
+    onRowsReport: (r) => {
+      rememberFlagged(dataset, rowsKey, rowsFlagged.finish())
+      options.onPartial?.(finish(r))
+    },
     onFindings: (findings) => flagged.add(findings),
   })
-  rememberFlagged(dataset, auditRowsKey(resolved.config), flagged.finish())
+  rememberFlagged(dataset, rowsKey, flagged.finish())
   return finish(report)
 
   function finish(report: AuditReport, level: AuditResult['level'] = 'rows'): AuditResult {

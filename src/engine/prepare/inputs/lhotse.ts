@@ -170,6 +170,14 @@ function supervisionRow(input: InputFiles, sup: SupLine, found: string | undefin
   return { where, audio, text: txt, language, split, corpus, duration, problem: null }
 }
 
+/** Streams the final merge reads at once (each two chunks of 64 KiB to 1 MiB); more are merged in passes first. */
+const MERGE_FAN_IN = 128
+
+/** The lines of stream `n` (`[ordinal, …]` JSON), each with its ordinal: the number the line starts with. */
+async function* ordinalLines(s: SpilledStreams, n: number): AsyncGenerator<[number, string]> {
+  for await (const line of s.lines(n)) yield [Number.parseInt(line.slice(1), 10), line]
+}
+
 /** One partition of the join: the streams of its recordings, their count and bytes, the stream of its supervisions. */
 interface JoinPartition { recordStreams: number[]; records: number; bytes: number; supStream: number }
 
@@ -222,7 +230,8 @@ async function splitPartition(s: SpilledStreams, p: JoinPartition, level: number
  *    is first split again, `KEY_BUCKETS` ways by a hash of its own (`splitBucket`), its recordings and supervisions
  *    rewritten to its parts, up to `MAX_SPLIT_LEVELS` times (not when every recording went one way: one id given
  *    again and again is one key in memory);
- * 4. the partitions' rows and the rows of step 2 (each in ordinal order) are merged by ordinal into `out`.
+ * 4. the partitions' rows and the rows of step 2 (each in ordinal order) are merged by ordinal into `out` (past
+ *    `MERGE_FAN_IN` partitions, in passes: groups of them merged into a stream each first).
  * The spill file is removed when done, also on an error or abort.
  */
 async function joinManifests(input: InputFiles, path: string, recPath: string, split: string | null, out: RowSink, signal: AbortSignal | undefined, paths: NemoPaths, budget: PlanBudget): Promise<LhotseJoin> {
@@ -324,9 +333,23 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
       byId = null
     }
     for (const p of partitions) await joinPart(p, 0, chunk)
-    const rows = (n: number) => (async function* () { for await (const line of s.lines(n)) yield JSON.parse(line) as [number, ScannedRow] })()
-    for await (const [, row] of mergeByOrdinal([...rowStreams.map(rows), rows(unjoined)])) {
-      await out.add(row)
+    // the merge reads two chunks of every stream at once: past `MERGE_FAN_IN` streams (split partitions) they are
+    // merged a group at a time into fewer streams first, so its memory stays bounded however many partitions there are
+    let merging = [...rowStreams, unjoined]
+    while (merging.length > MERGE_FAN_IN) {
+      const merged: number[] = []
+      for (let i = 0; i < merging.length; i += MERGE_FAN_IN) {
+        const to = newStream(64 * 1024)
+        for await (const [, line] of mergeByOrdinal(merging.slice(i, i + MERGE_FAN_IN).map((n) => ordinalLines(s, n)))) {
+          await s.write(to, line)
+          signal?.throwIfAborted()
+        }
+        merged.push(to)
+      }
+      merging = merged
+    }
+    for await (const [, line] of mergeByOrdinal(merging.map((n) => ordinalLines(s, n)))) {
+      await out.add((JSON.parse(line) as [number, ScannedRow])[1])
       signal?.throwIfAborted()
     }
     stats.spilledBytes = s.spilledBytes

@@ -52,7 +52,7 @@ async function onlyFlagged(page: Page, start: number): Promise<Record<string, un
   const auditSeconds = (Date.now() - start) / 1000
   const back = Date.now()
   await page.getByRole('tab', { name: 'Examples' }).click()
-  await page.getByTestId('examples-scan-status').filter({ hasText: /rows searched\)$/ }).waitFor({ state: 'visible', timeout: left() })
+  await status.filter({ hasText: /rows searched\)$/ }).waitFor({ state: 'visible', timeout: left() })
   return { auditSeconds, listSeconds: (Date.now() - back) / 1000, listed: (await status.innerText()).trim() }
 }
 

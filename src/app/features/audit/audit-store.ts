@@ -201,9 +201,9 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
       running?.abort()
       const own = new AbortController()
       running = own
-      // a finished deep audit is the fuller report; while one runs (hours at 10⁷ rows) this pass's report is the best
-      // there is, so it is shown when it lands, and the deep one replaces it when it finishes
-      const superseded = () => running !== own || get().deepStatus === 'done'
+      // a newer run, or a deep audit that finished (it stops this pass), supersedes this one; while a deep audit runs
+      // (hours at 10⁷ rows) this pass's report is the best there is, so it is shown when it lands
+      const superseded = () => running !== own
       // this run's findings are the config's of now
       latestConfig = null
       // a finished deep audit's report is of the config it ran with: this run's replaces it
@@ -224,7 +224,7 @@ export function createAuditStore(client: Pick<EngineClient, 'request'>, persiste
             else set({ rowProgress: progress })
           },
           onPartial: (rows) => {
-            if (running !== own || superseded()) return
+            if (superseded()) return
             set({ status: 'ready', result: current(rows, dataset), resultDataset: dataset, rowStatus: 'done', rowProgress: null, quickStatus: 'running', quickProgress: null })
           },
         })

@@ -182,6 +182,23 @@ async function* ordinalLines(s: SpilledStreams, n: number): AsyncGenerator<[numb
 interface JoinPartition { recordStreams: number[]; records: number; bytes: number; supStream: number }
 
 /**
+ * Buckets (`streams[b]` holding `counts[b]` recordings, `bytes[b]` bytes) grouped into partitions within the budget
+ * (`groupBuckets`; groups of empty buckets dropped), each with a new stream for its supervisions.
+ * @returns the partitions and, per bucket, its partition (0 for an empty bucket that is in none: no recording of its
+ * ids is there, so its supervisions join nothing wherever they go)
+ */
+function partitionBuckets(streams: readonly number[], counts: readonly number[], bytes: readonly number[], keys: number, byteBudget: number,
+  supStream: () => number): { parts: JoinPartition[]; partOf: Uint16Array } {
+  const partOf = new Uint16Array(KEY_BUCKETS)
+  const groups = groupBuckets(counts, keys, bytes, byteBudget).filter((g) => g.some((b) => counts[b] > 0))
+  const parts = groups.map((group, k): JoinPartition => {
+    for (const b of group) partOf[b] = k
+    return { recordStreams: group.map((b) => streams[b]), records: group.reduce((n, b) => n + counts[b], 0), bytes: group.reduce((n, b) => n + bytes[b], 0), supStream: supStream() }
+  })
+  return { parts, partOf }
+}
+
+/**
  * A partition over the budget split `KEY_BUCKETS` ways by `splitBucket(id, level)`: its recordings rewritten to one
  * stream per bucket (in the order read, so an id's records keep theirs), the buckets grouped within the budget, its
  * supervisions rewritten to their group's stream (in their order). The partition's streams are read and gone after.
@@ -200,12 +217,7 @@ async function splitPartition(s: SpilledStreams, p: JoinPartition, level: number
     }
   }
   for (const [b, n] of counts.entries()) if (n > 0) await s.end(buckets[b])
-  const groups = groupBuckets(counts, keys, bytes, byteBudget).filter((g) => g.some((b) => counts[b] > 0))
-  const partOf = new Uint16Array(KEY_BUCKETS)
-  const parts = groups.map((group, k): JoinPartition => {
-    for (const b of group) partOf[b] = k
-    return { recordStreams: group.map((b) => buckets[b]), records: group.reduce((n, b) => n + counts[b], 0), bytes: group.reduce((n, b) => n + bytes[b], 0), supStream: newStream() }
-  })
+  const { parts, partOf } = partitionBuckets(buckets, counts, bytes, keys, byteBudget, () => newStream())
   for await (const line of s.lines(p.supStream)) {
     const sup = JSON.parse(line) as SupLine
     await s.write(parts[partOf[splitBucket(sup[2], level)]].supStream, line)
@@ -276,23 +288,19 @@ async function joinManifests(input: InputFiles, path: string, recPath: string, s
     // a partition's records fit the budget's bytes too (three quarters: slabs are not filled to the last byte), so
     // they are looked up in memory, not in a spill
     const byteBudget = (budget.bytes ?? Infinity) * 0.75
-    const groups = groupBuckets(counts, keys, bytes, byteBudget)
-    const partitionOf = new Uint16Array(KEY_BUCKETS)
-    for (const [k, group] of groups.entries()) for (const b of group) partitionOf[b] = k
-    // stream numbers: buckets 0…255, then the others as they are made. The supervisions' and rows' streams in longer
-    // chunks: 32 MiB over those of the first partitions (the merge reads every rows' stream at once, two chunks
-    // each), each 64 KiB to 1 MiB; those of a split partition's parts 64 KiB
-    const chunk = Math.min(1 << 20, Math.max(64 * 1024, Math.floor((32 << 20) / (groups.length + 1))))
+    // stream numbers: buckets 0…255, then the others as they are made
     let streamCount = KEY_BUCKETS
     const newStream = (chunkBytes?: number) => {
       const n = streamCount++
       if (chunkBytes) s.chunkBytes(n, chunkBytes)
       return n
     }
+    const { parts: partitions, partOf: partitionOf } = partitionBuckets(Array.from({ length: KEY_BUCKETS }, (_, b) => b), counts, bytes, keys, byteBudget, () => newStream())
+    // the first partitions' supervisions' and rows' streams in longer chunks: 32 MiB over all of them (the merge reads
+    // every rows' stream at once, two chunks each), each 64 KiB to 1 MiB; those of a split partition's parts 64 KiB
+    const chunk = Math.min(1 << 20, Math.max(64 * 1024, Math.floor((32 << 20) / (partitions.length + 1))))
+    for (const p of partitions) s.chunkBytes(p.supStream, chunk)
     const unjoined = newStream(chunk)
-    const partitions: JoinPartition[] = groups.map((group) => ({
-      recordStreams: group, records: group.reduce((n, b) => n + counts[b], 0), bytes: group.reduce((n, b) => n + bytes[b], 0), supStream: newStream(chunk),
-    }))
     let ordinal = 0
     for await (const r of records(input, path, signal)) {
       const o = ordinal++
